@@ -1,0 +1,25 @@
+import type { Argv } from 'yargs'
+
+/** Where a command writes; injected so tests capture output. */
+export interface Io {
+  stdout: (text: string) => void
+  stderr: (text: string) => void
+  /** Reads all of standard input (for `-` inputs). */
+  readStdin: () => Promise<Buffer>
+  /** True when stderr is a terminal (progress bars). */
+  isTTY: boolean
+}
+
+/**
+ * A CLI command: yargs flags plus a `run` that calls one library function.
+ * Command files import libraries lazily inside `run`, so `gpucomm --help` stays fast.
+ */
+export interface CommandDef {
+  command: string
+  describe: string
+  builder: (y: Argv) => Argv
+  run: (args: Record<string, unknown>, io: Io) => Promise<number>
+}
+
+/** Identity helper that types a command definition. */
+export const defineCommand = (def: CommandDef): CommandDef => def

@@ -1,0 +1,23 @@
+import { defineCommand } from '../_types.ts'
+
+/** `gpucomm import FILE... --out DIR`: existing tool outputs → a result set. */
+export const importCommand = defineCommand({
+  command: 'import <files..>',
+  describe: 'Import outputs of nccl-tests, p2pBandwidthLatencyTest, nvbandwidth, … into a result set',
+  builder: (y) =>
+    y
+      .positional('files', { type: 'string', array: true, describe: 'files to import ("-" reads stdin)' })
+      .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'result-set directory to create' })
+      .option('append', { type: 'boolean', default: false, describe: 'add to an existing result set' })
+      .example('gpucomm import all_reduce.log p2p.txt --out results/box1', 'import two logs'),
+  run: async (args, io) => {
+    const { importFiles } = await import('../../importer/index.ts')
+    const files = args.files as string[]
+    const inputs = await Promise.all(files.map(async (path) => (path === '-' ? { path, data: await io.readStdin() } : { path })))
+    const s = await importFiles(inputs, { out: args.out as string, append: args.append as boolean, command: ['gpucomm', ...process.argv.slice(2)] })
+    for (const d of s.diagnostics) if (d.severity !== 'info') io.stderr(`${d.file}:${d.line}: ${d.severity}: ${d.code}: ${d.message}\n`)
+    const formats = [...new Set((s.manifest.sources ?? []).map((f) => f.format))].join(', ')
+    io.stdout(`imported ${s.rows} rows from ${files.length} file(s) (${formats}) into ${args.out as string}${s.manifest.simulated ? ' [SIMULATED]' : ''}\n`)
+    return 0
+  },
+})

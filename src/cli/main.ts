@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+/**
+ * gpucomm's command line. `main` returns the exit code (0 ok, 1 the work failed, 2 bad
+ * input); only `runMain` touches process.exit.
+ */
+import { existsSync, realpathSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import yargs from 'yargs'
+import { COMMANDS } from './commands/index.ts'
+import type { Io } from './_types.ts'
+
+class UsageError extends Error {}
+
+/** Runs gpucomm with `argv` (without node and script) and returns the exit code. */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  let code = 0
+  const y = yargs([...argv])
+    .scriptName('gpucomm')
+    .usage('gpucomm <command> [options]\n\nMeasure how GPUs talk to each other, and explain what it finds.')
+    .strict()
+    .demandCommand(1, 'Name a command; see gpucomm --help.')
+    .exitProcess(false)
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .epilogue('Exit codes: 0 ok, 1 the work failed, 2 bad input.')
+    .fail((msg, err) => {
+      throw err ?? new UsageError(msg)
+    })
+  for (const c of COMMANDS) {
+    y.command(c.command, c.describe, c.builder, async (args) => {
+      code = await c.run(args as Record<string, unknown>, io)
+    })
+  }
+  try {
+    await y.parseAsync()
+  } catch (e) {
+    const err = e as Error & { code?: unknown }
+    if (e instanceof UsageError) {
+      io.stderr(`gpucomm: ${err.message}\n`)
+      return 2
+    }
+    if (err.name === 'HarnessError' && typeof err.code === 'number') {
+      io.stderr(`gpucomm: ${err.message}\n`)
+      return err.code
+    }
+    io.stderr(`gpucomm: internal error: ${err.stack ?? String(e)}\n`)
+    return 1
+  }
+  return code
+}
+
+/** The process entry: real stdout/stderr/stdin, then process.exit with main's code. */
+export async function runMain(): Promise<void> {
+  const io: Io = {
+    stdout: (t) => void process.stdout.write(t),
+    stderr: (t) => void process.stderr.write(t),
+    readStdin: async () => {
+      const chunks: Buffer[] = []
+      for await (const c of process.stdin) chunks.push(c as Buffer)
+      return Buffer.concat(chunks)
+    },
+    isTTY: Boolean(process.stderr.isTTY),
+  }
+  const code = await main(process.argv.slice(2), io)
+  process.exitCode = code
+}
+
+const entry = process.argv[1]
+if (entry !== undefined && existsSync(entry) && realpathSync(entry) === fileURLToPath(import.meta.url)) await runMain()

@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto'
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import { badInput } from '../errors/index.ts'
+import { SIM_MARKER } from '../model/index.ts'
+import type { Diagnostic, Manifest, Row, SourceFile } from '../model/index.ts'
+import { DETECT_BYTES, detectParser } from '../parsers/index.ts'
+import type { Parser } from '../parsers/index.ts'
+import { Appender, RAW, isNonEmptyDir, newManifest, readManifest, writeManifest } from '../resultset/index.ts'
+import { eachLine } from './_lines.ts'
+
+/** One input to import: a path, or "-" with the bytes read from stdin. */
+export interface ImportInput {
+  path: string
+  data?: Buffer
+}
+
+/** Options of importFiles. */
+export interface ImportOptions {
+  out: string
+  /** Add to an existing result set instead of refusing a non-empty directory. */
+  append?: boolean
+  /** The command line, recorded in the manifest. */
+  command: string[]
+}
+
+/** What an import did. */
+export interface ImportSummary {
+  manifest: Manifest
+  rows: number
+  diagnostics: Diagnostic[]
+}
+
+function head(input: ImportInput): string {
+  if (input.data) return input.data.subarray(0, DETECT_BYTES).toString('utf8')
+  const fd = openSync(input.path, 'r')
+  try {
+    const buf = Buffer.alloc(DETECT_BYTES)
+    const n = readSync(fd, buf, 0, DETECT_BYTES, 0)
+    return buf.subarray(0, n).toString('utf8')
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** Checks every input and picks its parser before anything is written. */
+function plan(inputs: readonly ImportInput[]): { input: ImportInput; parser: Parser; simulated: boolean }[] {
+  if (inputs.length === 0) throw badInput('import: no input files given')
+  return inputs.map((input) => {
+    if (!input.data) {
+      if (!existsSync(input.path)) throw badInput(`${input.path}: no such file`)
+      if (!statSync(input.path).isFile()) throw badInput(`${input.path}: not a regular file`)
+    }
+    const h = head(input)
+    const parser = detectParser(h)
+    if (!parser) throw badInput(`${input.path}: not in any format gpucomm knows (nccl-tests, p2pBandwidthLatencyTest, nvbandwidth, nvidia-smi topo, lspci, native benches)`)
+    return { input, parser, simulated: h.includes(SIM_MARKER) }
+  })
+}
+
+/**
+ * Imports tool outputs into a result set: raw bytes copied to raw/, rows streamed into
+ * samples.jsonl, sources (with sha256) recorded in manifest.json.
+ */
+export async function importFiles(inputs: readonly ImportInput[], opts: ImportOptions): Promise<ImportSummary> {
+  const planned = plan(inputs)
+  let manifest: Manifest
+  if (isNonEmptyDir(opts.out)) {
+    if (!opts.append) throw badInput(`${opts.out}: directory is not empty (use --append to add to a result set)`)
+    manifest = readManifest(opts.out)
+  } else {
+    manifest = newManifest({ origin: 'import', simulated: planned.some((p) => p.simulated), command: opts.command })
+  }
+  mkdirSync(join(opts.out, RAW), { recursive: true })
+  const sources = manifest.sources ?? []
+  const appender = new Appender(opts.out)
+  const diagnostics: Diagnostic[] = []
+  let total = 0
+  try {
+    for (const { input, parser, simulated } of planned) {
+      const src = await importOne(input, parser, opts.out, sources.length, appender)
+      sources.push(src.file)
+      diagnostics.push(...src.diagnostics)
+      total += src.file.rows
+      if (simulated) manifest.simulated = true
+    }
+  } finally {
+    appender.close()
+  }
+  manifest.sources = sources
+  const first = sources[0]
+  if (first && !manifest.instrument) {
+    const v = first.meta.version
+    manifest.instrument = { name: first.format, ...(typeof v === 'string' ? { version: v } : {}) }
+  }
+  writeManifest(opts.out, manifest)
+  return { manifest, rows: total, diagnostics }
+}
+
+async function importOne(
+  input: ImportInput,
+  parser: Parser,
+  out: string,
+  index: number,
+  appender: Appender,
+): Promise<{ file: SourceFile; diagnostics: Diagnostic[] }> {
+  const name = input.path === '-' ? 'stdin.txt' : basename(input.path)
+  const raw = `${RAW}/${String(index).padStart(3, '0')}-${name.replace(/[^\w.+-]/g, '_')}`
+  const rawFd = openSync(join(out, raw), 'w')
+  const hash = createHash('sha256')
+  let bytes = 0
+  let batch: Row[] = []
+  let rows = 0
+  const lp = parser.open({ file: raw }, (r) => {
+    batch.push(r)
+    rows++
+    if (batch.length >= 4096) {
+      appender.append(batch, false)
+      batch = []
+    }
+  })
+  try {
+    await eachLine(input.data ?? input.path, (line, no) => lp.line(line, no), (chunk) => {
+      hash.update(chunk)
+      bytes += chunk.length
+      writeSync(rawFd, chunk)
+    })
+  } finally {
+    closeSync(rawFd)
+  }
+  const { meta, diagnostics } = lp.end()
+  appender.append(batch)
+  const file: SourceFile = { path: input.path, raw, sha256: hash.digest('hex'), bytes, format: parser.id, meta, rows, diagnostics: diagnostics.length }
+  return { file, diagnostics: diagnostics.map((d) => ({ ...d, file: input.path })) }
+}

@@ -1,0 +1,38 @@
+import { stringify } from 'csv-stringify/sync'
+import type { Metric, Row } from '../model/index.ts'
+
+/** CSV column per metric, in the unit people read (µs, GB/s); the row's metric fills its column. */
+const METRIC_COLUMNS: Record<Metric, { name: string; scale: number }> = {
+  time: { name: 'time_us', scale: 1e6 },
+  latency: { name: 'latency_us', scale: 1e6 },
+  algbw: { name: 'algbw_GBps', scale: 1e-9 },
+  busbw: { name: 'busbw_GBps', scale: 1e-9 },
+  bandwidth: { name: 'bandwidth_GBps', scale: 1e-9 },
+  wrong: { name: 'wrong_count', scale: 1 },
+}
+
+const KEYS = ['bench', 'metric', 'sizeBytes', 'ranks', 'src', 'dst', 'placement', 'p2p', 'peerAccess', 'copy', 'timer', 'dtype', 'redop', 'root', 'group', 'grouping', 'trial', 'iteration', 'host'] as const
+
+/** Rows as CSV with human units in the column names (time_us, busbw_GBps, …). */
+export function rowsToCsv(rows: readonly Row[]): string {
+  const metricCols = Object.values(METRIC_COLUMNS).map((c) => c.name)
+  const header = [...KEYS, ...metricCols, 'source_file', 'source_line']
+  const records = rows.map((r) => {
+    const rec: (string | number)[] = KEYS.map((k) => {
+      const v = r[k]
+      return v === undefined || v === null ? '' : (v as string | number | boolean).toString()
+    })
+    const col = METRIC_COLUMNS[r.metric]
+    for (const name of metricCols) rec.push(name === col.name ? Number((r.value * col.scale).toPrecision(12)) : '')
+    rec.push(r.source.file, r.source.line)
+    return rec
+  })
+  return stringify([header, ...records])
+}
+
+/** Rows as JSON lines, exactly as stored. */
+export function rowsToJsonl(rows: readonly Row[]): string {
+  let s = ''
+  for (const r of rows) s += JSON.stringify(r) + '\n'
+  return s
+}

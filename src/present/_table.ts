@@ -1,0 +1,61 @@
+import { formatBytes, formatValue } from '../units/index.ts'
+import type { Row } from '../model/index.ts'
+
+/** One line of the `show` table: the median of every row sharing a key. */
+export interface ShowLine {
+  bench: string
+  metric: string
+  who: string
+  size: string
+  placement: string
+  n: number
+  median: string
+}
+
+/** "0→1", "8 ranks", "group 0-3" or "-" for a row. */
+export function who(r: Row): string {
+  if (r.src !== null && r.dst !== null) return `${r.src}→${r.dst}`
+  if (r.group) return `group ${r.group}`
+  if (r.ranks !== null) return `${r.ranks} ranks`
+  if (r.src !== null) return `GPU${r.src}`
+  return '-'
+}
+
+function median(values: number[]): number {
+  const s = values.slice().sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2
+}
+
+/** Groups rows by bench, metric, pair/ranks, size and placement; one median per group. */
+export function showLines(rows: readonly Row[]): ShowLine[] {
+  const groups = new Map<string, { row: Row; values: number[] }>()
+  for (const r of rows) {
+    const key = [r.bench, r.metric, who(r), r.p2p ?? '', r.copy ?? '', r.sizeBytes ?? '', r.placement ?? '', r.dtype ?? '', r.redop ?? '', r.grouping ?? '', JSON.stringify(r.env ?? {})].join('\u0000')
+    const g = groups.get(key)
+    if (g) g.values.push(r.value)
+    else groups.set(key, { row: r, values: [r.value] })
+  }
+  return [...groups.values()].map(({ row, values }) => ({
+    bench: row.bench + (row.p2p ? ` p2p=${row.p2p}` : '') + (row.copy ? ` ${row.copy}` : ''),
+    metric: row.metric,
+    who: who(row) + (row.grouping ? ` ${row.grouping}` : ''),
+    size: row.sizeBytes === null ? '-' : formatBytes(row.sizeBytes),
+    placement: row.placement ?? '-',
+    n: values.length,
+    median: formatValue(median(values), row.unit),
+  }))
+}
+
+/** Renders lines as an aligned text table. */
+export function renderTable(header: readonly string[], lines: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)))
+  const fmt = (cells: readonly string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd()
+  return [fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...lines.map(fmt)].join('\n') + '\n'
+}
+
+/** The `show` table as text. */
+export function showTable(rows: readonly Row[]): string {
+  const lines = showLines(rows).map((l) => [l.bench, l.metric, l.who, l.size, l.placement, String(l.n), l.median])
+  return renderTable(['bench', 'metric', 'pair/ranks', 'size', 'placement', 'n', 'median'], lines)
+}

@@ -1,0 +1,41 @@
+/** Shared test helpers: temp dirs, in-process CLI runs and the real bin as a subprocess. */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { execa } from 'execa'
+import { main } from '../src/cli/main.ts'
+import type { Io } from '../src/cli/_types.ts'
+
+export const ROOT = resolve(import.meta.dirname, '..')
+export const FIXTURES = join(ROOT, 'test', 'fixtures')
+export const BIN = join(ROOT, 'bin', 'gpucomm.js')
+
+/** A fresh temporary directory. */
+export const tmp = (prefix = 'gpucomm-test-'): string => mkdtempSync(join(tmpdir(), prefix))
+
+/** Result of a CLI run. */
+export interface CliResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** Runs the CLI in-process with captured output. */
+export async function cli(args: readonly string[], stdin = ''): Promise<CliResult> {
+  let stdout = ''
+  let stderr = ''
+  const io: Io = {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    readStdin: async () => Buffer.from(stdin),
+    isTTY: false,
+  }
+  const code = await main(args, io)
+  return { code, stdout, stderr }
+}
+
+/** Runs the installed bin (bin/gpucomm.js) as a real process. */
+export async function bin(args: readonly string[], opts: { input?: string; env?: Record<string, string>; timeout?: number } = {}): Promise<CliResult> {
+  const r = await execa(process.execPath, [BIN, ...args], { reject: false, input: opts.input, env: opts.env, timeout: opts.timeout ?? 120_000, cwd: ROOT })
+  return { code: r.exitCode ?? 1, stdout: r.stdout, stderr: r.stderr }
+}
