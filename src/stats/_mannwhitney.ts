@@ -1,0 +1,103 @@
+/**
+ * The Mann-Whitney U test (Wilcoxon rank-sum), two-sided, as R's `wilcox.test(a, b)`:
+ * the exact null distribution when both samples have fewer than 50 values and there are
+ * no ties; otherwise the normal approximation with tie correction and continuity
+ * correction. This is benchstat's comparison (benchmath's AssumeNothing).
+ */
+import { normalCdf } from './_normal.ts'
+
+/** Result of `mannWhitney`. */
+export interface MannWhitney {
+  /** U of the first sample: pairs (a_i, b_j) with a_i > b_j, ties counted ½ (R's W). */
+  u: number
+  /** Two-sided p-value; NaN when a sample is empty; 1 when every value is equal. */
+  p: number
+  /** True when `p` comes from the exact distribution. */
+  exact: boolean
+}
+
+/** Below this size (both samples, no ties) the exact distribution is used, as in R. */
+export const EXACT_LIMIT = 50
+
+/**
+ * Frequencies of U for sample sizes m and n under H0: the coefficients of the Gaussian
+ * binomial [m+n choose m]_q, built by the q-Pascal rule [a, b] = [a−1, b−1] + q^b·[a−1, b].
+ * Only additions of non-negative numbers, so no cancellation in floating point.
+ */
+export function uFrequencies(m: number, n: number): Float64Array {
+  // rows[b] holds [a choose b]_q for the current a, b ≤ m.
+  let rows: Float64Array[] = [Float64Array.of(1)]
+  for (let a = 1; a <= m + n; a++) {
+    const next: Float64Array[] = []
+    const top = Math.min(a, m)
+    for (let b = 0; b <= top; b++) {
+      const deg = b * (a - b)
+      const row = new Float64Array(deg + 1)
+      const left = b > 0 ? rows[b - 1] : undefined
+      const right = b < a ? rows[b] : undefined
+      if (left) for (let i = 0; i < left.length; i++) row[i] = (row[i] as number) + (left[i] as number)
+      if (right) for (let i = 0; i < right.length; i++) row[i + b] = (row[i + b] as number) + (right[i] as number)
+      next.push(row)
+    }
+    rows = next
+  }
+  return rows[m] as Float64Array
+}
+
+/** Midranks of the pooled sample and the tie-group sizes. */
+function rankPooled(a: readonly number[], b: readonly number[]): { rankSumA: number; ties: number[] } {
+  const pooled = new Float64Array(a.length + b.length)
+  const fromA = new Uint8Array(pooled.length)
+  const idx = new Uint32Array(pooled.length)
+  a.forEach((v, i) => {
+    pooled[i] = v
+    fromA[i] = 1
+  })
+  b.forEach((v, i) => void (pooled[a.length + i] = v))
+  for (let i = 0; i < idx.length; i++) idx[i] = i
+  idx.sort((x, y) => (pooled[x] as number) - (pooled[y] as number))
+  let rankSumA = 0
+  const ties: number[] = []
+  for (let i = 0; i < idx.length; ) {
+    let j = i
+    while (j + 1 < idx.length && pooled[idx[j + 1] as number] === pooled[idx[i] as number]) j++
+    const mid = (i + j) / 2 + 1
+    for (let k = i; k <= j; k++) if (fromA[idx[k] as number]) rankSumA += mid
+    if (j > i) ties.push(j - i + 1)
+    i = j + 1
+  }
+  return { rankSumA, ties }
+}
+
+/** Two-sided exact p as R: P(U ≥ u) if u > mn/2 else P(U ≤ u), doubled, capped at 1. */
+function exactP(u: number, m: number, n: number): number {
+  const f = uFrequencies(m, n)
+  let total = 0
+  for (const c of f) total += c
+  let tail = 0
+  if (u > (m * n) / 2) for (let k = Math.ceil(u); k < f.length; k++) tail += f[k] as number
+  else for (let k = 0; k <= Math.floor(u); k++) tail += f[k] as number
+  return Math.min(1, (2 * tail) / total)
+}
+
+/** Two-sided p from the normal approximation with tie and continuity corrections (R's). */
+function normalP(u: number, m: number, n: number, ties: readonly number[]): number {
+  const N = m + n
+  const tieSum = ties.reduce((s, t) => s + t * t * t - t, 0)
+  const sigma = Math.sqrt(((m * n) / 12) * (N + 1 - tieSum / (N * (N - 1))))
+  if (!(sigma > 0)) return 1
+  const d = u - (m * n) / 2
+  const z = (d - 0.5 * Math.sign(d)) / sigma
+  return Math.min(1, 2 * Math.min(normalCdf(z), normalCdf(-z)))
+}
+
+/** Two-sided Mann-Whitney U test of `a` against `b`. */
+export function mannWhitney(a: readonly number[], b: readonly number[]): MannWhitney {
+  const m = a.length
+  const n = b.length
+  if (m === 0 || n === 0) return { u: NaN, p: NaN, exact: false }
+  const { rankSumA, ties } = rankPooled(a, b)
+  const u = rankSumA - (m * (m + 1)) / 2
+  if (m < EXACT_LIMIT && n < EXACT_LIMIT && ties.length === 0) return { u, p: exactP(u, m, n), exact: true }
+  return { u, p: normalP(u, m, n, ties), exact: false }
+}

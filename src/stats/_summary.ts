@@ -1,0 +1,175 @@
+/**
+ * Summary statistics of one sample (one cell): centre, spread, a distribution-free CI of
+ * the median and MAD-based outliers. Thresholds live in `DEFAULT_THRESHOLDS`.
+ */
+import { medianCI, medianOrderCi } from './_binomial.ts'
+import { quantile, sortSample } from './_sorted.ts'
+import type { SortedSample } from './_sorted.ts'
+
+/** Thresholds used by the statistics, in one place (STYLE.md §3.12). */
+export const DEFAULT_THRESHOLDS = {
+  /** Confidence level of the median CI. */
+  ciLevel: 0.95,
+  /** |modified z| above this marks an outlier (Iglewicz & Hoaglin 1993). */
+  outlierZ: 3.5,
+  /** Below this many values the 95 % median CI is unbounded (benchstat: need ≥ 6). */
+  minCiSamples: 6,
+  /** Significance level of `diff`. */
+  alpha: 0.05,
+} as const
+
+/** Statistics of one sample, all in the unit of the input values. */
+export interface Summary {
+  n: number
+  median: number
+  mean: number
+  /** Sample standard deviation (n − 1 denominator); 0 when n = 1. */
+  stdev: number
+  min: number
+  max: number
+  /** 5th and 95th percentiles (linear interpolation, R type 7). */
+  p5: number
+  p95: number
+  /** Raw median absolute deviation, median(|x − median|), not scaled by 1.4826. */
+  mad: number
+  /** Distribution-free CI of the median from order statistics, as benchstat; ±∞ when n is too small. */
+  ci: [number, number]
+  /** Exact coverage of `ci` (≥ the requested level; 1 when unbounded), as benchstat reports it. */
+  ciLevel: number
+  /** Indices into the input whose |modified z| exceeds 3.5 (see `modifiedZ`). */
+  outliers: number[]
+  /** Human-readable caveats, e.g. a small n. */
+  warnings: string[]
+}
+
+/** The raw MAD of a sorted sample around `center`. */
+function madAround(sorted: SortedSample, center: number): number {
+  return quantile(sortSample(sorted.map((x) => Math.abs(x - center))), 0.5)
+}
+
+/** Mean and sample standard deviation, by Welford's update (stable for large n). */
+function meanStdev(values: readonly number[]): { mean: number; stdev: number } {
+  let mean = 0
+  let m2 = 0
+  let n = 0
+  for (const x of values) {
+    n++
+    const d = x - mean
+    mean += d / n
+    m2 += d * (x - mean)
+  }
+  return { mean: n ? mean : NaN, stdev: n > 1 ? Math.sqrt(m2 / (n - 1)) : n === 1 ? 0 : NaN }
+}
+
+/**
+ * Modified z-scores (Iglewicz & Hoaglin 1993): z = 0.6745·(x − median)/MAD, i.e.
+ * (x − median)/(1.4826·MAD), since 1/0.6745 = 1.4826 makes MAD a consistent estimator of σ
+ * for normal data. When MAD is 0 (more than half the values equal, common with coarse
+ * timers) the mean absolute deviation is used instead, z = (x − median)/(1.253314·MeanAD)
+ * (1.253314 = √(π/2)), so one differing value is not an "infinite" outlier; when both are
+ * 0 every value equals the median and every z is 0.
+ */
+export function modifiedZ(values: readonly number[]): number[] {
+  if (values.length === 0) return []
+  const sorted = sortSample(values)
+  const med = quantile(sorted, 0.5)
+  return zAround(values, med, madAround(sorted, med))
+}
+
+/** Modified z-scores given the median and raw MAD (see `modifiedZ`). */
+function zAround(values: readonly number[], med: number, mad: number): number[] {
+  let scale = mad / 0.6745
+  if (mad === 0) {
+    let sum = 0
+    for (const x of values) sum += Math.abs(x - med)
+    scale = 1.253314 * (sum / values.length)
+  }
+  return values.map((x) => (scale === 0 ? 0 : (x - med) / scale))
+}
+
+/** Summarizes a sample; `level` is the median-CI confidence (default 0.95). */
+export function summarize(values: readonly number[], level: number = DEFAULT_THRESHOLDS.ciLevel): Summary {
+  const n = values.length
+  if (n === 0) {
+    return { n: 0, median: NaN, mean: NaN, stdev: NaN, min: NaN, max: NaN, p5: NaN, p95: NaN, mad: NaN, ci: [-Infinity, Infinity], ciLevel: 1, outliers: [], warnings: ['no values'] }
+  }
+  const sorted = sortSample(values)
+  const median = quantile(sorted, 0.5)
+  const { mean, stdev } = meanStdev(values)
+  const order = medianOrderCi(n, level)
+  const warnings: string[] = []
+  if (order.lo < 1) warnings.push(`n = ${n} < ${minSamplesFor(level)}: no ${pct(level)} confidence interval of the median (need ≥ ${minSamplesFor(level)} values)`)
+  else if (n < DEFAULT_THRESHOLDS.minCiSamples) warnings.push(`n = ${n} < ${DEFAULT_THRESHOLDS.minCiSamples}: confidence interval is wide`)
+  const mad = madAround(sorted, median)
+  const z = zAround(values, median, mad)
+  const outliers: number[] = []
+  z.forEach((v, i) => {
+    if (Math.abs(v) > DEFAULT_THRESHOLDS.outlierZ) outliers.push(i)
+  })
+  if (outliers.length > 0) warnings.push(`${outliers.length} outlier${outliers.length > 1 ? 's' : ''} (|modified z| > ${DEFAULT_THRESHOLDS.outlierZ})`)
+  return {
+    n,
+    median,
+    mean,
+    stdev,
+    min: sorted[0] as number,
+    max: sorted[n - 1] as number,
+    p5: quantile(sorted, 0.05),
+    p95: quantile(sorted, 0.95),
+    mad,
+    ci: medianCI(sorted, level),
+    ciLevel: order.coverage,
+    outliers,
+    warnings,
+  }
+}
+
+/** The smallest n that gives a bounded median CI at `level` (6 at 0.95, 8 at 0.99). */
+export function minSamplesFor(level: number): number {
+  for (let n = 1; n <= 1100; n++) if (medianOrderCi(n, level).lo >= 1) return n
+  return Infinity
+}
+
+const pct = (level: number): string => `${Number((level * 100).toPrecision(4))} %`
+
+/**
+ * The geometric mean, exp(mean(ln x)). NaN when empty or when any value is ≤ 0 or not
+ * finite (a geomean of such values has no meaning; callers report that as a warning).
+ */
+export function geomean(values: readonly number[]): number {
+  if (values.length === 0) return NaN
+  let s = 0
+  for (const v of values) {
+    if (!(v > 0) || !Number.isFinite(v)) return NaN
+    s += Math.log(v)
+  }
+  return Math.exp(s / values.length)
+}
+
+/**
+ * Variance within a launch versus between launches (trials), the one-way ANOVA split:
+ * `within` is the pooled within-launch variance Σ_l Σ_i (x_li − x̄_l)² / (N − k) (NaN when
+ * N = k, i.e. one value per launch), `between` is the sample variance of the k launch
+ * means (NaN when k < 2). A `between` much larger than `within`/n_l says launches differ
+ * more than iterations do (clocks, placement), so repeat launches, not iterations.
+ */
+export function withinBetween(samples: { launch: string; value: number }[]): { within: number; between: number; launches: number } {
+  const groups = new Map<string, number[]>()
+  for (const s of samples) {
+    const g = groups.get(s.launch)
+    if (g) g.push(s.value)
+    else groups.set(s.launch, [s.value])
+  }
+  const k = groups.size
+  let ss = 0
+  const means: number[] = []
+  for (const g of groups.values()) {
+    const m = g.reduce((a, b) => a + b, 0) / g.length
+    means.push(m)
+    for (const x of g) ss += (x - m) ** 2
+  }
+  const df = samples.length - k
+  const within = df > 0 ? ss / df : NaN
+  const between = k >= 2 ? (meanStdev(means).stdev as number) ** 2 : NaN
+  return { within, between, launches: k }
+}
