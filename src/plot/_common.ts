@@ -1,0 +1,38 @@
+import type { TopLevelSpec } from 'vega-lite'
+
+/** Inputs every chart shares. */
+export interface ChartContext {
+  /** Labels every title SIMULATED when the data came from the simulator. */
+  simulated: boolean
+  /** Short name of the result set or host, shown in the subtitle. */
+  subject?: string
+}
+
+/** The chart title, always saying SIMULATED for simulated data. */
+export function chartTitle(text: string, ctx: ChartContext): { text: string; subtitle?: string } {
+  const t = ctx.simulated ? `SIMULATED: ${text}` : text
+  return ctx.subject ? { text: t, subtitle: ctx.subject } : { text: t }
+}
+
+/** Common top-level settings (schema, background, font sizes). */
+export function base(width = 560, height = 340): Partial<TopLevelSpec> & { $schema: string } {
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    background: 'white',
+    width,
+    height,
+    config: { axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 320 }, title: { fontSize: 15, subtitleFontSize: 11 } },
+  } as Partial<TopLevelSpec> & { $schema: string }
+}
+
+/** Rounds for specs (golden files stay stable): 4 significant digits. */
+export const r4 = (v: number): number => (v === 0 || !Number.isFinite(v) ? v : Number(v.toPrecision(4)))
+
+/** A log₂ message-size x axis labelled in B / KiB / MiB / GiB. */
+export const sizeAxis = {
+  field: 'size',
+  type: 'quantitative',
+  scale: { type: 'log', base: 2 },
+  title: 'message size',
+  axis: { labelExpr: "datum.value >= 1073741824 ? datum.value / 1073741824 + ' GiB' : datum.value >= 1048576 ? datum.value / 1048576 + ' MiB' : datum.value >= 1024 ? datum.value / 1024 + ' KiB' : datum.value + ' B'" },
+} as const

@@ -1,0 +1,11 @@
+/** Chart builders: pure functions from measured or analysed data to vega-lite specs. */
+export { chartTitle } from './_common.ts'
+export type { ChartContext } from './_common.ts'
+export { latencyChart, bandwidthChart } from './_latency.ts'
+export type { SizePoint, FitLine, BandShade } from './_latency.ts'
+export { heatmapChart } from './_heatmap.ts'
+export type { PairCell } from './_heatmap.ts'
+export { groupsChart } from './_groups.ts'
+export type { GroupPoint } from './_groups.ts'
+export { diffChart } from './_diff.ts'
+export type { DiffBar } from './_diff.ts'
