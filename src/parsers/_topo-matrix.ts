@@ -1,0 +1,86 @@
+/**
+ * Shared reading of the square matrices `nvidia-smi topo -m` and `topo -p2p` print:
+ * header detection, ANSI stripping, raw-TAB versus space-padded rows.
+ */
+import type { Diagnostic } from '../model/index.ts'
+
+/** Removes ANSI escape sequences (recent drivers underline the header through a TTY). */
+export const stripAnsi = (s: string): string => s.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '')
+
+/** Multi-word column labels of `topo -m` that follow the device columns. */
+export const AFFINITY_LABELS = ['CPU Affinity', 'NUMA Affinity', 'GPU NUMA ID'] as const
+
+/** A matrix header: device labels in column order, then the extra labels, and the layout. */
+export interface MatrixHeader {
+  devices: string[]
+  extras: string[]
+  tabs: boolean
+}
+
+const GPU_LABEL = /^GPU\d+$/
+/** GPU0…, NIC0…, or old device-named NIC columns such as mlx5_0. */
+const DEVICE_LABEL = /^(GPU\d+|NIC\d+|[a-z][a-z0-9]*_\d+)$/
+
+/** The header of a matrix, or undefined when `line` is not one (it must start with GPU0). */
+export function parseMatrixHeader(line: string): MatrixHeader | undefined {
+  const s = stripAnsi(line)
+  let cut = s.length
+  for (const l of AFFINITY_LABELS) {
+    const i = s.indexOf(l)
+    if (i >= 0 && i < cut) cut = i
+  }
+  const devices = s.slice(0, cut).split(/\s+/).filter((t) => t !== '')
+  if (devices[0] !== 'GPU0' || !devices.every((d) => DEVICE_LABEL.test(d))) return undefined
+  const rest = s.slice(cut)
+  const extras = AFFINITY_LABELS.filter((l) => rest.includes(l)).sort((a, b) => rest.indexOf(a) - rest.indexOf(b))
+  return { devices, extras: [...extras], tabs: s.includes('\t') }
+}
+
+/** A row: its label and the fields after it (trimmed; with raw TABs empty fields are kept). */
+export interface MatrixRow {
+  label: string
+  fields: string[]
+}
+
+/** Splits a row whose label is one of `devices`; undefined for any other line. */
+export function splitMatrixRow(line: string, header: MatrixHeader): MatrixRow | undefined {
+  const s = stripAnsi(line)
+  const useTabs = header.tabs && s.includes('\t')
+  const parts = useTabs ? s.split('\t').map((f) => f.trim()) : s.trim().split(/\s+/)
+  if (useTabs && parts[0] === '') parts.shift()
+  const label = parts[0] ?? ''
+  if (!header.devices.includes(label)) return undefined
+  const fields = parts.slice(1)
+  if (useTabs) while (fields.length > header.devices.length && fields[fields.length - 1] === '') fields.pop()
+  return { label, fields }
+}
+
+/** True for GPU labels (GPU0, GPU1, …). */
+export const isGpuLabel = (label: string): boolean => GPU_LABEL.test(label)
+
+/** The GPU index of a label such as GPU3. */
+export const gpuIndex = (label: string): number => Number(label.slice(3))
+
+/** A diagnostic at a line of a file. */
+export function diag(file: string, line: number, severity: Diagnostic['severity'], code: string, message: string): Diagnostic {
+  return { file, line, severity, code, message }
+}
+
+/**
+ * Checks the device cells of a row: returns how many leading fields are valid cells, so a
+ * row with a missing column (an affinity value where a cell should be) is caught.
+ */
+export function countValidCells(fields: readonly string[], n: number, valid: (cell: string) => boolean): number {
+  let k = 0
+  while (k < n && k < fields.length && valid(fields[k] as string)) k++
+  return k
+}
+
+/** The first line that is a matrix header, with its 1-based number, in a text head. */
+export function findHeader(lines: readonly string[]): { header: MatrixHeader; index: number } | undefined {
+  for (let i = 0; i < lines.length; i++) {
+    const h = parseMatrixHeader(lines[i] as string)
+    if (h) return { header: h, index: i }
+  }
+  return undefined
+}
