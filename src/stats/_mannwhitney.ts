@@ -69,14 +69,33 @@ function rankPooled(a: readonly number[], b: readonly number[]): { rankSumA: num
   return { rankSumA, ties }
 }
 
-/** Two-sided exact p as R: P(U ≥ u) if u > mn/2 else P(U ≤ u), doubled, capped at 1. */
+/** Cumulative U frequencies per (m, n), cached: every cell of a sweep tends to share its n. */
+const cdfCache = new Map<string, { cum: Float64Array; total: number }>()
+
+function cumulative(m: number, n: number): { cum: Float64Array; total: number } {
+  const key = `${m},${n}`
+  let hit = cdfCache.get(key)
+  if (!hit) {
+    const f = uFrequencies(m, n)
+    const cum = new Float64Array(f.length)
+    let run = 0
+    f.forEach((c, i) => void (cum[i] = run += c))
+    hit = { cum, total: run }
+    if (cdfCache.size >= 256) cdfCache.clear()
+    cdfCache.set(key, hit)
+  }
+  return hit
+}
+
+/**
+ * Two-sided exact p as R: P(U ≥ u) if u > mn/2 else P(U ≤ u), doubled, capped at 1. The
+ * null distribution is symmetric, P(U ≥ u) = P(U ≤ mn − u), so both tails are summed from
+ * below and keep their relative precision.
+ */
 function exactP(u: number, m: number, n: number): number {
-  const f = uFrequencies(m, n)
-  let total = 0
-  for (const c of f) total += c
-  let tail = 0
-  if (u > (m * n) / 2) for (let k = Math.ceil(u); k < f.length; k++) tail += f[k] as number
-  else for (let k = 0; k <= Math.floor(u); k++) tail += f[k] as number
+  const { cum, total } = cumulative(m, n)
+  const below = (k: number): number => (k < 0 ? 0 : (cum[Math.min(k, cum.length - 1)] as number))
+  const tail = below(Math.floor(Math.min(u, m * n - u)))
   return Math.min(1, (2 * tail) / total)
 }
 

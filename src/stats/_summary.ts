@@ -49,6 +49,12 @@ function madAround(sorted: SortedSample, center: number): number {
 
 /** Mean and sample standard deviation, by Welford's update (stable for large n). */
 function meanStdev(values: readonly number[]): { mean: number; stdev: number } {
+  const { mean, variance, n } = meanVariance(values)
+  return { mean, stdev: n === 1 ? 0 : Math.sqrt(variance) }
+}
+
+/** Mean and sample variance (n − 1 denominator; NaN for n < 2), by Welford's update. */
+function meanVariance(values: readonly number[]): { mean: number; variance: number; n: number } {
   let mean = 0
   let m2 = 0
   let n = 0
@@ -58,7 +64,7 @@ function meanStdev(values: readonly number[]): { mean: number; stdev: number } {
     mean += d / n
     m2 += d * (x - mean)
   }
-  return { mean: n ? mean : NaN, stdev: n > 1 ? Math.sqrt(m2 / (n - 1)) : n === 1 ? 0 : NaN }
+  return { mean: n ? mean : NaN, variance: n > 1 ? m2 / (n - 1) : NaN, n }
 }
 
 /**
@@ -170,6 +176,6 @@ export function withinBetween(samples: { launch: string; value: number }[]): { w
   }
   const df = samples.length - k
   const within = df > 0 ? ss / df : NaN
-  const between = k >= 2 ? (meanStdev(means).stdev as number) ** 2 : NaN
+  const between = k >= 2 ? meanVariance(means).variance : NaN
   return { within, between, launches: k }
 }

@@ -2,10 +2,12 @@ import type { CommandDef } from '../_types.ts'
 import { importCommand } from './import.ts'
 import { showCommand } from './show.ts'
 import { exportCommand } from './export.ts'
+import { diffCommand } from './diff.ts'
 
 /** Every CLI command, in the order `--help` lists them. Add a command with one line here. */
 export const COMMANDS: readonly CommandDef[] = [
   importCommand,
   showCommand,
   exportCommand,
+  diffCommand,
 ]

@@ -1,0 +1,129 @@
+/**
+ * `diffSets`: benchstat for result sets. Both sets are grouped into cells by key; every
+ * cell found in both is compared by its medians and the Mann-Whitney U test.
+ */
+import { cells, keyLabel, lowerIsBetter } from '../cells/index.ts'
+import type { Cell } from '../cells/index.ts'
+import { badInput } from '../errors/index.ts'
+import type { LoadedSet } from '../resultset/index.ts'
+import { DEFAULT_THRESHOLDS, geomean, mannWhitney } from '../stats/index.ts'
+import type { DiffCell, DiffGeomean, DiffOptions, DiffResult, DiffSide } from './_types.ts'
+
+/**
+ * The smallest equal sample size at which the U test can reach `alpha` at all: the most
+ * extreme exact p with n + n values is 2/C(2n, n) (benchstat's uTestMinP table).
+ */
+export function uTestMinN(alpha: number): number {
+  let c = 2 // C(2n, n) for n = 1
+  for (let n = 1; n <= 30; n++) {
+    if (2 / c <= alpha) return n
+    c = (c * (2 * n + 1) * (2 * n + 2)) / ((n + 1) * (n + 1))
+  }
+  return Infinity
+}
+
+/** (b − a)/a, with 0 when both are 0 and ±∞ when only a is 0. */
+export function relDelta(a: number, b: number): number {
+  if (a === 0) return b === 0 ? 0 : b > 0 ? Infinity : -Infinity
+  return (b - a) / a
+}
+
+function side(set: LoadedSet, n: number): DiffSide {
+  const m = set.manifest
+  return { dir: set.dir, id: m.id, origin: m.origin, simulated: m.simulated, rows: set.rows.length, cells: n }
+}
+
+function compareCell(ca: Cell, cb: Cell, alpha: number, minN: number): DiffCell {
+  const mw = mannWhitney(ca.values, cb.values)
+  const p = Number.isNaN(mw.p) ? 1 : mw.p
+  const delta = relDelta(ca.summary.median, cb.summary.median)
+  const lower = lowerIsBetter(ca.config.metric, ca.config.unit)
+  const worse = lower ? delta : -delta
+  const significant = p <= alpha
+  const warnings = [...ca.summary.warnings.map((w) => `A: ${w}`), ...cb.summary.warnings.map((w) => `B: ${w}`)]
+  if (!significant && ca.values.length < minN && cb.values.length < minN) warnings.push(`need ≥ ${minN} samples on each side to detect a difference at alpha ${alpha}`)
+  const { config } = ca
+  return { key: ca.key, bench: config.bench, metric: config.metric, unit: config.unit, label: keyLabel(ca.key), config, a: ca.summary, b: cb.summary, delta, p, exact: mw.exact, significant, better: lower ? 'lower' : 'higher', worse, regression: significant && worse > 0, warnings }
+}
+
+function geomeans(rows: readonly DiffCell[], warnings: string[]): DiffGeomean[] {
+  const byMetric = new Map<string, DiffCell[]>()
+  for (const c of rows) {
+    const k = `${c.metric}\u0000${c.unit}`
+    const list = byMetric.get(k)
+    if (list) list.push(c)
+    else byMetric.set(k, [c])
+  }
+  const out: DiffGeomean[] = []
+  for (const list of byMetric.values()) {
+    const first = list[0] as DiffCell
+    const a = geomean(list.map((c) => c.a.median))
+    const b = geomean(list.map((c) => c.b.median))
+    if (Number.isNaN(a) || Number.isNaN(b)) {
+      warnings.push(`no geomean for metric ${first.metric}: some medians are zero or negative`)
+      continue
+    }
+    out.push({ metric: first.metric, unit: first.unit, cells: list.length, a, b, delta: b / a - 1 })
+  }
+  return out
+}
+
+/** Per-cell warnings folded into "message (N cells)" lines, in first-seen order. */
+function foldWarnings(rows: readonly DiffCell[]): string[] {
+  const counts = new Map<string, number>()
+  for (const c of rows) for (const w of c.warnings) counts.set(w, (counts.get(w) ?? 0) + 1)
+  return [...counts].map(([w, n]) => `${w} (${n} cell${n === 1 ? '' : 's'})`)
+}
+
+function setWarnings(a: LoadedSet, b: LoadedSet): string[] {
+  const w: string[] = []
+  for (const [name, s] of [['A', a], ['B', b]] as const) {
+    if (s.diagnostics.length > 0) w.push(`${name}: ${s.diagnostics.length} unreadable line${s.diagnostics.length === 1 ? '' : 's'} in ${s.dir} skipped`)
+    if (s.rows.length === 0) w.push(`${name}: ${s.dir} holds no rows`)
+  }
+  if (a.manifest.simulated || b.manifest.simulated) {
+    w.push(`SIMULATED data: ${[a, b].filter((s) => s.manifest.simulated).map((s) => s.dir).join(' and ')}`)
+  }
+  return w
+}
+
+/**
+ * Compares result set B against A, cell by cell. Throws `badInput` (exit 2) when exactly
+ * one set is SIMULATED, unless `allowSim`.
+ */
+export function diffSets(a: LoadedSet, b: LoadedSet, opts: DiffOptions = {}): DiffResult {
+  const alpha = opts.alpha ?? DEFAULT_THRESHOLDS.alpha
+  const level = opts.level ?? DEFAULT_THRESHOLDS.ciLevel
+  if (!(alpha > 0 && alpha < 1)) throw badInput(`diff: alpha must be between 0 and 1, got ${alpha}`)
+  if (a.manifest.simulated !== b.manifest.simulated && !opts.allowSim) {
+    const [sim, real] = a.manifest.simulated ? [a, b] : [b, a]
+    throw badInput(`diff: ${sim.dir} is SIMULATED and ${real.dir} is real; comparing them says nothing about hardware (pass --allow-sim to do it anyway)`)
+  }
+  const ca = cells(a.rows, { level })
+  const cb = new Map(cells(b.rows, { level }).map((c) => [c.key, c]))
+  const minN = uTestMinN(alpha)
+  const rows: DiffCell[] = []
+  const onlyA: string[] = []
+  for (const c of ca) {
+    const other = cb.get(c.key)
+    if (!other) onlyA.push(c.key)
+    else {
+      rows.push(compareCell(c, other, alpha, minN))
+      cb.delete(c.key)
+    }
+  }
+  const warnings = setWarnings(a, b)
+  if (rows.length === 0) warnings.push('no cell is found in both sets: nothing to compare (are they from the same benchmarks and sizes?)')
+  const gm = geomeans(rows, warnings)
+  warnings.push(...foldWarnings(rows))
+  const simulated = a.manifest.simulated || b.manifest.simulated
+  return { a: side(a, ca.length), b: side(b, rows.length + cb.size), alpha, level, simulated, cells: rows, geomeans: gm, onlyA, onlyB: [...cb.keys()], warnings }
+}
+
+/**
+ * Cells whose significant regression exceeds `pct` percent (slower time or latency, lower
+ * bandwidth), worst first: what `--fail-on-regression PCT` exits 1 on.
+ */
+export function regressions(result: DiffResult, pct: number): DiffCell[] {
+  return result.cells.filter((c) => c.regression && c.worse * 100 > pct).sort((x, y) => y.worse - x.worse)
+}

@@ -1,0 +1,9 @@
+/**
+ * `diff`: compare two result sets cell by cell, benchstat-style (medians with CIs, delta,
+ * Mann-Whitney U p, `~` when not significant, a geomean row per metric, cells found in one
+ * set only), and format the result as text, Markdown, CSV or JSON.
+ */
+export { diffSets, regressions, relDelta, uTestMinN } from './_diff.ts'
+export { formatDiff, diffText, diffMarkdown, diffCsv, diffJson, medianPm, signedPct } from './_format.ts'
+export type { DiffFormat } from './_format.ts'
+export type { DiffCell, DiffGeomean, DiffOptions, DiffResult, DiffSide } from './_types.ts'

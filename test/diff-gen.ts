@@ -1,0 +1,82 @@
+/**
+ * Generated (not measured) result sets for the stats/diff tests and bench/diff.bench.ts:
+ * seeded log-normal samples per cell, written as rows of a result set. Every generated
+ * set says so in its manifest command (`generated-…`).
+ */
+import { writeManifest, newManifest, Appender } from '../src/resultset/index.ts'
+import type { LoadedSet } from '../src/resultset/index.ts'
+import { makeRow } from '../src/model/index.ts'
+import type { Row } from '../src/model/index.ts'
+
+/** mulberry32, a seeded uniform generator on [0, 1). */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** A standard normal deviate generator (Box-Muller) over `u`. */
+export function normals(u: () => number): () => number {
+  return () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u())
+}
+
+/** What to generate. */
+export interface GenSpec {
+  seed: number
+  /** Number of GPU pairs (src→dst), each with `sizes` sizes, two metrics (latency, bandwidth). */
+  pairs: number
+  sizes: number
+  /** Values per cell. */
+  n: number
+  /** σ of ln(value): the relative noise (0.05 ≈ 5 %). */
+  sigma?: number
+  /** Multiplies every latency by (1 + shift) and divides every bandwidth by it. */
+  shift?: number
+  /** Launches (trials) the n values are spread over. */
+  launches?: number
+}
+
+/**
+ * Rows of a generated set: for pair (s, d) and size 8·4^k bytes, `p2p.latency` rows around
+ * 10 µs·(1 + k/4) and `p2p.bw_uni` bandwidth rows around 20 GB/s, log-normal noise.
+ */
+export function* genRows(spec: GenSpec): Generator<Row> {
+  const z = normals(rng(spec.seed))
+  const sigma = spec.sigma ?? 0.05
+  const f = 1 + (spec.shift ?? 0)
+  const launches = spec.launches ?? 1
+  for (let p = 0; p < spec.pairs; p++) {
+    for (let k = 0; k < spec.sizes; k++) {
+      // Ordered pairs of 8 GPUs (56); beyond that a grouping name keeps cells distinct.
+      const src = Math.floor(p / 7) % 8
+      const dst = (src + 1 + (p % 7)) % 8
+      const base = { src, dst, sizeBytes: 8 * 4 ** k, p2p: 'disabled' as const, copy: 'ce' as const, timer: 'gpu' as const, ...(p >= 56 ? { grouping: `g${Math.floor(p / 56)}` } : {}) }
+      for (let i = 0; i < spec.n; i++) {
+        const trial = i % launches
+        const source = { file: 'raw/generated.txt', line: i + 1 }
+        yield makeRow({ ...base, bench: 'p2p.latency', metric: 'latency', unit: 's', value: 10e-6 * (1 + k / 4) * f * Math.exp(sigma * z()), trial, iteration: i, source })
+        yield makeRow({ ...base, bench: 'p2p.bw_uni', metric: 'bandwidth', unit: 'B/s', value: (20e9 / f) * Math.exp(sigma * z()), trial, iteration: i, source })
+      }
+    }
+  }
+}
+
+/** An in-memory LoadedSet of generated rows (no disk). */
+export function genSet(spec: GenSpec, opts: { simulated?: boolean; dir?: string } = {}): LoadedSet {
+  const manifest = newManifest({ origin: 'sweep', simulated: opts.simulated ?? false, command: ['generated-set', `seed=${spec.seed}`] })
+  return { dir: opts.dir ?? `generated-${spec.seed}`, manifest, rows: [...genRows(spec)], diagnostics: [] }
+}
+
+/** Writes a generated set to `dir` as a result set (manifest.json + samples.jsonl). */
+export function writeGenSet(dir: string, spec: GenSpec, opts: { simulated?: boolean } = {}): void {
+  const set = genSet(spec, { ...opts, dir })
+  writeManifest(dir, set.manifest)
+  const app = new Appender(dir)
+  app.append(set.rows, false)
+  app.close()
+}
