@@ -22,13 +22,18 @@ export function medianPm(s: Summary, unit: DiffCell['unit']): string {
   if (!Number.isFinite(half)) pm = '±∞'
   else if (half === 0) pm = '±0%'
   else if (s.median === 0) pm = `±${formatValue(half, unit)}`
-  else pm = `±${fmtPct((half / Math.abs(s.median)) * 100)}`
+  else pm = `±${fmtPm((half / Math.abs(s.median)) * 100)}`
   return `${formatValue(s.median, unit)} ${pm}`
+}
+
+/** A CI half-width in percent: two significant digits are plenty for "how sure". */
+function fmtPm(x: number): string {
+  return `${x >= 10 ? x.toFixed(0) : x >= 1 ? x.toFixed(1) : x.toFixed(2)}%`
 }
 
 function fmtPct(x: number): string {
   const a = Math.abs(x)
-  return `${a >= 10 ? x.toFixed(0) : a >= 1 ? x.toFixed(1) : x.toFixed(2)}%`
+  return `${a >= 100 ? x.toFixed(0) : a >= 10 ? x.toFixed(1) : x.toFixed(2)}%`
 }
 
 /** "+2.04%" / "-13%" / "+∞%". */
