@@ -4,6 +4,7 @@ import { nvidiaSmiTopoP2p } from './nvidia-smi-topo-p2p.ts'
 import { lspciTv } from './lspci-tv.ts'
 import { lspciNn } from './lspci-nn.ts'
 import { iommuGroups } from './iommu-groups.ts'
+import { native } from './native.ts'
 
 /**
  * Every parser gpucomm knows, in one explicit list (no discovery). Add a format by
@@ -15,4 +16,5 @@ export const PARSERS: readonly Parser[] = [
   lspciTv,
   lspciNn,
   iommuGroups,
+  native,
 ]

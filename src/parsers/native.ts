@@ -1,0 +1,168 @@
+/**
+ * Output of gpucomm's own benches (native/p2p_bench, native/coll_bench; format described in
+ * native/README.md): `key: value` config lines, then one benchstat-like line per
+ * measurement `Name/k=v/…  1  <value> <unit> …`, plus `CORRUPT` and `SKIP` lines.
+ */
+import type { Diagnostic, Row } from '../model/index.ts'
+import type { LineParser, Origin, Parser } from './types.ts'
+
+const CONFIG = /^([a-z][A-Za-z0-9_.-]*): (.*)$/
+const RESULT = /^Benchmark(\S+)\s+(\d+)\s+(\S.*)$/
+const MARKED = /^(CORRUPT|SKIP)\s+(\S+)\s*(.*)$/
+
+/** What each unit of a result line becomes: metric, base unit and the factor to it. */
+const UNITS: Record<string, { metric: Row['metric']; unit: Row['unit']; factor: number } | undefined> = {
+  'us/op': { metric: 'time', unit: 's', factor: 1e-6 },
+  'GB/s': { metric: 'bandwidth', unit: 'B/s', factor: 1e9 },
+  'algGB/s': { metric: 'algbw', unit: 'B/s', factor: 1e9 },
+  'busGB/s': { metric: 'busbw', unit: 'B/s', factor: 1e9 },
+  wrong: { metric: 'wrong', unit: 'count', factor: 1 },
+}
+
+const P2P_BENCHES: Record<string, string | undefined> = { P2PLatency: 'p2p.latency', P2PBwUni: 'p2p.bw_uni', P2PBwBi: 'p2p.bw_bi' }
+
+/** `P2PBwUni` → `p2p.bw_uni`, `NcclAllReduce` → `nccl.all_reduce`; undefined when unknown. */
+export function benchOf(name: string): string | undefined {
+  const p2p = P2P_BENCHES[name]
+  if (p2p) return p2p
+  const m = /^Nccl([A-Z][A-Za-z]*)$/.exec(name)
+  if (!m) return undefined
+  return 'nccl.' + (m[1] as string).replace(/(?!^)([A-Z])/g, '_$1').toLowerCase()
+}
+
+/** Splits `Name/k=v/k=v` into the name and its keys; undefined when a part is not k=v. */
+function splitName(full: string): { name: string; keys: Map<string, string> } | undefined {
+  const parts = full.split('/')
+  const keys = new Map<string, string>()
+  for (const p of parts.slice(1)) {
+    const eq = p.indexOf('=')
+    if (eq <= 0) return undefined
+    keys.set(p.slice(0, eq), p.slice(eq + 1))
+  }
+  return { name: parts[0] as string, keys }
+}
+
+const int = (v: string | undefined): number | null => (v !== undefined && /^-?\d+$/.test(v) ? Number(v) : null)
+
+/** The row fields a result line's keys fix, shared by every value on the line. */
+function baseRow(bench: string, keys: Map<string, string>, origin: Origin, line: number): Row {
+  const place = keys.get('place')
+  const p2p = keys.get('p2p')
+  const row: Row = {
+    bench, metric: 'time', unit: 's', value: 0,
+    sizeBytes: int(keys.get('size')), ranks: int(keys.get('ranks')),
+    src: int(keys.get('src')), dst: int(keys.get('dst')),
+    placement: place === 'out' ? 'out-of-place' : place === 'in' ? 'in-place' : null,
+    p2p: p2p === 'enabled' || p2p === 'disabled' ? p2p : null,
+    timer: 'gpu', trial: origin.trial ?? 0, source: { file: origin.file, line },
+  }
+  const copy = keys.get('copy')
+  if (copy === 'ce' || copy === 'sm') row.copy = copy
+  const peer = keys.get('peer')
+  if (peer !== undefined) row.peerAccess = peer === '1'
+  const iter = int(keys.get('iter'))
+  if (iter !== null) row.iteration = iter
+  const type = keys.get('type')
+  if (type !== undefined) row.dtype = type
+  const redop = keys.get('redop')
+  if (redop !== undefined && redop !== 'none') row.redop = redop
+  const root = int(keys.get('root'))
+  if (root !== null && root >= 0) row.root = root
+  return row
+}
+
+class NativeParser implements LineParser {
+  private readonly config: Record<string, string> = {}
+  private readonly diagnostics: Diagnostic[] = []
+  private results = 0
+  private last = 0
+  constructor(private readonly origin: Origin, private readonly emit: (row: Row) => void) {}
+
+  private diag(line: number, severity: Diagnostic['severity'], code: string, message: string): void {
+    this.diagnostics.push({ file: this.origin.file, line, severity, code, message })
+  }
+
+  line(text: string, lineNo: number): void {
+    this.last = lineNo
+    const t = text.trim()
+    if (t === '' || t.startsWith('#')) return
+    const r = RESULT.exec(t)
+    if (r) return this.result(r[1] as string, r[3] as string, lineNo)
+    const m = MARKED.exec(t)
+    if (m) {
+      const what = `${m[2] as string}${m[3] ? `: ${m[3]}` : ''}`
+      if (m[1] === 'CORRUPT') this.diag(lineNo, 'error', 'corrupt', `data check failed, values not to be trusted: ${what}`)
+      else this.diag(lineNo, 'info', 'skipped', `skipped ${what}`)
+      return
+    }
+    const c = CONFIG.exec(t)
+    if (c) {
+      this.config[c[1] as string] = (c[2] as string).trim()
+      return
+    }
+    if (/\bNCCL (INFO|WARN|version)\b/.test(t)) return
+    this.diag(lineNo, t.startsWith('Benchmark') ? 'warn' : 'info', 'unparsed', `not a native bench line: ${t.slice(0, 120)}`)
+  }
+
+  private result(full: string, values: string, lineNo: number): void {
+    const split = splitName(full)
+    const bench = split && benchOf(split.name)
+    if (!split || !bench) return this.diag(lineNo, 'warn', 'unknown-bench', `unknown native bench Benchmark${full.split('/')[0] ?? ''}; line skipped`)
+    const base = baseRow(bench, split.keys, this.origin, lineNo)
+    const tok = values.trim().split(/\s+/)
+    if (tok.length % 2 !== 0) return this.diag(lineNo, 'warn', 'bad-line', 'values are not <number> <unit> pairs; line skipped')
+    const isP2p = bench.startsWith('p2p.')
+    const rows: Row[] = []
+    for (let i = 0; i < tok.length; i += 2) {
+      const v = Number(tok[i])
+      const u = UNITS[tok[i + 1] as string]
+      if (!u || !Number.isFinite(v)) return this.diag(lineNo, 'warn', 'bad-line', `bad value "${tok[i] ?? ''} ${tok[i + 1] ?? ''}"; line skipped`)
+      // p2p lines: latency gives a latency row; bandwidth lines give a bandwidth row (their time is implied).
+      if (isP2p && u.metric === 'time' && bench !== 'p2p.latency') continue
+      const metric = isP2p && u.metric === 'time' ? 'latency' : u.metric
+      rows.push({ ...base, metric, unit: u.unit, value: v * u.factor })
+    }
+    this.results++
+    for (const row of rows) this.emit(row)
+  }
+
+  end(): { meta: Record<string, unknown>; diagnostics: Diagnostic[] } {
+    const c = this.config
+    const meta: Record<string, unknown> = { config: { ...c } }
+    if (c.format) meta.version = c.format
+    if (c.bench) meta.bench = c.bench
+    if (c['nccl-version-string']) meta.nccl = c['nccl-version-string']
+    if (c['nccl-library']) meta.ncclLibrary = c['nccl-library']
+    if (c['cuda-runtime']) meta.cudaRuntime = Number(c['cuda-runtime'])
+    if (c['cuda-driver']) meta.cudaDriver = Number(c['cuda-driver'])
+    const gpus = Object.keys(c).filter((k) => /^gpu\.\d+$/.test(k))
+    if (gpus.length) meta.gpus = gpus.map((k) => ({ index: Number(k.slice(4)), ...gpuFacts(c[k] as string) }))
+    if (this.results === 0) this.diag(this.last, 'warn', 'no-results', 'no result lines (did the bench stop early? see its stderr)')
+    return { meta, diagnostics: this.diagnostics }
+  }
+}
+
+/** `NVIDIA H200 | cc 9.0 | bus 0000:19:00.0` → name, computeCap, busId. */
+function gpuFacts(v: string): { name?: string; computeCap?: string; busId?: string } {
+  const [name, cc, bus] = v.split('|').map((s) => s.trim())
+  const out: { name?: string; computeCap?: string; busId?: string } = {}
+  if (name) out.name = name
+  if (cc?.startsWith('cc ')) out.computeCap = cc.slice(3)
+  if (bus?.startsWith('bus ')) out.busId = bus.slice(4)
+  return out
+}
+
+function detect(head: string): number {
+  if (/^format: gpucomm-native\/\d+\s*$/m.test(head)) return 0.99
+  if (/^Benchmark(P2P(Latency|BwUni|BwBi)|Nccl[A-Z]\w*)\/\S+\s+\d+\s+\S+ (us\/op|GB\/s|wrong)/m.test(head)) return 0.8
+  return 0
+}
+
+/** Parser of the native benches' output (p2p_bench, coll_bench). */
+export const native: Parser = {
+  id: 'native',
+  description: "gpucomm's native benches (p2p_bench, coll_bench): config lines and one line per iteration",
+  kind: 'measurement',
+  detect,
+  open: (origin, emit) => new NativeParser(origin, emit),
+}
