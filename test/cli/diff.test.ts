@@ -1,0 +1,129 @@
+/**
+ * `gpucomm diff A B` end to end: the JSON contract, --fail-on-regression, formats, bad
+ * directories (exit 2), the SIMULATED guard, and real imported fixtures of one system.
+ */
+import assert from 'node:assert/strict'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { detectParser } from '../../src/parsers/index.ts'
+import type { DiffResult } from '../../src/diff/index.ts'
+import { writeGenSet } from '../diff-gen.ts'
+import { FIXTURES, bin, cli, tmp } from '../helpers.ts'
+
+const root = tmp('gpucomm-diff-')
+const A = join(root, 'a')
+const B = join(root, 'b') // latency +10 %, bandwidth ÷1.1
+const C = join(root, 'c') // no shift, another seed
+const S = join(root, 'sim')
+writeGenSet(A, { seed: 21, pairs: 4, sizes: 3, n: 12, sigma: 0.02 })
+writeGenSet(B, { seed: 22, pairs: 4, sizes: 3, n: 12, sigma: 0.02, shift: 0.1 })
+writeGenSet(C, { seed: 23, pairs: 4, sizes: 3, n: 12, sigma: 0.02 })
+writeGenSet(S, { seed: 24, pairs: 4, sizes: 3, n: 12, sigma: 0.02 }, { simulated: true })
+
+test('--format json: cells with key, delta (fraction), p and significant', async () => {
+  const r = await cli(['diff', A, B, '--format', 'json'])
+  assert.equal(r.code, 0, r.stderr)
+  const j = JSON.parse(r.stdout) as DiffResult
+  assert.equal(j.cells.length, 4 * 3 * 2)
+  for (const c of j.cells) {
+    assert.equal(typeof c.key, 'string')
+    assert.ok(c.key.startsWith(`bench=${c.bench} metric=${c.metric}`))
+    assert.equal(c.significant, c.p <= 0.05)
+    assert.ok(c.significant, c.key)
+    assert.ok(Math.abs(c.delta - (c.metric === 'latency' ? 0.1 : 1 / 1.1 - 1)) < 0.05, `${c.key} ${c.delta}`)
+    assert.equal(c.a.n, 12)
+  }
+  assert.equal(j.geomeans.length, 2)
+  assert.deepEqual([j.onlyA, j.onlyB], [[], []])
+  const same = JSON.parse((await cli(['diff', A, C, '--format', 'json'])).stdout) as DiffResult
+  assert.ok(same.cells.filter((c) => c.significant).length <= 2, 'no shift: almost nothing significant')
+})
+
+test('--fail-on-regression exits 1 only on a significant regression over PCT', async () => {
+  const bad = await cli(['diff', A, B, '--fail-on-regression', '5'])
+  assert.equal(bad.code, 1)
+  assert.match(bad.stderr, /regression: bench=p2p\.latency .*\+\d/)
+  assert.match(bad.stderr, /regression: bench=p2p\.bw_uni .*-\d/)
+  assert.match(bad.stderr, /24 significant regressions over 5%/)
+  assert.equal((await cli(['diff', A, B, '--fail-on-regression', '15'])).code, 0)
+  // B → A is an improvement (faster, more bandwidth): never a regression.
+  assert.equal((await cli(['diff', B, A, '--fail-on-regression', '0'])).code, 0)
+  assert.equal((await cli(['diff', A, C, '--fail-on-regression', '5'])).code, 0)
+  assert.equal((await cli(['diff', A, B, '--fail-on-regression', '-1'])).code, 2)
+})
+
+test('text, md and csv formats', async () => {
+  const t = await cli(['diff', A, C])
+  assert.equal(t.code, 0)
+  assert.match(t.stdout, /^A: .*\/a: sweep .*, 288 rows, 24 cells$/m)
+  assert.match(t.stdout, /^latency\s+A\s+B\s+delta\s+p$/m)
+  assert.match(t.stdout, /^p2p\.latency src=0 dst=1 size=8B p2p=disabled copy=ce timer=gpu\s+\S+ µs ±\S+\s+\S+ µs ±\S+\s+(~|[+-]\S+%)\s+p=\d\.\d{3} n=12\+12$/m)
+  assert.match(t.stdout, /^geomean\s+\S+ GB\/s\s+\S+ GB\/s/m)
+  const md = await cli(['diff', A, B, '--format', 'md'])
+  assert.match(md.stdout, /^\| cell \| A \| B \| delta \| p \|$/m)
+  const csv = await cli(['diff', A, B, '--format', 'csv'])
+  const lines = csv.stdout.trimEnd().split('\n')
+  assert.equal(lines[0], 'key,bench,metric,unit,a_n,a_median,a_ci_lo,a_ci_hi,b_n,b_median,b_ci_lo,b_ci_hi,delta,p,exact,significant,regression')
+  assert.equal(lines.length, 25)
+})
+
+test('a missing directory or a non-result-set exits 2 with one line', async () => {
+  const missing = await cli(['diff', join(root, 'nope'), A])
+  assert.equal(missing.code, 2)
+  assert.match(missing.stderr, /nope: no such directory/)
+  const empty = join(root, 'empty')
+  mkdirSync(empty)
+  const notSet = await cli(['diff', A, empty])
+  assert.equal(notSet.code, 2)
+  assert.match(notSet.stderr, /not a gpucomm result set/)
+  const junk = join(root, 'junk')
+  mkdirSync(junk)
+  writeFileSync(join(junk, 'manifest.json'), '{"hello": 1}')
+  assert.equal((await cli(['diff', junk, A])).code, 2)
+  assert.equal((await cli(['diff', A, B, '--alpha', '2'])).code, 2)
+  const r = await bin(['diff', A, join(root, 'nope')])
+  assert.equal(r.code, 2)
+  assert.equal(r.stderr.trim().split('\n').length, 1)
+})
+
+test('SIMULATED against real is refused unless --allow-sim, and labelled', async () => {
+  const r = await cli(['diff', A, S])
+  assert.equal(r.code, 2)
+  assert.match(r.stderr, /SIMULATED.*--allow-sim/)
+  const ok = await cli(['diff', A, S, '--allow-sim'])
+  assert.equal(ok.code, 0)
+  assert.match(ok.stdout, /^SIMULATED data/)
+  assert.match(ok.stdout, /sim \(SIMULATED\)/)
+})
+
+const ALLREDUCE = join(FIXTURES, 'nccl-tests', 'dgx2-12gpu-v100-allreduce-v2.0-error-column.txt')
+const ALLGATHER = join(FIXTURES, 'nccl-tests', 'dgx2-12gpu-v100-allgather-v2.0-error-column-oob-failed.txt')
+const noParser = detectParser(readFileSync(ALLREDUCE, 'utf8').slice(0, 65536)) ? undefined : 'no parser for nccl-tests text is registered yet'
+if (noParser) console.log(`skipping the real-fixture diff: ${noParser}`)
+
+test('real fixtures of one system (DGX-2, nccl-tests): a sane table', { skip: noParser }, async () => {
+  const one = join(root, 'real1')
+  const two = join(root, 'real2')
+  const three = join(root, 'real3')
+  assert.equal((await cli(['import', ALLREDUCE, '--out', one])).code, 0)
+  assert.equal((await cli(['import', ALLREDUCE, '--out', two])).code, 0)
+  assert.equal((await cli(['import', ALLGATHER, '--out', three])).code, 0)
+  const j = JSON.parse((await cli(['diff', one, two, '--format', 'json'])).stdout) as DiffResult
+  assert.ok(j.cells.length > 0)
+  for (const c of j.cells) {
+    assert.equal(c.delta, 0, c.key)
+    assert.equal(c.significant, false)
+    assert.ok(c.key.startsWith('bench=nccl.all_reduce '))
+  }
+  assert.ok(j.cells.some((c) => c.metric === 'time') && j.cells.some((c) => c.metric === 'busbw'))
+  const t = await cli(['diff', one, two])
+  assert.equal(t.code, 0)
+  assert.match(t.stdout, /^time\s+A\s+B\s+delta\s+p$/m)
+  assert.match(t.stdout, /^nccl\.all_reduce .*size=8B.* µs ±∞\s+\S+ µs ±∞\s+~\s+p=1\.000 n=1\+1$/m)
+  assert.match(t.stdout, /^geomean\s+\S+ µs\s+\S+ µs\s+0\.00%/m)
+  const other = JSON.parse((await cli(['diff', one, three, '--format', 'json'])).stdout) as DiffResult
+  assert.equal(other.cells.length, 0)
+  assert.ok(other.onlyA.length > 0 && other.onlyB.length > 0)
+  assert.match(other.warnings.join('\n'), /no cell is found in both sets/)
+})
