@@ -3,6 +3,10 @@ import { importCommand } from './import.ts'
 import { showCommand } from './show.ts'
 import { exportCommand } from './export.ts'
 import { diffCommand } from './diff.ts'
+import { simCommand } from './sim.ts'
+import { analyzeCommand } from './analyze.ts'
+import { compareCommand } from './compare.ts'
+import { buildCommand } from './build.ts'
 
 /** Every CLI command, in the order `--help` lists them. Add a command with one line here. */
 export const COMMANDS: readonly CommandDef[] = [
@@ -10,4 +14,8 @@ export const COMMANDS: readonly CommandDef[] = [
   showCommand,
   exportCommand,
   diffCommand,
+  simCommand,
+  analyzeCommand,
+  compareCommand,
+  buildCommand,
 ]

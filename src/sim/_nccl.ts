@@ -1,0 +1,115 @@
+/**
+ * nccl-tests `*_perf` text (FORMATS §1, the v2.17.7+ layout as v2.18.3 prints it): banner,
+ * one rank line per GPU, the three header lines, one row per size with out-of-place and
+ * in-place columns, and the footer.
+ */
+import { SIM_MARKER } from '../model/index.ts'
+import { fit, fmtG } from './_fmt.ts'
+import { makeNoise } from './_noise.ts'
+import { busFactor, collectiveModel, modelTime } from './_physics.ts'
+import { rngFor } from './_prng.ts'
+import { simHeader } from './_run.ts'
+import type { Rendered, Run } from './_run.ts'
+import type { Collective } from './_types.ts'
+
+const HEADER = [
+  '#',
+  '#                                                              out-of-place                       in-place          ',
+  '#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong ',
+  '#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  (GB/s)  (GB/s)         ',
+]
+const TYPE_SIZE = 4 // float
+
+/** The size and count columns nccl-tests prints for a requested size (getCollByteCount). */
+export function sizeAndCount(c: Collective, bytes: number, n: number): { size: number; count: number } {
+  const elems = Math.floor(bytes / TYPE_SIZE)
+  if (c === 'all_gather' || c === 'reduce_scatter' || c === 'alltoall') {
+    const perRank = Math.floor(elems / n)
+    return { size: perRank * n * TYPE_SIZE, count: perRank }
+  }
+  return { size: elems * TYPE_SIZE, count: elems }
+}
+
+function banner(r: Run): string[] {
+  const n = r.gpus.length
+  const perProc = n / r.processes
+  const name = `${r.collective}_perf`
+  const ranks = r.gpus.map((g, i) => {
+    const bus = (r.preset.pciBus[g] ?? 0).toString(16).padStart(2, '0')
+    const pid = r.pid + Math.floor(i / perProc)
+    return `#  Rank ${String(i).padStart(2)} Group  0 Pid ${String(pid).padStart(6)} on ${r.preset.hostname.padStart(10)} device ${String(i).padStart(2)} [0000:${bus}:00] ${r.preset.gpuName}`
+  })
+  return [
+    '# nccl-tests version 2.18.3 nccl-headers=22807 nccl-library=22807',
+    `# Collective test starting: ${name}`,
+    `# nThread 1 nGpus ${perProc} minBytes ${Math.min(...r.sizes)} maxBytes ${Math.max(...r.sizes)} step: ${r.step} warmup iters: ${r.warmup} iters: ${r.iters} agg iters: 1 validation: 1 graph: 0 unalign: 0`,
+    '#',
+    '# Using devices',
+    ...ranks,
+  ]
+}
+
+interface Cell {
+  time: number
+  busbw: number
+  text: string
+}
+
+function cell(size: number, timeS: number, factor: number, wrong: string): Cell {
+  const algbw = timeS > 0 ? size / timeS / 1e9 : 0
+  const busbw = algbw * factor
+  return { time: timeS, busbw, text: `  ${fit(timeS * 1e6, 7)}  ${fit(algbw, 6)}  ${fit(busbw, 6)}  ${wrong}` }
+}
+
+/** Which rows a `corrupt` fault spoils: the middle one, and every later fourth. */
+const spoiled = (i: number, rows: number): boolean => i >= Math.floor(rows / 2) && (i - Math.floor(rows / 2)) % 4 === 0
+
+function rows(r: Run): { lines: string[]; busbw: number[]; failures: number } {
+  const n = r.gpus.length
+  const model = collectiveModel(r.preset, r.collective, r.gpus, r.env)
+  const f = busFactor(r.collective, n)
+  const scope = `${r.preset.name}|nccl|${r.collective}|${r.gpus.join(',')}|${JSON.stringify(r.env)}`
+  const noise = makeNoise({ params: r.preset.noise, seed: r.seed, trial: r.trial, scope, iters: r.iters })
+  const redop = r.collective === 'all_reduce' || r.collective === 'reduce_scatter' ? 'sum' : 'none'
+  const root = r.collective === 'broadcast' ? '0' : '-1'
+  const out: string[] = []
+  const busbw: number[] = []
+  let failures = 0
+  r.sizes.forEach((bytes, i) => {
+    const { size, count } = sizeAndCount(r.collective, bytes, n)
+    const truth = modelTime(model, size)
+    const bad = r.fault === 'corrupt' && spoiled(i, r.sizes.length)
+    const wrong = (place: string): string => {
+      if (!bad) return '0'.padStart(6)
+      failures += r.processes
+      return String(rngFor(r.seed, `wrong|${r.trial}|${bytes}|${place}`).int(1, Math.max(1, count))).padStart(6)
+    }
+    const oop = cell(size, noise.time(truth, `${bytes}|oop`, i === 0 && r.warmup === 0), f, wrong('oop'))
+    const ip = cell(size, noise.time(truth, `${bytes}|ip`), f, r.collective === 'alltoall' ? '  N/A' : wrong('ip'))
+    busbw.push(oop.busbw, ip.busbw)
+    const pre = `${String(size).padStart(12)}  ${String(count).padStart(12)}  ${'float'.padStart(8)}  ${redop.padStart(6)}  ${root.padStart(6)}`
+    out.push(pre + oop.text + ip.text)
+  })
+  return { lines: out, busbw, failures }
+}
+
+/** The whole nccl-tests log of a run. */
+export function renderNccl(r: Run): Rendered {
+  const head = [...simHeader(SIM_MARKER, r), ...banner(r)]
+  const table = rows(r)
+  const avg = table.busbw.reduce((a, b) => a + b, 0) / Math.max(1, table.busbw.length)
+  const footer = [
+    `# Out of bounds values : ${table.failures} ${table.failures > 0 ? 'FAILED' : 'OK'}`,
+    `# Avg bus bandwidth    : ${fmtG(avg)} `,
+    '#',
+    `# Collective test concluded: ${r.collective}_perf`,
+    '#',
+    '',
+  ]
+  if (table.failures > 0) {
+    for (let p = 0; p < r.processes; p++) footer.push(` .. ${r.preset.hostname} pid ${r.pid + p}: Test failure common.cu:1189`)
+  }
+  const lines = [...head, ...HEADER, ...table.lines, ...footer]
+  const dataStart = head.length + HEADER.length
+  return { lines, bannerEnd: head.length, dataStart, dataEnd: dataStart + table.lines.length }
+}

@@ -1,0 +1,48 @@
+/**
+ * The seeded noise model. Every printed value is its true value times
+ *   drift(trial) · exp(σ·z) · [outlier factor, with probability outlierRate] · [cold start]
+ * where z ~ N(0,1) is drawn from a stream keyed by (seed, trial, cell), so a cell's noise does
+ * not depend on which other cells a run prints. The median of exp(σ·z) is 1: the true value
+ * is the median of the noise-free-drift distribution, which is what a sweep's CI should cover.
+ */
+import { rngFor } from './_prng.ts'
+import type { NoiseParams } from './_types.ts'
+
+/** Draws the noise of one run. */
+export interface Noise {
+  /** A noisy time (or any cost: larger is slower) for the cell `key`. */
+  time(truth: number, key: string, cold?: boolean): number
+  /** A noisy bandwidth: the true bandwidth divided by the same kind of factor. */
+  bandwidth(truth: number, key: string, cold?: boolean): number
+}
+
+/** Settings of one run's noise. */
+export interface NoiseRun {
+  params: NoiseParams
+  seed: number
+  trial: number
+  /** Names the run's kind (preset, format, collective, group, env) so different runs differ. */
+  scope: string
+  /** nccl-tests iterations averaged into one printed value (σ scales with 1/√iters, 20 = σ). */
+  iters?: number
+}
+
+/** The noise of one run. */
+export function makeNoise(run: NoiseRun): Noise {
+  const { params: np, seed, trial, scope } = run
+  // Drift is shared by every value of a trial on one machine: keyed without the scope's details.
+  const drift = Math.exp(np.driftSigma * rngFor(seed, `drift|${scope.split('|')[0] ?? ''}|${trial}`).normal())
+  const iters = run.iters ?? 20
+  const sigma = np.sigma * Math.sqrt(20 / Math.max(1, iters))
+  const factor = (key: string, cold: boolean): number => {
+    const r = rngFor(seed, `${scope}|${trial}|${key}`)
+    let f = drift * Math.exp(sigma * r.normal())
+    if (r.uniform() < np.outlierRate) f *= np.outlierMin + r.uniform() * (np.outlierMax - np.outlierMin)
+    if (cold) f *= 1 + (np.coldFactor - 1) / Math.max(1, iters)
+    return f
+  }
+  return {
+    time: (truth, key, cold = false) => truth * factor(key, cold),
+    bandwidth: (truth, key, cold = false) => truth / factor(key, cold),
+  }
+}

@@ -1,0 +1,40 @@
+/** A simulated run with every option resolved to its value (defaults filled in, checked). */
+import type { Collective, Fault, Preset, SimFormat } from './_types.ts'
+
+/** Everything a renderer needs. */
+export interface Run {
+  preset: Preset
+  format: SimFormat
+  collective: Collective
+  /** Physical GPU indices in rank / CUDA-ordinal order. */
+  gpus: readonly number[]
+  sizes: readonly number[]
+  step: string
+  iters: number
+  warmup: number
+  seed: number
+  trial: number
+  env: Readonly<Record<string, string>>
+  fault: Fault | undefined
+  processes: number
+  /** Pid of the first process (the others count up from it). */
+  pid: number
+}
+
+/** What a renderer produced: the lines, and where its parts are (faults cut there). */
+export interface Rendered {
+  lines: string[]
+  /** Lines before this index are the banner and device list (a hang prints only those). */
+  bannerEnd: number
+  /** The measurement lines (table rows or matrix lines) are [dataStart, dataEnd). */
+  dataStart: number
+  dataEnd: number
+}
+
+/** The two comment lines every simulated output starts with. */
+export const simHeader = (marker: string, r: Run): string[] => [
+  marker,
+  `# preset ${r.preset.name} seed ${r.seed} trial ${r.trial} gpus ${r.gpus.join(',')}` +
+    `${Object.keys(r.env).length ? ` env ${Object.entries(r.env).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}` +
+    `${r.fault ? ` fault ${r.fault}` : ''} (simulated data, not a measurement)`,
+]

@@ -1,0 +1,168 @@
+/**
+ * Types of the simulator: presets (the physics, with sources), options of one simulated run,
+ * and the truth a test checks analysis against. Units: parameters are written in the units
+ * their sources use (µs, GB/s = 1e9 B/s) and named so; the truth API answers in base units.
+ */
+
+/** The collectives nccl-tests has a `<name>_perf` binary for that the simulator prints. */
+export const COLLECTIVES = ['all_reduce', 'all_gather', 'reduce_scatter', 'broadcast', 'alltoall', 'sendrecv'] as const
+/** One of COLLECTIVES. */
+export type Collective = (typeof COLLECTIVES)[number]
+
+/** Output formats: nccl-tests `*_perf` text, or p2pBandwidthLatencyTest text. */
+export const FORMATS = ['nccl-tests', 'p2p'] as const
+/** One of FORMATS. */
+export type SimFormat = (typeof FORMATS)[number]
+
+/** Faults the simulator can act out, for testing the sweep's failure handling. */
+export const FAULTS = ['hang', 'crash', 'garbage', 'truncated', 'corrupt', 'exit'] as const
+/** One of FAULTS. */
+export type Fault = (typeof FAULTS)[number]
+
+/** NCCL's protocols the model knows (LL128 is not modelled: PCIe-only paths never use it). */
+export type Protocol = 'LL' | 'Simple'
+
+/** PCIe/NVLink path levels in NCCL's order (src/graph/paths.cc); a lower index is closer. */
+export const PATH_LEVELS = ['NV', 'PIX', 'PXB', 'PHB', 'NODE', 'SYS'] as const
+/** One of PATH_LEVELS. */
+export type PathLevel = (typeof PATH_LEVELS)[number]
+
+/** What a p2p copy between two GPUs costs on one class of path. */
+export interface LinkParams {
+  /** Path level between the two GPUs, as `nvidia-smi topo -m` would print it. */
+  level: PathLevel
+  /** Whether cudaDeviceCanAccessPeer says yes (CAN vs CANNOT). */
+  peerAccess: boolean
+  /** 16 B copy, GPU-event time per copy with peer access enabled (µs). Ignored without peer access. */
+  latEnabledUs: number
+  /** Same, P2P disabled: the driver stages the copy through host memory (µs). */
+  latDisabledUs: number
+  /** Host time to enqueue one async copy (the CPU matrix), P2P enabled / disabled (µs). */
+  cpuLatEnabledUs: number
+  cpuLatDisabledUs: number
+  /** Copy bandwidths (GB/s), unidirectional and bidirectional, P2P enabled / disabled. */
+  bwUniEnabledGBs: number
+  bwUniDisabledGBs: number
+  bwBiEnabledGBs: number
+  bwBiDisabledGBs: number
+}
+
+/** A copy on one GPU (the diagonal of every p2p matrix). */
+export interface LocalParams {
+  latUs: number
+  cpuLatUs: number
+  bwUniGBs: number
+  bwBiGBs: number
+}
+
+/** One NCCL transport's cost per ring step and bus bandwidth, per protocol. */
+export interface TransportParams {
+  /** What NCCL_DEBUG=INFO would call it, e.g. "SHM", "P2P/IPC", "P2P/NVLink". */
+  label: string
+  /** Latency per ring step (NCCL's hwLat), LL and Simple (µs). */
+  hopLLUs: number
+  hopSimpleUs: number
+  /** Bus bandwidth the ring reaches at large sizes, LL and Simple (GB/s). */
+  busBwLLGBs: number
+  busBwSimpleGBs: number
+}
+
+/** The seeded noise model of one preset (all factors multiply a time). */
+export interface NoiseParams {
+  /** σ of the log-normal jitter on one printed value (nccl-tests: at 20 iterations). */
+  sigma: number
+  /** Probability that a printed value is an outlier, and its slow-down range. */
+  outlierRate: number
+  outlierMin: number
+  outlierMax: number
+  /** σ of the log-normal factor shared by every value of one trial (drift between trials). */
+  driftSigma: number
+  /** Slow-down of the very first iteration of a run without warm-up (a cold start). */
+  coldFactor: number
+}
+
+/** A simulated machine: every number documented with its source in the preset file. */
+export interface Preset {
+  name: string
+  description: string
+  gpuName: string
+  hostname: string
+  /** PCI bus number of each GPU (domain 0, device 0), index = CUDA ordinal. */
+  pciBus: readonly number[]
+  /** The path class of an ordered pair of distinct GPUs (physical indices). */
+  link(src: number, dst: number): LinkParams
+  local: LocalParams
+  nccl: {
+    /** NCCL's base latency per collective call, LL and Simple (µs). */
+    baseLLUs: number
+    baseSimpleUs: number
+    /** The farthest path level NCCL uses P2P on by default (NCCL_P2P_LEVEL's default here). */
+    p2pLevel: PathLevel
+    p2p: TransportParams
+    shm: TransportParams
+    /** SHM with NCCL_SHM_USE_CUDA_MEMCPY=1: every step is a host-staged copy-engine copy. */
+    shmMemcpy: TransportParams
+  }
+  noise: NoiseParams
+}
+
+/** Options of one simulated run (the CLI's flags, already parsed). */
+export interface SimOptions {
+  preset: string
+  format: SimFormat
+  collective?: Collective
+  /** Physical GPU indices, in rank order. Default: every GPU of the preset. */
+  gpus?: readonly number[]
+  /** Message sizes in bytes (nccl-tests). Default: 8 B … 64 MiB, ×2. */
+  sizes?: readonly number[]
+  /** How the sizes were given, for the banner's `step:` ("2(factor)", "1024(bytes)"). */
+  step?: string
+  iters?: number
+  warmup?: number
+  seed?: number
+  trial?: number
+  /** Requested environment (NCCL_P2P_DISABLE, NCCL_PROTO, NCCL_P2P_LEVEL, …). */
+  env?: Readonly<Record<string, string>>
+  fault?: Fault
+  /** Number of MPI/Slurm processes the ranks are spread over (1 = a single `-g N` process). */
+  processes?: number
+}
+
+/** A question about the model's true value (what noise-free hardware would print). */
+export type TruthQuery =
+  | { kind: 'collective'; collective: Collective; gpus: readonly number[]; sizeBytes: number; env?: Readonly<Record<string, string>> }
+  | { kind: 'p2p-latency'; src: number; dst: number; p2p: 'enabled' | 'disabled'; timer?: 'gpu' | 'cpu' }
+
+/** A question about a true p2p copy bandwidth. */
+export interface BandwidthQuery {
+  src: number
+  dst: number
+  p2p: 'enabled' | 'disabled'
+  direction: 'uni' | 'bi'
+}
+
+/** The α–β line of one protocol: time = alphaS + sizeBytes / betaBps. */
+export interface AlphaBeta {
+  alphaS: number
+  /** Effective bandwidth in terms of nccl-tests' size column (algbw at infinite size), B/s. */
+  betaBps: number
+  /** Bus bandwidth at infinite size (betaBps × busbw factor), B/s. */
+  busBwBps: number
+}
+
+/** The model of one collective on one group of GPUs. */
+export interface CollectiveModel {
+  collective: Collective
+  ranks: number
+  transport: string
+  /** Ring steps (α = base + steps·hop). */
+  steps: number
+  /** nccl-tests' busbw factor (2(n−1)/n for all_reduce, …). */
+  busFactor: number
+  ll: AlphaBeta
+  simple: AlphaBeta
+  /** Sizes below this use LL, from here on Simple (the crossover of the two lines). */
+  breakpointBytes: number
+  /** A protocol forced by NCCL_PROTO, if any. */
+  forced?: Protocol
+}

@@ -1,0 +1,62 @@
+/**
+ * The simulator: prints nccl-tests and p2pBandwidthLatencyTest text for four preset machines,
+ * with seeded noise and faults on request, so the whole pipeline runs without a GPU. Every
+ * output starts with SIM_MARKER. The truth behind the text is exported for tests.
+ */
+import { collectiveModel, p2pBandwidth, p2pLatency, presetByName, trueTimeOf } from './_physics.ts'
+import { PRESETS } from './presets/index.ts'
+import type { BandwidthQuery, Collective, CollectiveModel, NoiseParams, TruthQuery } from './_types.ts'
+
+export { simulate } from './_simulate.ts'
+export { launchContext } from './_mpi.ts'
+export type { LaunchContext } from './_mpi.ts'
+export { parseGpuList, parseSizes, parseBytes, parseEnvList } from './_args.ts'
+export { protocolAt, modelTime, busFactor, ringSteps } from './_physics.ts'
+export { COLLECTIVES, FORMATS, FAULTS } from './_types.ts'
+export type { Collective, SimFormat, Fault, Protocol, SimOptions, TruthQuery, BandwidthQuery, AlphaBeta, CollectiveModel, NoiseParams, PathLevel } from './_types.ts'
+
+/** The names `--preset` accepts. */
+export const PRESET_NAMES: readonly string[] = PRESETS.map((p) => p.name)
+
+/** What a preset is, in numbers: the model the simulated text is drawn from. */
+export interface PresetTruth {
+  name: string
+  description: string
+  gpuName: string
+  gpuCount: number
+  noise: NoiseParams
+  /** Path level and peer access of an ordered pair of physical GPUs. */
+  link(src: number, dst: number): { level: string; peerAccess: boolean }
+  /** The α–β model of a collective on these physical GPUs (NCCL env optional). */
+  collective(c: Collective, gpus: readonly number[], env?: Readonly<Record<string, string>>): CollectiveModel
+}
+
+/** The truth of a preset (unknown name → bad input). */
+export function presetTruth(name: string): PresetTruth {
+  const p = presetByName(name)
+  return {
+    name: p.name,
+    description: p.description,
+    gpuName: p.gpuName,
+    gpuCount: p.pciBus.length,
+    noise: p.noise,
+    link: (src, dst) => {
+      const l = p.link(src, dst)
+      return { level: l.level, peerAccess: l.peerAccess }
+    },
+    collective: (c, gpus, env = {}) => collectiveModel(p, c, gpus, env),
+  }
+}
+
+/**
+ * The noise-free time (seconds) behind a printed value: one collective call at a size (the
+ * size column's bytes), or one 16 B p2p copy (GPU or CPU timer).
+ */
+export const trueTime = (preset: string, q: TruthQuery): number => trueTimeOf(presetByName(preset), q)
+
+/** The noise-free copy bandwidth (B/s) behind a p2p bandwidth cell. */
+export const trueBandwidth = (preset: string, q: BandwidthQuery): number => p2pBandwidth(presetByName(preset), q)
+
+/** The noise-free 16 B copy latency (seconds); the same as trueTime with a p2p-latency query. */
+export const trueLatency = (preset: string, src: number, dst: number, p2p: 'enabled' | 'disabled', timer: 'gpu' | 'cpu' = 'gpu'): number =>
+  p2pLatency(presetByName(preset), src, dst, p2p, timer)

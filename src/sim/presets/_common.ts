@@ -1,0 +1,78 @@
+/**
+ * Numbers several presets share, each with its source. "REFERENCE" is the project's
+ * reference table of published numbers (REFERENCE.md in the shared notes); "§n" its section.
+ */
+import type { NoiseParams } from '../_types.ts'
+
+/** NCCL's base latency per call, Ring LL / Ring Simple (µs): REFERENCE §2, NVIDIA/nccl src/graph/tuning.cc baseLat. */
+export const NCCL_BASE_LL_US = 6.6
+export const NCCL_BASE_SIMPLE_US = 8.4
+
+/** NCCL's per-step latency on PCI, Ring LL / Ring Simple (µs): REFERENCE §2 (tuning.cc hwLat, PCI row). */
+export const PCI_HOP_LL_US = 1.0
+export const PCI_HOP_SIMPLE_US = 5.7
+
+/** Same on NVLink (µs): LL from REFERENCE §2; Simple 3.4 from the same tuning.cc table (NVLink, Ring, Simple). */
+export const NVLINK_HOP_LL_US = 0.6
+export const NVLINK_HOP_SIMPLE_US = 3.4
+
+/**
+ * LL moves 8 bytes of data per 16-byte line (the other 8 are flags), so its bus bandwidth is
+ * taken as half of Simple's. An assumption from LL's line format; not a measured number.
+ */
+export const LL_BW_FRACTION = 0.5
+
+/** 8-GPU all_reduce busbw, RTX PRO 6000, dual Turin, default NCCL (= SHM transport there), GB/s: REFERENCE §3. */
+export const TURIN_SHM_BUSBW_GBS = 22.2
+
+/**
+ * Same with 8 channels, GB/s: REFERENCE §3. Used as what the P2P transport reaches on Gen5
+ * PCIe; an assumption (the source tuned channels, it did not switch the transport).
+ */
+export const GEN5_P2P_BUSBW_GBS = 37.6
+
+/** PCIe Gen5 x16 per direction, theoretical, GB/s: REFERENCE §3. */
+export const GEN5_X16_GBS = 63.0
+
+/**
+ * Host-staged (P2P off) copy bandwidth as a fraction of the x16 link: RTX 6000 Ada on Gen4 gets
+ * 22.1–22.4 GB/s uni of 31.5 (0.70) and 31.4–31.7 GB/s bidi, 1.42× uni (REFERENCE §3, stelline).
+ * Applied to Gen5; an extrapolation.
+ */
+export const STAGED_UNI_FRACTION = 22.25 / 31.5
+export const STAGED_BI_OVER_UNI = 31.55 / 22.25
+
+/** Host-staged Gen5 copy bandwidths derived from the two lines above (GB/s): 44.5 uni, 63.1 bidi. */
+export const GEN5_STAGED_UNI_GBS = GEN5_X16_GBS * STAGED_UNI_FRACTION
+export const GEN5_STAGED_BI_GBS = GEN5_STAGED_UNI_GBS * STAGED_BI_OVER_UNI
+
+/** RTX PRO 6000 P2P copy bandwidth on Gen5, same NUMA, GB/s: uni 53–56.6, bidi 103–111 (REFERENCE §3, rtx6kpro). */
+export const GEN5_P2P_UNI_NEAR_GBS = 55.0
+export const GEN5_P2P_UNI_FAR_GBS = 53.0
+export const GEN5_P2P_BI_NEAR_GBS = 110.0
+export const GEN5_P2P_BI_FAR_GBS = 103.0
+
+/**
+ * The RTX PRO 6000 Blackwell's own copies (the matrices' diagonal). Latency 1.4 µs: the
+ * copy-engine small-copy floor, 1.3–3.3 µs (REFERENCE §1, "Same GPU" row; 1.37 µs on the RTX
+ * 6000 Ada fixture). Bandwidth: the Ada fixture's diagonal is ~812 GB/s on a 960 GB/s card
+ * (0.85); × 1792 GB/s (NVIDIA's RTX PRO 6000 data sheet, not in REFERENCE) ≈ 1520. CPU enqueue
+ * time 1.9 µs: the Ada fixture's diagonal CPU cells (1.73–2.05).
+ */
+export const RTX_PRO_6000_LOCAL = { latUs: 1.4, cpuLatUs: 1.9, bwUniGBs: 1520, bwBiGBs: 1510 }
+
+/**
+ * Noise of a bare-metal host (assumption, calibrated by eye on the fixtures: the A100 `-g 8`
+ * log's rows at ≤ 1 KiB scatter 38.7–40.1 µs, about 1.5 %). Outliers: 0.5 % of values at
+ * 1.5–3× (rare slow iterations, e.g. the 557 µs in-place cell of the GH200 fixture).
+ * Cold start: the first iteration of a run without warm-up costs 10× (lazy connection setup;
+ * an assumption) and lifts that row's mean of `iters` iterations by 9/iters.
+ */
+export const BARE_METAL_NOISE: NoiseParams = {
+  sigma: 0.015,
+  outlierRate: 0.005,
+  outlierMin: 1.5,
+  outlierMax: 3.0,
+  driftSigma: 0.005,
+  coldFactor: 10,
+}

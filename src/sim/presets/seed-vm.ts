@@ -1,0 +1,91 @@
+/**
+ * seed-vm: the seeds' machine. 8 × RTX PRO 6000 Blackwell passed through to a Proxmox VM,
+ * each GPU on its own PCIe root port, no P2P between any pair (`nvidia-smi topo -p2p` NS), so
+ * every cross-GPU copy is staged through host memory and NCCL runs over SHM.
+ */
+import type { LinkParams, Preset } from '../_types.ts'
+import {
+  GEN5_STAGED_BI_GBS,
+  GEN5_STAGED_UNI_GBS,
+  LL_BW_FRACTION,
+  NCCL_BASE_LL_US,
+  NCCL_BASE_SIMPLE_US,
+  PCI_HOP_LL_US,
+  PCI_HOP_SIMPLE_US,
+  RTX_PRO_6000_LOCAL,
+  TURIN_SHM_BUSBW_GBS,
+  BARE_METAL_NOISE,
+} from './_common.ts'
+
+/** The host-staged per-copy floor the seed measured (µs): REFERENCE §1 ("A ~13.7 µs floor …"). */
+const STAGED_COPY_US = 13.7
+
+/**
+ * NCCL SHM per ring step, LL (µs). Our choice: host staging by SHM, where GPUs write and poll
+ * pinned host memory themselves, not the driver's copy-engine staging that costs 13.7 µs per
+ * copy. The one published no-P2P 8-GPU figure is RTX 4090 ×8 over SHM, 38.8 µs at 8 B
+ * (REFERENCE §2, blog.chlc.cc); with NCCL's base 6.6 µs and 14 steps that is
+ * (38.8 − 6.6) / 14 = 2.3 µs per step. `NCCL_SHM_USE_CUDA_MEMCPY=1` switches to the other
+ * reading (every step a 13.7 µs staged copy, REFERENCE §4's worked example).
+ */
+const SHM_HOP_LL_US = (38.8 - NCCL_BASE_LL_US) / 14
+/** The same host-staging surcharge over NCCL's PCI LL step, added to its Simple step (µs). */
+const STAGING_SURCHARGE_US = SHM_HOP_LL_US - PCI_HOP_LL_US
+
+const LINK: LinkParams = {
+  // Each GPU on its own root port of the guest's host bridge.
+  level: 'PHB',
+  // The seed: topo -p2p says NS for every pair.
+  peerAccess: false,
+  // Without peer access the "enabled" run falls back to staging too (FORMATS §2.2).
+  latEnabledUs: STAGED_COPY_US,
+  latDisabledUs: STAGED_COPY_US,
+  // Enqueue cost of a staged copy: 10.34–11.08 µs in the only virtualised no-P2P capture
+  // (fixtures/p2pBandwidthLatencyTest/autodl-container-2x-rtx2080ti-p2p-disabled-cannot).
+  cpuLatEnabledUs: 10.7,
+  cpuLatDisabledUs: 10.7,
+  // Host-staged PCIe Gen5 (see _common.ts for the derivation from REFERENCE §3).
+  bwUniEnabledGBs: GEN5_STAGED_UNI_GBS,
+  bwUniDisabledGBs: GEN5_STAGED_UNI_GBS,
+  bwBiEnabledGBs: GEN5_STAGED_BI_GBS,
+  bwBiDisabledGBs: GEN5_STAGED_BI_GBS,
+}
+
+/** The seed-vm preset. */
+export const seedVm: Preset = {
+  name: 'seed-vm',
+  description: '8 × RTX PRO 6000 Blackwell in a Proxmox VM, no P2P, host-staged copies, NCCL over SHM',
+  gpuName: 'NVIDIA RTX PRO 6000 Blackwell Workstation Edition',
+  hostname: 'sim-pve-vm',
+  // Invented: one bus per root port, as a q35 guest numbers them.
+  pciBus: [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08],
+  link: () => LINK,
+  // Enqueue cost on the diagonal in a VM/container: 3.27–3.55 µs (autodl fixture's CPU diagonal).
+  local: { ...RTX_PRO_6000_LOCAL, cpuLatUs: 3.4 },
+  nccl: {
+    baseLLUs: NCCL_BASE_LL_US,
+    baseSimpleUs: NCCL_BASE_SIMPLE_US,
+    p2pLevel: 'PXB',
+    // Never used: no pair has peer access. NCCL's PCI numbers, for completeness.
+    p2p: { label: 'P2P/IPC', hopLLUs: PCI_HOP_LL_US, hopSimpleUs: PCI_HOP_SIMPLE_US, busBwLLGBs: 18.8, busBwSimpleGBs: 37.6 },
+    // SHM ring bandwidth as measured for default NCCL (= SHM) on RTX PRO 6000 bare metal, REFERENCE §3;
+    // the VM is assumed to add no bandwidth cost (its host path is the same Gen5 link).
+    shm: {
+      label: 'SHM',
+      hopLLUs: SHM_HOP_LL_US,
+      hopSimpleUs: PCI_HOP_SIMPLE_US + STAGING_SURCHARGE_US,
+      busBwLLGBs: TURIN_SHM_BUSBW_GBS * LL_BW_FRACTION,
+      busBwSimpleGBs: TURIN_SHM_BUSBW_GBS,
+    },
+    shmMemcpy: {
+      label: 'SHM/CE-memcpy',
+      hopLLUs: STAGED_COPY_US,
+      hopSimpleUs: STAGED_COPY_US + (PCI_HOP_SIMPLE_US - PCI_HOP_LL_US),
+      busBwLLGBs: TURIN_SHM_BUSBW_GBS * LL_BW_FRACTION,
+      busBwSimpleGBs: TURIN_SHM_BUSBW_GBS,
+    },
+  },
+  // A VM jitters more than bare metal: σ 3 % and 1 % drift between trials (assumption; the
+  // p2p sample itself warns of "unstable Latency" on staged copies, FORMATS §2.1).
+  noise: { ...BARE_METAL_NOISE, sigma: 0.03, driftSigma: 0.01 },
+}
