@@ -1,4 +1,6 @@
 import type { Parser } from './types.ts'
+import { ncclTestsText } from './nccl-tests-text.ts'
+import { ncclTestsJson } from './nccl-tests-json.ts'
 import { nvidiaSmiTopoM } from './nvidia-smi-topo-m.ts'
 import { nvidiaSmiTopoP2p } from './nvidia-smi-topo-p2p.ts'
 import { lspciTv } from './lspci-tv.ts'
@@ -11,6 +13,8 @@ import { native } from './native.ts'
  * adding its file and one line here.
  */
 export const PARSERS: readonly Parser[] = [
+  ncclTestsText,
+  ncclTestsJson,
   nvidiaSmiTopoM,
   nvidiaSmiTopoP2p,
   lspciTv,

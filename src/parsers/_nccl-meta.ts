@@ -1,0 +1,112 @@
+/**
+ * The `#` lines of nccl-tests text output (FORMATS.md §1.1-1.4, §1.6): version line,
+ * banner, rank lines, footer. Each reader takes whitespace tokens and returns plain data.
+ */
+import { isInt, isUInt, num } from './_nccl-tokens.ts'
+
+/** One "Using devices" line. */
+export interface Device {
+  rank: number
+  group?: number
+  pid?: number
+  host?: string
+  device?: number
+  busId?: string
+  name?: string
+  /** The line was cut at nccl-tests' 2048-byte buffer and ends in "...". */
+  truncated?: boolean
+}
+
+const BANNER_KEYS: Record<string, string> = {
+  nThread: 'nThread', nGpus: 'nGpus', minBytes: 'minBytes', maxBytes: 'maxBytes', step: 'step',
+  'warmup iters': 'warmupIters', iters: 'iters', 'agg iters': 'aggIters', validation: 'validation',
+  graph: 'graph', unalign: 'unalign',
+}
+
+const camel = (label: string): string => label.replace(/ (\w)/g, (_, c: string) => c.toUpperCase())
+
+/**
+ * Banner parameters from `nThread 1 nGpus 8 minBytes 8 ... step: 2(factor) ... graph: 0`
+ * (tokens without the leading `#`): numbers, with `step` split into stepFactor / stepBytes.
+ */
+export function parseBanner(t: readonly string[]): Record<string, number | string> {
+  const out: Record<string, number | string> = {}
+  let label: string[] = []
+  for (const tok of t) {
+    const v = num(tok)
+    const step = /^(\d+)\((factor|bytes)\)$/.exec(tok)
+    if (label.length === 0 || (Number.isNaN(v) && !step)) {
+      label.push(tok.endsWith(':') ? tok.slice(0, -1) : tok)
+      continue
+    }
+    const l = label.join(' ')
+    const key = BANNER_KEYS[l] ?? camel(l)
+    if (step) out[step[2] === 'factor' ? 'stepFactor' : 'stepBytes'] = Number(step[1])
+    else out[key] = v
+    label = []
+  }
+  return out
+}
+
+/** A rank line (`Rank 0 Group 0 Pid 54740 on thanos device 0 [0x07] NVIDIA A100`), any version. */
+export function parseRankLine(t: readonly string[]): Device | undefined {
+  const at = t.indexOf('Rank')
+  const r = t[at + 1]
+  if (at < 0 || r === undefined || !isUInt(r)) return undefined
+  const d: Device = { rank: Number(r) }
+  let i = at + 2
+  const intAfter = (key: string): number | undefined => {
+    if (t[i] !== key || !isInt(t[i + 1] ?? '')) return undefined
+    i += 2
+    return Number(t[i - 1])
+  }
+  const group = intAfter('Group')
+  if (group !== undefined) d.group = group
+  const pid = intAfter('Pid')
+  if (pid !== undefined) d.pid = pid
+  if (t[i] === 'on' && t[i + 1] !== undefined) {
+    d.host = t[i + 1] as string
+    i += 2
+  }
+  const dev = intAfter('device')
+  if (dev !== undefined) d.device = dev
+  const bus = t[i]
+  if (bus !== undefined && bus.startsWith('[') && bus.endsWith(']')) {
+    d.busId = bus.slice(1, -1)
+    i++
+  }
+  const name = t.slice(i).join(' ')
+  if (name.endsWith('...')) d.truncated = true
+  if (name) d.name = name
+  return d
+}
+
+/** `nccl-tests version 2.18.3 nccl-headers=23003 nccl-library=23003` (tokens after `#`). */
+export function parseVersionLine(t: readonly string[]): Record<string, string | number> {
+  const out: Record<string, string | number> = {}
+  if (t[2] !== undefined) out.version = t[2]
+  for (const tok of t.slice(3)) {
+    const eq = tok.indexOf('=')
+    if (eq < 0) continue
+    const key = tok.slice(0, eq) === 'nccl-headers' ? 'ncclHeaders' : tok.slice(0, eq) === 'nccl-library' ? 'ncclLibrary' : ''
+    const v = tok.slice(eq + 1)
+    if (key && isUInt(v)) out[key] = Number(v)
+  }
+  return out
+}
+
+/** NCCL's version code (22606) as text ("2.26.6"); codes before 2.9 were major*1000+minor*100+patch. */
+export function ncclCodeToVersion(code: number): string | undefined {
+  if (!Number.isInteger(code) || code <= 0) return undefined
+  if (code >= 20900) return `${Math.floor(code / 10000)}.${Math.floor(code / 100) % 100}.${code % 100}`
+  return `${Math.floor(code / 1000)}.${Math.floor(code / 100) % 10}.${code % 100}`
+}
+
+/** A footer value line, tokens after the colon: `0 OK`, `66.2058`, `4.8 FAILED`. */
+export function parseFooterValue(t: readonly string[]): { value: number; status?: string } | undefined {
+  const c = t.findIndex((x) => x.endsWith(':'))
+  const v = num(t[c + 1] ?? '')
+  if (c < 0 || Number.isNaN(v)) return undefined
+  const s = t[c + 2]
+  return s === 'OK' || s === 'FAILED' ? { value: v, status: s } : { value: v }
+}

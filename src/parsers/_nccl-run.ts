@@ -1,0 +1,232 @@
+/**
+ * One nccl-tests run inside a text file (banner, devices, one table, footer): what it
+ * says about itself, and the rows it turns into. Rows wait in `pending` only while the
+ * collective or the rank count is still unknown (headerless log tails).
+ */
+import type { Diagnostic, Row } from '../model/index.ts'
+import { CollectiveEvidence } from './_nccl-collective.ts'
+import type { RowEvidence } from './_nccl-collective.ts'
+import type { Device } from './_nccl-meta.ts'
+import type { Layout, ParsedRow } from './_nccl-row.ts'
+import { isUInt, num } from './_nccl-tokens.ts'
+
+/** Rows held back at most while the collective/ranks are undecided; then they go out as known. */
+const PENDING_CAP = 20_000
+
+/** Shared per-file sink of a run: where rows and diagnostics go. */
+export interface RunSink {
+  file: string
+  trial: number
+  emit: (row: Row) => void
+  diag: (line: number, severity: Diagnostic['severity'], code: string, message: string) => void
+  /** Counts an N/A cell (no row) at `line`. */
+  na: (line: number) => void
+}
+
+/** `value × 10^exp` from a printed token, exact for plain decimals (40.12 µs → 4.012e-5 s). */
+function scaled(tok: string, exp: number): number {
+  if (tok.indexOf('e') !== -1 || tok.indexOf('E') !== -1) return num(tok) * 10 ** exp
+  return Number(`${tok}e${exp}`)
+}
+
+/** State and output of one run. */
+export class Run {
+  /** 0 version line, 1 "Collective test starting", 2 nThread banner; -1 none yet. */
+  bannerOrder = -1
+  collective: string | undefined
+  collectiveFrom: 'banner' | 'command' | 'rows' | undefined
+  program: string | undefined
+  info: Record<string, unknown> = {}
+  params: Record<string, number | string> | undefined
+  modes: string[] = []
+  devices: Device[] = []
+  layout: Layout | undefined
+  headerSeen = false
+  /** Seconds per printed time unit (µs; ms for v1.0). */
+  timeExp = -6
+  timeLabel = 'time'
+  tableRows = 0
+  emitted = 0
+  oob: { value: number; status?: string } | undefined
+  avg: { value: number; status?: string } | undefined
+  concluded = false
+  nranksInfo: number | undefined
+  maxDeviation: number | undefined
+  wrongElements = 0
+  lastLine: number
+  private evidence: CollectiveEvidence | undefined
+  private pending: { row: ParsedRow; line: number }[] = []
+  private ranksCache: number | undefined | null = null
+  private gaveUp = false
+
+  constructor(readonly startLine: number, private readonly sink: RunSink) {
+    this.lastLine = startLine
+  }
+
+  /** True once the footer was printed. */
+  get footer(): boolean {
+    return this.oob !== undefined || this.avg !== undefined
+  }
+
+  /** True once the run got past its banner lines (devices, header or rows). */
+  get started(): boolean {
+    return this.devices.length > 0 || this.headerSeen || this.tableRows > 0 || this.footer
+  }
+
+  /** Adds a "Using devices" line. */
+  addDevice(d: Device): void {
+    this.devices.push(d)
+    this.ranksCache = null
+  }
+
+  /** Rank count from the rank lines (the group of rank 0 when NCCL_TESTS_SPLIT made several). */
+  get ranksFromLines(): number | undefined {
+    if (this.ranksCache !== null) return this.ranksCache
+    if (this.devices.length === 0) return undefined
+    const g0 = this.devices.find((d) => d.rank === 0)?.group ?? this.devices[0]?.group
+    const ranks = new Set(this.devices.filter((d) => d.group === g0).map((d) => d.rank))
+    this.ranksCache = ranks.size
+    return ranks.size
+  }
+
+  /** Ranks of the rows and where the number came from. */
+  ranks(): { n: number | undefined; from: string | undefined } {
+    const l = this.ranksFromLines
+    if (l !== undefined) return { n: l, from: 'rank-lines' }
+    if (this.nranksInfo !== undefined) return { n: this.nranksInfo, from: 'nccl-info' }
+    const inf = this.evidence?.nInferred
+    return inf !== undefined ? { n: inf, from: 'inferred' } : { n: undefined, from: undefined }
+  }
+
+  /** Adds a parsed table row: emitted now when the collective and ranks are known, else held. */
+  addRow(row: ParsedRow, line: number): void {
+    this.tableRows++
+    this.lastLine = line
+    const b0 = row.blocks[0]
+    const b1 = row.blocks[1]
+    if (!b0) return
+    const known = this.ranksFromLines ?? this.nranksInfo
+    const ev = (this.evidence ??= new CollectiveEvidence(row.layout.wrongKind === 'deviation'))
+    if (this.collective === undefined && ev.resolved === undefined) {
+      const e: RowEvidence = { size: row.size, count: row.count, type: row.type, hasRedop: row.layout.hasRedop, hasRoot: row.layout.hasRoot, algbw: b0.algbw, busbw: b0.busbw, wrongOut: b0.wrong }
+      if (b1) e.wrongIn = b1.wrong
+      if (row.redop !== undefined) e.redop = row.redop
+      if (row.root !== undefined) e.root = row.root
+      ev.add(e, known)
+    }
+    const coll = this.collective ?? ev.resolved
+    if (coll !== undefined && known === undefined) ev.inferRanks(coll, b0.algbw, b0.busbw)
+    if (this.pending.length === 0 && this.ready()) this.emitRow(row, line)
+    else {
+      this.pending.push({ row, line })
+      if (this.ready() || this.pending.length >= PENDING_CAP) this.flush(this.pending.length >= PENDING_CAP)
+    }
+  }
+
+  private ready(): boolean {
+    if (this.gaveUp) return true
+    return (this.collective ?? this.evidence?.resolved) !== undefined && this.ranks().n !== undefined
+  }
+
+  /** Emits held rows with what is known now; `giveUp` stops waiting for more evidence. */
+  flush(giveUp = true): void {
+    if (giveUp) this.gaveUp = true
+    const held = this.pending
+    this.pending = []
+    for (const p of held) this.emitRow(p.row, p.line)
+  }
+
+  private collectiveName(): string {
+    if (this.collective !== undefined) return this.collective
+    const r = this.evidence?.resolved
+    if (r !== undefined) {
+      this.collective = r
+      this.collectiveFrom = 'rows'
+      return r
+    }
+    return 'unknown'
+  }
+
+  private emitRow(row: ParsedRow, line: number): void {
+    const bench = `nccl.${this.collectiveName()}`
+    const ranks = this.ranks().n ?? null
+    const source = { file: this.sink.file, line }
+    for (let b = 0; b < row.blocks.length; b++) {
+      const blk = row.blocks[b]
+      if (!blk) continue
+      const placement = b === 0 ? 'out-of-place' : 'in-place'
+      const cell = (tok: string, metric: Row['metric'], unit: Row['unit'], exp: number): void => {
+        if (tok === 'N/A') return this.sink.na(line)
+        const r: Row = { bench, metric, unit, value: scaled(tok, exp), sizeBytes: row.size, ranks, src: null, dst: null, placement, p2p: null, timer: 'cpu', trial: this.sink.trial, source }
+        r.dtype = row.type
+        if (row.redop !== undefined && row.redop !== 'none') r.redop = row.redop
+        if (row.root !== undefined && row.root >= 0) r.root = row.root
+        this.emitted++
+        this.sink.emit(r)
+      }
+      cell(blk.time, 'time', 's', this.timeExp)
+      cell(blk.algbw, 'algbw', 'B/s', 9)
+      cell(blk.busbw, 'busbw', 'B/s', 9)
+      this.wrongCell(blk.wrong, row.layout.wrongKind, line, cell)
+    }
+  }
+
+  private wrongCell(tok: string, kind: Layout['wrongKind'], line: number, cell: (t: string, m: Row['metric'], u: Row['unit'], e: number) => void): void {
+    if (tok === 'N/A') return this.sink.na(line)
+    if (kind === 'count' || (kind === 'unknown' && isUInt(tok))) {
+      this.wrongElements += num(tok)
+      cell(tok, 'wrong', 'count', 0)
+    } else {
+      const v = Math.abs(num(tok))
+      if (!(this.maxDeviation !== undefined && this.maxDeviation >= v)) this.maxDeviation = v
+    }
+  }
+
+  /** Ends the run at `line`: flushes held rows and reports what is missing. */
+  finish(): void {
+    this.flush()
+    const d = this.sink.diag
+    if (this.emitted > 0 && this.collectiveName() === 'unknown') {
+      const cands = this.evidence?.candidates.join(', ') ?? 'none'
+      d(this.startLine, 'warn', 'collective-unknown', `the text does not say which collective this table measured (rows fit: ${cands}); rows use bench nccl.unknown`)
+    }
+    const r = this.ranks()
+    if (this.emitted > 0 && r.from === 'inferred') d(this.startLine, 'info', 'ranks-inferred', `no rank lines: ${r.n} ranks inferred from busbw/algbw or size/count`)
+    if (this.tableRows > 0 && !this.footer) {
+      d(this.lastLine, 'warn', 'incomplete', `the table ends without its footer (aborted or truncated run); ${this.tableRows} rows read, the complete ones kept`)
+    } else if (this.tableRows === 0 && this.bannerOrder >= 0 && !this.footer) {
+      d(this.lastLine, 'warn', 'incomplete', 'the run stopped before its first result row (no table, no footer)')
+    }
+    if (this.oob?.status === 'FAILED') d(this.lastLine, 'warn', 'out-of-bounds', `data check failed: "Out of bounds values : ${this.oob.value} FAILED"`)
+    if (this.avg?.status === 'FAILED') d(this.lastLine, 'warn', 'min-bandwidth', 'average bus bandwidth below NCCL_TESTS_MIN_BW (FAILED)')
+    if (this.devices.some((x) => x.truncated)) d(this.startLine, 'warn', 'rank-lines-truncated', 'a rank line was cut at 2048 bytes ("..."); the rank count may be short')
+  }
+
+  /** What the run says about itself (meta of one run). */
+  meta(): Record<string, unknown> {
+    const m: Record<string, unknown> = { ...this.info }
+    if (this.collective !== undefined || this.tableRows > 0) m.collective = this.collectiveName()
+    if (this.collectiveFrom) m.collectiveFrom = this.collectiveFrom
+    if (this.program) m.program = this.program
+    const r = this.ranks()
+    if (r.n !== undefined) Object.assign(m, { ranks: r.n, ranksFrom: r.from })
+    if (this.devices.length) {
+      m.devices = this.devices
+      m.hosts = [...new Set(this.devices.map((x) => x.host).filter((h) => h !== undefined))]
+      const groups = new Set(this.devices.map((x) => x.group ?? 0))
+      if (groups.size > 1) m.groups = groups.size
+    }
+    if (this.params) m.params = this.params
+    if (this.modes.length) m.modes = this.modes
+    if (this.layout) m.columns = { ...this.layout, timeLabel: this.timeLabel, timeUnit: this.timeExp === -3 ? 'ms' : 'us' }
+    m.tableRows = this.tableRows
+    m.rows = this.emitted
+    if (this.avg) Object.assign(m, { avgBusBandwidth: scaled(String(this.avg.value), 9), ...(this.avg.status ? { avgBusBandwidthStatus: this.avg.status } : {}) })
+    if (this.oob) m.outOfBounds = { count: this.oob.value, ...(this.oob.status ? { status: this.oob.status } : {}) }
+    if (this.maxDeviation !== undefined) m.maxDeviation = this.maxDeviation
+    if (this.wrongElements > 0) m.wrongElements = this.wrongElements
+    m.complete = this.footer
+    if (this.concluded) m.concluded = true
+    return m
+  }
+}

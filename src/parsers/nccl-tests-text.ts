@@ -1,0 +1,313 @@
+/**
+ * nccl-tests `*_perf` text output, every version FORMATS.md §1 describes (v1.0 … v2.19):
+ * banners, rank lines, `error` / `#wrong` tables, footers, launcher noise, glued error
+ * lines, tag-output prefixes, log tails and aborted runs. Streaming: each line is seen once.
+ */
+import { SIM_MARKER } from '../model/index.ts'
+import type { Diagnostic, Row } from '../model/index.ts'
+import { COLLECTIVES } from './_nccl-collective.ts'
+import { ncclCodeToVersion, parseBanner, parseFooterValue, parseRankLine, parseVersionLine } from './_nccl-meta.ts'
+import { layoutFromHeader, parseRow } from './_nccl-row.ts'
+import type { Layout, ParsedRow } from './_nccl-row.ts'
+import { Run } from './_nccl-run.ts'
+import type { RunSink } from './_nccl-run.ts'
+import { collectiveInText, firstNonBlank, isDigit, num, stripPrefix, tokenize } from './_nccl-tokens.ts'
+import { detectNcclText } from './_nccl-detect.ts'
+import type { LineParser, Origin, Parser } from './types.ts'
+
+/** Diagnostics of one code kept per file; the rest are counted in a summary line. */
+const DIAG_CAP = 50
+
+class NcclTextParser implements LineParser {
+  private readonly runs: Run[] = []
+  private run: Run | undefined
+  private readonly diagnostics: Diagnostic[] = []
+  private readonly perCode = new Map<string, number>()
+  private readonly file: Record<string, unknown> = {}
+  private readonly tok: string[] = []
+  private readonly sink: RunSink
+  private command: string | undefined
+  private nranksInfo: number | undefined
+  private naCells = 0
+  private naFirst = 0
+  private broken: { row: ParsedRow; line: number } | undefined
+  private rowLayout: Layout | undefined
+  private lastLine = 0
+
+  constructor(private readonly origin: Origin, emit: (row: Row) => void) {
+    this.sink = {
+      file: origin.file,
+      trial: Number.isInteger(origin.trial) ? (origin.trial as number) : 0,
+      emit,
+      diag: (line, severity, code, message) => this.diag(line, severity, code, message),
+      na: (line) => {
+        if (this.naCells++ === 0) this.naFirst = line
+      },
+    }
+  }
+
+  private diag(line: number, severity: Diagnostic['severity'], code: string, message: string): void {
+    const n = (this.perCode.get(code) ?? 0) + 1
+    this.perCode.set(code, n)
+    if (n <= DIAG_CAP) this.diagnostics.push({ file: this.origin.file, line, severity, code, message })
+  }
+
+  line(text: string, lineNo: number): void {
+    this.lastLine = lineNo
+    if (this.run) this.run.lastLine = lineNo
+    try {
+      this.handle(text, lineNo)
+    } catch (e) {
+      this.diag(lineNo, 'error', 'parser-error', `could not read this line: ${(e as Error).message}`)
+    }
+  }
+
+  private handle(text: string, no: number): void {
+    let s = text
+    if (s.charCodeAt(0) === 91 || s.indexOf('\x1b') !== -1) {
+      const p = stripPrefix(s)
+      s = p.text
+      if (p.tagged) this.file.tagOutput = true
+    }
+    const i = firstNonBlank(s)
+    if (i < 0) return this.settleBroken()
+    const c = s.charCodeAt(i)
+    if (c === 35) {
+      this.settleBroken()
+      return this.comment(s, i, no)
+    }
+    const t = tokenize(s, this.tok)
+    if (this.broken && this.resume(t)) return
+    this.settleBroken()
+    if (isDigit(c) && this.tryRow(t, no)) return
+    this.other(s, t, no)
+  }
+
+  /** The current run, or a new one when there is none or the current one is past `stage`. */
+  private runFor(no: number, newIf: (r: Run) => boolean): Run {
+    const r = this.run
+    if (r && !newIf(r)) return r
+    if (r) r.finish()
+    const run = new Run(no, this.sink)
+    if (this.command !== undefined) {
+      run.collective = this.command
+      run.collectiveFrom = 'command'
+      this.command = undefined
+    }
+    if (this.nranksInfo !== undefined) run.nranksInfo = this.nranksInfo
+    this.nranksInfo = undefined
+    this.rowLayout = undefined
+    this.runs.push(run)
+    this.run = run
+    return run
+  }
+
+  /** A banner line of order 0 (version), 1 (test starting) or 2 (nThread). */
+  private banner(order: number, no: number): Run {
+    const run = this.runFor(no, (r) => r.started || r.bannerOrder >= order)
+    run.bannerOrder = order
+    return run
+  }
+
+  private tryRow(t: string[], no: number): boolean {
+    const layout = this.run?.layout ?? this.rowLayout
+    const row = parseRow(t, layout) ?? (layout ? parseRow(t, undefined) : undefined)
+    if (!row) return false
+    if (!this.run?.layout && row.exact) this.rowLayout ??= row.layout
+    if (row.glued !== undefined && row.blocks.length < 2) {
+      this.broken = { row, line: no }
+      return true
+    }
+    this.addRow(row, no)
+    return true
+  }
+
+  private addRow(row: ParsedRow, no: number): void {
+    const run = this.runFor(no, (r) => r.footer)
+    if (row.glued !== undefined) {
+      const failure = /fail|error|timeout|abort/i.test(row.glued)
+      this.diag(no, failure ? 'error' : 'warn', failure ? 'row-error' : 'bad-row', `${failure ? 'error printed inside a result row' : 'unreadable cells in a result row'}: ${row.glued.slice(0, 200)}`)
+    } else if (row.blocks.length < 2) {
+      this.diag(no, 'warn', 'partial-row', `result row cut short (${row.blocks.length} of 2 placements complete); the complete cells are kept`)
+    }
+    if (row.layout.perIter && !run.info.perIterColumns) {
+      run.info.perIterColumns = true
+      this.diag(no, 'info', 'per-iteration-columns', 'the i_min/i_max/i_p99/i_cv% cells (-I) are summaries; they are not stored as rows')
+    }
+    run.addRow(row, no)
+  }
+
+  /** A row broken by an error line may continue on the next line with only its cells. */
+  private resume(t: string[]): boolean {
+    const b = this.broken
+    if (!b) return false
+    const width = b.row.layout.perIter ? 8 : 4
+    const need = (2 - b.row.blocks.length) * width
+    if (t.length !== need || !t.every((x) => x === 'N/A' || !Number.isNaN(num(x)))) return false
+    for (let i = 0; i < t.length; i += width) {
+      b.row.blocks.push({ time: t[i] as string, algbw: t[i + 1] as string, busbw: t[i + 2] as string, wrong: t[i + 3] as string })
+    }
+    this.broken = undefined
+    this.diag(b.line, 'error', 'row-error', `error printed inside a result row (row completed on the next line): ${(b.row.glued ?? '').slice(0, 200)}`)
+    delete b.row.glued
+    this.addRow(b.row, b.line)
+    return true
+  }
+
+  private settleBroken(): void {
+    const b = this.broken
+    if (!b) return
+    this.broken = undefined
+    this.addRow(b.row, b.line)
+  }
+
+  private comment(s: string, i: number, no: number): void {
+    if (s.startsWith(SIM_MARKER, i)) {
+      this.file.simulated = true
+      return
+    }
+    const t = tokenize(s.slice(i + 1), this.tok)
+    const w0 = t[0]
+    if (w0 === undefined) return
+    if (w0 === 'nccl-tests' && t[1] === 'version') Object.assign(this.banner(0, no).info, parseVersionLine(t))
+    else if (w0 === 'Collective' && t[1] === 'test') this.collectiveLine(t, no)
+    else if (w0 === 'nThread') this.banner(2, no).params = parseBanner(t)
+    else if (w0 === 'Rank') {
+      const d = parseRankLine(t)
+      if (d) this.runFor(no, (r) => r.headerSeen || r.tableRows > 0 || r.footer).addDevice(d)
+    } else if (w0 === 'Out' && t[1] === 'of') this.footerLine(no, 'oob', t)
+    else if (w0 === 'Avg' && t[1] === 'bus') this.footerLine(no, 'avg', t)
+    else this.otherComment(t, no)
+  }
+
+  private collectiveLine(t: string[], no: number): void {
+    if (t[2] === 'concluded:') {
+      if (this.run) this.run.concluded = true
+      return
+    }
+    if (t[2] !== 'starting:') return
+    const run = this.banner(1, no)
+    run.program = t[3]
+    const c = collectiveInText(t[3] ?? '', COLLECTIVES)
+    if (c !== undefined) {
+      run.collective = c
+      run.collectiveFrom = 'banner'
+    }
+  }
+
+  private footerLine(no: number, which: 'oob' | 'avg', t: string[]): void {
+    const v = parseFooterValue(t)
+    if (!v) return
+    const run = this.runFor(no, (r) => r[which] !== undefined)
+    run[which] = v
+    run.lastLine = no
+  }
+
+  private otherComment(t: string[], no: number): void {
+    const w0 = t[0] as string
+    const rest = t.join(' ')
+    if (w0 === 'size' || w0 === 'bytes') {
+      if (!t.includes('time') && !t.includes('cputime')) return
+      const run = this.runFor(no, (r) => r.tableRows > 0 || r.footer)
+      run.layout = layoutFromHeader(t)
+      run.headerSeen = true
+      if (t.includes('cputime')) run.timeLabel = 'cputime'
+      if (w0 === 'bytes') run.timeExp = -3
+    } else if (t.includes('out-of-place')) {
+      this.runFor(no, (r) => r.tableRows > 0 || r.footer).headerSeen = true
+    } else if (w0 === '(B)' && t.includes('(ms)') && this.run) this.run.timeExp = -3
+    else if (w0 === 'Using' && t[1] === 'devices') this.runFor(no, (r) => r.headerSeen || r.tableRows > 0 || r.footer)
+    else if (w0 === 'Reducing' && t[1] === 'maxBytes' && this.run) this.run.info.reducedMaxBytes = num(t[3] ?? '')
+    else if ((w0 === 'Blocking' || w0 === 'Parallel' || w0 === 'Per-Iteration') && this.run) this.run.modes.push(rest)
+    else if (w0 === 'Writing' && t[1] === 'JSON') this.file.jsonOutput = t.slice(4).join(' ')
+    else if (w0 === 'GPU' && t[1] === 'memory' && this.run) this.run.info.gpuMemoryUsage = rest.slice(rest.indexOf(':') + 1).trim()
+    else if (w0 === 'error:' && t.length > 1) this.diag(no, 'error', 'nccl-error', `nccl-tests reported: ${rest.slice(7, 300)}`)
+    else if (w0 === 'NCCL' && t[1] === 'Tests' && t[2] === 'compiled' && this.run) this.run.info.ncclCompiled = t[5]
+  }
+
+  /** Lines that are neither `#` metadata nor rows: v1.0 banner/footer, NCCL lines, failures, commands. */
+  private other(s: string, t: string[], no: number): void {
+    const w0 = t[0] as string
+    if (w0 === 'nThread' && t[1] !== undefined) this.banner(2, no).params = parseBanner(t)
+    else if (w0 === 'Out' && t[1] === 'of' && t[2] === 'bounds') this.footerLine(no, 'oob', t)
+    else if (s.indexOf(' NCCL ') !== -1 && (s.indexOf('NCCL INFO') !== -1 || s.indexOf('NCCL WARN') !== -1)) this.ncclLine(s, t)
+    else if (w0 === 'NCCL' && t[1] === 'version' && t[2] !== undefined) this.file.nccl ??= t[2]
+    else if (s.indexOf('Test ') !== -1 && /Test (?:CUDA |NCCL )?failure|Test timeout/.test(s)) this.failure(s, no)
+    else if (s.indexOf('_perf') !== -1) this.commandLine(s)
+  }
+
+  private ncclLine(s: string, t: string[]): void {
+    if (s.indexOf('NCCL WARN') !== -1) this.file.ncclWarnings = ((this.file.ncclWarnings as number | undefined) ?? 0) + 1
+    const v = t.indexOf('version')
+    if (v > 0 && t[v - 1] === 'NCCL' && t[v + 1] !== undefined) this.file.nccl ??= t[v + 1]
+    const k = t.indexOf('nranks')
+    const n = k > 0 ? Number(t[k + 1]) : NaN
+    if (Number.isInteger(n) && n > 0) {
+      if (this.run && !this.run.footer) this.run.nranksInfo ??= n
+      else this.nranksInfo ??= n
+    }
+  }
+
+  private failure(s: string, no: number): void {
+    const text = s.trim()
+    const trace = text.startsWith('..')
+    const key = trace ? 'failureTraces' : 'failures'
+    this.file[key] = ((this.file[key] as number | undefined) ?? 0) + 1
+    this.diag(no, trace ? 'info' : 'error', trace ? 'failure-trace' : 'test-failure', text.slice(0, 300))
+  }
+
+  private commandLine(s: string): void {
+    const c = collectiveInText(s, COLLECTIVES)
+    if (c === undefined) return
+    const r = this.run
+    if (r && !r.started && r.collective === undefined) {
+      r.collective = c
+      r.collectiveFrom = 'command'
+    } else this.command = c
+  }
+
+  end(): { meta: Record<string, unknown>; diagnostics: Diagnostic[] } {
+    try {
+      return this.finish()
+    } catch (e) {
+      this.diag(this.lastLine, 'error', 'parser-error', `could not finish: ${(e as Error).message}`)
+      return { meta: { ...this.file }, diagnostics: this.diagnostics }
+    }
+  }
+
+  private finish(): { meta: Record<string, unknown>; diagnostics: Diagnostic[] } {
+    this.settleBroken()
+    this.run?.finish()
+    this.run = undefined
+    if (this.naCells > 0) this.diag(this.naFirst, 'info', 'na-cell', `${this.naCells} N/A cells (check disabled, or alltoall in-place): no rows for them`)
+    if (this.runs.length === 0) this.diag(this.lastLine, 'warn', 'no-results', 'no nccl-tests banner, table or footer found')
+    for (const [code, n] of this.perCode) {
+      if (n > DIAG_CAP) this.diagnostics.push({ file: this.origin.file, line: this.lastLine, severity: 'info', code, message: `${n - DIAG_CAP} more "${code}" diagnostics not listed` })
+    }
+    return { meta: this.meta(), diagnostics: this.diagnostics }
+  }
+
+  private meta(): Record<string, unknown> {
+    const runs = this.runs.map((r) => r.meta())
+    const m: Record<string, unknown> = { ...this.file }
+    const version = runs.find((r) => typeof r.version === 'string')?.version
+    if (version !== undefined) m.version = version
+    const code = runs.find((r) => typeof r.ncclLibrary === 'number')?.ncclLibrary as number | undefined
+    if (m.nccl === undefined && code !== undefined) m.nccl = ncclCodeToVersion(code)
+    if (runs.length === 1) Object.assign(m, runs[0])
+    else if (runs.length > 1) {
+      m.runs = runs
+      m.collectives = [...new Set(runs.map((r) => r.collective).filter((c) => c !== undefined))]
+    }
+    return m
+  }
+}
+
+/** The nccl-tests text parser. */
+export const ncclTestsText: Parser = {
+  id: 'nccl-tests-text',
+  description: 'nccl-tests *_perf text output (v1.0 … v2.19; mpirun/srun logs, tails, aborted runs)',
+  kind: 'measurement',
+  detect: detectNcclText,
+  open: (origin, emit) => new NcclTextParser(origin, emit),
+}
