@@ -1,0 +1,126 @@
+/**
+ * α–β fit of one series with a bootstrap interval. The fit runs on the per-size medians
+ * (robust against outlier iterations); the bootstrap redoes it on resampled data with the
+ * breakpoints held fixed: within each size when sizes have several samples (stratified
+ * bootstrap), otherwise on the line's relative residuals (residual bootstrap).
+ */
+import { medianOf, quantile, sortSample } from '../stats/index.ts'
+import { huberLine, relResiduals, segmentedFit } from './_fit.ts'
+import type { LineFit, SegmentFit, XY } from './_fit.ts'
+import { hashSeed, mulberry32, randInt } from './_prng.ts'
+import type { Rng } from './_prng.ts'
+import type { Series } from './_series.ts'
+import type { Segment } from './_types.ts'
+
+/** The numeric part of a Fit. */
+export interface AlphaBeta {
+  alpha: number
+  alphaCi: [number, number]
+  beta: number | null
+  betaCi: [number, number] | null
+  segments: Segment[]
+  smallest: { sizeBytes: number; median: number; min: number; n: number }
+  sizes: number
+  n: number
+  warnings: string[]
+}
+
+/** Options of `fitSeries`. */
+export interface FitOptions {
+  /** Bootstrap replicates (default 200). */
+  replicates?: number
+  /** Base seed; each series mixes in its own key, so results do not depend on order. */
+  seed?: number
+  /** Interval level (default 0.95). */
+  level?: number
+}
+
+const betaOf = (slope: number): number | null => (slope > 0 ? 1 / slope : null)
+
+function toSegment(p: readonly XY[], s: SegmentFit): Segment {
+  const pts = p.slice(s.from, s.to + 1)
+  const r = relResiduals(pts, s.fit.alpha, s.fit.slope)
+  return {
+    fromBytes: (pts[0] as XY).x,
+    toBytes: (pts[pts.length - 1] as XY).x,
+    points: pts.length,
+    alpha: s.fit.alpha,
+    beta: betaOf(s.fit.slope),
+    relRms: Math.sqrt(r.reduce((a, x) => a + x * x, 0) / r.length),
+  }
+}
+
+/** Fits `time = α + size/β` to a series (segmented; α from the first segment, β from the last). */
+export function fitSeries(series: Series, opts: FitOptions = {}): AlphaBeta {
+  const sizes = [...series.bySize.keys()].sort((a, b) => a - b)
+  const samples = sizes.map((x) => sortSample((series.bySize.get(x) ?? []).map((s) => s.value)))
+  const points: XY[] = sizes.map((x, i) => ({ x, y: medianOf(samples[i] as ReturnType<typeof sortSample>) }))
+  const segs = segmentedFit(points)
+  const first = segs[0] as SegmentFit
+  const last = segs[segs.length - 1] as SegmentFit
+  const warnings: string[] = []
+  if (series.unsized > 0) warnings.push(`${series.unsized} row(s) without a message size were counted as 0 B`)
+  if (sizes.length < 2) warnings.push('one message size only: α is the median time there and β is not resolved')
+  if (first.fit.alpha <= 0) warnings.push('α ≤ 0: the line does not describe the smallest sizes; read the smallest-size median instead')
+  const rng = mulberry32(hashSeed(series.key, opts.seed ?? 1))
+  const boot = bootstrap(points, samples, segs, rng, opts.replicates ?? 200)
+  const lv = opts.level ?? 0.95
+  const ci = (v: number[]): [number, number] => {
+    const s = sortSample(v)
+    return [quantile(s, (1 - lv) / 2), quantile(s, 1 - (1 - lv) / 2)]
+  }
+  if (boot.alphas.length === 0) warnings.push('too few points to resample: the interval is the point estimate')
+  const beta = betaOf(last.fit.slope)
+  const betas = boot.slopes.filter((s) => s > 0).map((s) => 1 / s)
+  const s0 = samples[0] as ReturnType<typeof sortSample>
+  return {
+    alpha: first.fit.alpha,
+    alphaCi: boot.alphas.length ? ci(boot.alphas) : [first.fit.alpha, first.fit.alpha],
+    beta,
+    betaCi: beta === null ? null : betas.length > boot.slopes.length / 2 ? ci(betas) : [beta, beta],
+    segments: segs.map((s) => toSegment(points, s)),
+    smallest: { sizeBytes: sizes[0] as number, median: medianOf(s0), min: s0[0] as number, n: s0.length },
+    sizes: sizes.length,
+    n: samples.reduce((a, s) => a + s.length, 0),
+    warnings,
+  }
+}
+
+/** Replicate α (first segment) and slope (last segment) values. */
+function bootstrap(points: readonly XY[], samples: readonly (readonly number[])[], segs: readonly SegmentFit[], rng: Rng, reps: number): { alphas: number[]; slopes: number[] } {
+  const stratified = samples.filter((s) => s.length >= 2).length >= Math.max(2, samples.length / 2)
+  const alphas: number[] = []
+  const slopes: number[] = []
+  const fits = segs.map((s) => s.fit)
+  if (!stratified && points.length <= 2) return { alphas, slopes }
+  for (let b = 0; b < reps; b++) {
+    const ys = stratified ? resampleWithin(samples, rng) : resampleResiduals(points, segs, fits, rng)
+    const pts = points.map((p, i) => ({ x: p.x, y: ys[i] as number }))
+    const f0 = huberLine(pts.slice((segs[0] as SegmentFit).from, (segs[0] as SegmentFit).to + 1))
+    const l = segs[segs.length - 1] as SegmentFit
+    const fl = segs.length === 1 ? f0 : huberLine(pts.slice(l.from, l.to + 1))
+    alphas.push(f0.alpha)
+    slopes.push(fl.slope)
+  }
+  return { alphas, slopes }
+}
+
+/** One median per size from a with-replacement resample of that size's samples. */
+function resampleWithin(samples: readonly (readonly number[])[], rng: Rng): number[] {
+  return samples.map((s) => {
+    const draw = Array.from({ length: s.length }, () => s[randInt(rng, s.length)] as number)
+    return medianOf(sortSample(draw))
+  })
+}
+
+/** ŷ·(1 + r*) with r* drawn from the same segment's relative residuals. */
+function resampleResiduals(points: readonly XY[], segs: readonly SegmentFit[], fits: readonly LineFit[], rng: Rng): number[] {
+  const out: number[] = []
+  segs.forEach((s, k) => {
+    const f = fits[k] as LineFit
+    const pts = points.slice(s.from, s.to + 1)
+    const r = relResiduals(pts, f.alpha, f.slope)
+    for (const p of pts) out.push((f.alpha + f.slope * p.x) * (1 + (r[randInt(rng, r.length)] as number)))
+  })
+  return out
+}

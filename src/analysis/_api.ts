@@ -1,0 +1,29 @@
+/** The async entry points: load a set (and its topology capture) from a directory, then analyze or compare. */
+import { loadSet } from '../resultset/index.ts'
+import type { LoadedSet } from '../resultset/index.ts'
+import { analyzeSet } from './_analyze.ts'
+import type { AnalyzeOptions } from './_analyze.ts'
+import { compareSet } from './_compare.ts'
+import type { CompareOptions } from './_compare.ts'
+import { loadTopology } from './_topology.ts'
+import type { Analysis, Comparison } from './_types.ts'
+
+const load = async (set: string | LoadedSet): Promise<LoadedSet> => (typeof set === 'string' ? loadSet(set) : set)
+
+/**
+ * Analyzes a result set (a directory or an already loaded set): α–β fits per pair and
+ * group, cells, verdicts against the expectation bands, and the join with the set's
+ * topology capture when it has one. Throws HarnessError (exit 2) for a missing directory
+ * or one that is not a result set.
+ */
+export async function analyze(set: string | LoadedSet, opts: AnalyzeOptions = {}): Promise<Analysis> {
+  const s = await load(set)
+  if (opts.topology !== undefined) return analyzeSet(s, opts)
+  const t = await loadTopology(s.dir, s.manifest)
+  return analyzeSet(s, { ...opts, topology: t.view, topologyNote: t.note })
+}
+
+/** Compares the values of one axis (default `grouping`) per bench and size; with `model`, the decode model. */
+export async function compare(set: string | LoadedSet, opts: CompareOptions = {}): Promise<Comparison> {
+  return compareSet(await load(set), opts)
+}

@@ -1,0 +1,87 @@
+/**
+ * `compare`: per bench and message size, the median time ± CI of every value of one axis
+ * (`grouping` by default: TP8 vs TP4), the ratio slowest/fastest, the winner and a
+ * Mann-Whitney p-value between the two fastest; then, on request, the decode model.
+ */
+import { badInput } from '../errors/index.ts'
+import type { Row } from '../model/index.ts'
+import type { LoadedSet } from '../resultset/index.ts'
+import { mannWhitney, summarize } from '../stats/index.ts'
+import { decodeModel } from './_decode.ts'
+import type { BenchComparison, Comparison, GroupingStat, ModelPreset, SizeComparison } from './_types.ts'
+
+/** Options of `compareSet`. */
+export interface CompareOptions {
+  /** The axis to compare: `grouping` or any Row field (`p2p`, `placement`, `env.NCCL_PROTO`, …). */
+  by?: string
+  /** Run the decode model with this (resolved) preset. */
+  model?: ModelPreset
+}
+
+/** The value of the `by` axis of a row, as a string; undefined when the row has none. */
+export function axisValue(r: Row, by: string): string | undefined {
+  if (by.startsWith('env.')) return r.env?.[by.slice(4)]
+  if (by === 'grouping' && r.grouping === undefined) return r.ranks !== null && r.src === null ? `ranks=${r.ranks}` : undefined
+  const v = (r as unknown as Record<string, unknown>)[by]
+  return v === undefined || v === null ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v)
+}
+
+const isTime = (r: Row): boolean => r.unit === 's' && (r.metric === 'time' || r.metric === 'latency') && r.timer !== 'cpu' && r.sizeBytes !== null
+const whoOf = (r: Row): string => r.group ?? (r.src !== null ? `${r.src}→${r.dst ?? '?'}` : r.ranks !== null ? `ranks=${r.ranks}` : '-')
+const finiteOrNull = (v: number): number | null => (Number.isFinite(v) ? v : null)
+
+/** Time rows of the set, bench → size → axis value → rows; in-place rows only where no out-of-place exist. */
+function index(rows: readonly Row[], by: string): Map<string, Map<number, Map<string, Row[]>>> {
+  const oop = new Set(rows.filter((r) => r.placement === 'out-of-place').map((r) => r.bench))
+  const out = new Map<string, Map<number, Map<string, Row[]>>>()
+  for (const r of rows) {
+    if (!isTime(r) || (r.placement === 'in-place' && oop.has(r.bench))) continue
+    const g = axisValue(r, by)
+    if (g === undefined) continue
+    const bench = out.get(r.bench) ?? new Map<number, Map<string, Row[]>>()
+    out.set(r.bench, bench)
+    const size = bench.get(r.sizeBytes as number) ?? new Map<string, Row[]>()
+    bench.set(r.sizeBytes as number, size)
+    const list = size.get(g) ?? []
+    size.set(g, list)
+    list.push(r)
+  }
+  return out
+}
+
+function statOf(grouping: string, rows: readonly Row[]): GroupingStat {
+  const s = summarize(rows.map((r) => r.value))
+  const byGroup = new Map<string, number[]>()
+  for (const r of rows) byGroup.set(whoOf(r), [...(byGroup.get(whoOf(r)) ?? []), r.value])
+  const groups = [...byGroup].map(([group, v]) => ({ group, n: v.length, median: summarize(v).median }))
+  return { grouping, n: s.n, median: s.median, ci: [finiteOrNull(s.ci[0]), finiteOrNull(s.ci[1])], groups }
+}
+
+function sizeComparison(sizeBytes: number, byValue: Map<string, Row[]>): SizeComparison {
+  const groupings = [...byValue].map(([g, rows]) => statOf(g, rows)).sort((a, b) => a.grouping.localeCompare(b.grouping))
+  if (groupings.length < 2) return { sizeBytes, groupings, winner: null, ratio: null, p: null }
+  const fast = [...groupings].sort((a, b) => a.median - b.median)
+  const [a, b] = [fast[0] as GroupingStat, fast[1] as GroupingStat]
+  const values = (g: string): number[] => (byValue.get(g) ?? []).map((r) => r.value)
+  return { sizeBytes, groupings, winner: a.grouping, ratio: (fast[fast.length - 1] as GroupingStat).median / a.median, p: mannWhitney(values(a.grouping), values(b.grouping)).p }
+}
+
+/** Compares the values of one axis in a loaded set (pure). */
+export function compareSet(set: LoadedSet, opts: CompareOptions = {}): Comparison {
+  const by = opts.by ?? 'grouping'
+  const idx = index(set.rows, by)
+  const warnings: string[] = []
+  if (idx.size === 0) {
+    if (!set.rows.some(isTime)) throw badInput(`${set.dir}: no time rows with message sizes to compare`)
+    throw badInput(`${set.dir}: no time rows carry "${by}"; try --by grouping, p2p, placement or env.NAME`)
+  }
+  const benches: BenchComparison[] = [...idx].sort(([a], [b]) => a.localeCompare(b)).map(([bench, sizes]) => {
+    const all = new Set<string>()
+    for (const m of sizes.values()) for (const g of m.keys()) all.add(g)
+    if (all.size < 2) warnings.push(`${bench}: only ${[...all].join('')} measured; nothing to compare it with`)
+    const list = [...sizes].sort(([a], [b]) => a - b).map(([size, m]) => sizeComparison(size, m))
+    return { bench, metric: 'time' as const, groupings: [...all].sort(), sizes: list }
+  })
+  const decode = opts.model ? decodeModel(set, opts.model) : null
+  return { dir: set.dir, id: set.manifest.id, simulated: set.manifest.simulated, by, benches, decode, warnings }
+}

@@ -1,0 +1,128 @@
+/**
+ * The decode-step communication model. Megatron-style TP does `allreducesPerLayer`
+ * all-reduces per layer per forward pass, each of batch × hidden × dtype bytes; a decode
+ * step runs every layer once, so TP8 does layers × allreducesPerLayer all-reduces over 8
+ * GPUs, and TP4×PP2 does the same count over 4 GPUs (two stages in sequence) plus one
+ * pipeline-boundary send/recv of the same payload. Times are the measured medians at the
+ * payload, interpolated linearly in log2(size) between measured sizes. The ceiling is
+ * batch / communication time per step: what the GPUs could not beat even with free compute.
+ */
+import type { Row } from '../model/index.ts'
+import type { LoadedSet } from '../resultset/index.ts'
+import { medianOf, sortSample } from '../stats/index.ts'
+import { fitSeries } from './_alphabeta.ts'
+import { segmentedFit } from './_fit.ts'
+import type { XY } from './_fit.ts'
+import { buildSeries } from './_series.ts'
+import { NCCL_MODEL } from './bands.ts'
+import type { DecodeModel, DecodePlan, ModelPreset, P2pReading } from './_types.ts'
+
+const US = 1e-6
+const med = (v: readonly number[]): number => medianOf(sortSample(v))
+const isTime = (r: Row): boolean => r.unit === 's' && r.metric === 'time' && r.sizeBytes !== null && r.placement !== 'in-place'
+
+/** Median time per size of some rows, sorted by size. */
+function curve(rows: readonly Row[]): XY[] {
+  const by = new Map<number, number[]>()
+  for (const r of rows) by.set(r.sizeBytes as number, [...(by.get(r.sizeBytes as number) ?? []), r.value])
+  return [...by].sort(([a], [b]) => a - b).map(([x, v]) => ({ x, y: med(v) }))
+}
+
+/** Time at `size` on a measured curve: exact, interpolated in log2(size), or from the fit beyond it. */
+export function timeAt(c: readonly XY[], size: number): { t: number; from: DecodePlan['allreduceFrom'] } {
+  if (c.length === 0) return { t: NaN, from: 'none' }
+  const exact = c.find((p) => p.x === size)
+  if (exact) return { t: exact.y, from: 'measured' }
+  for (let i = 0; i + 1 < c.length; i++) {
+    const [a, b] = [c[i] as XY, c[i + 1] as XY]
+    if (a.x < size && size < b.x) {
+      const f = (Math.log2(size) - Math.log2(a.x)) / (Math.log2(b.x) - Math.log2(a.x))
+      return { t: a.y + f * (b.y - a.y), from: 'interpolated' }
+    }
+  }
+  const segs = segmentedFit(c)
+  const s = size < (c[0] as XY).x ? segs[0] : segs[segs.length - 1]
+  return s ? { t: s.fit.alpha + s.fit.slope * size, from: 'fit-extrapolated' } : { t: NaN, from: 'none' }
+}
+
+/** The grouping whose all_reduce rows ran on `ranks` GPUs (by name tpN first, then by ranks). */
+function groupingFor(rows: readonly Row[], ranks: number): string | null {
+  const names = [...new Set(rows.map((r) => r.grouping ?? `ranks=${r.ranks}`))]
+  return names.find((g) => g.toLowerCase() === `tp${ranks}`) ?? names.find((g) => rows.some((r) => (r.grouping ?? `ranks=${r.ranks}`) === g && r.ranks === ranks)) ?? null
+}
+
+/** The p2p floor: median α over cross-GPU pair fits, and the pair time at a payload. */
+function p2pFloor(rows: readonly Row[], payload: number): { alpha: number; at: number } | null {
+  const fits = buildSeries(rows)
+    .filter((s) => s.id.src !== undefined && s.id.dst !== undefined && s.id.src !== s.id.dst)
+    .map((s) => fitSeries(s, { replicates: 0 }))
+  if (fits.length === 0) return null
+  return { alpha: med(fits.map((f) => f.alpha)), at: med(fits.map((f) => f.alpha + (f.beta ? payload / f.beta : 0))) }
+}
+
+function plan(name: DecodePlan['plan'], tp: number, pp: number, m: ModelPreset, payload: number, ar: Row[], sendRecv: { t: number | null; from: string }): DecodePlan {
+  const grouping = groupingFor(ar, tp)
+  const rows = grouping ? ar.filter((r) => (r.grouping ?? `ranks=${r.ranks}`) === grouping) : []
+  const at = timeAt(curve(rows), payload)
+  const allreduces = m.layers * m.allreducesPerLayer
+  const sendRecvs = pp - 1
+  const allreduceTime = Number.isFinite(at.t) ? at.t : null
+  const srTime = sendRecvs > 0 ? sendRecv.t : 0
+  const commTime = allreduceTime === null ? null : allreduces * allreduceTime + sendRecvs * (srTime ?? 0)
+  return {
+    plan: name, tp, pp, grouping, allreduces, allreduceTime, allreduceFrom: at.from,
+    sendRecvs, sendRecvTime: sendRecvs > 0 ? sendRecv.t : null, sendRecvFrom: sendRecvs > 0 ? sendRecv.from : 'no pipeline boundary',
+    commTime, tokPerSec: commTime ? m.batch / commTime : null,
+  }
+}
+
+/** REFERENCE.md §4's two readings of a p2p floor α for TP8 and TP4. */
+export function p2pReadings(alpha: number, m: ModelPreset): P2pReading[] {
+  const steps = m.layers * m.allreducesPerLayer
+  const base = NCCL_MODEL['PCI/LL'].base * US
+  const mk = (reading: P2pReading['reading'], formula: string, ar: (n: number) => number): P2pReading => {
+    const one = (n: number) => ({ allreduce: ar(n), step: steps * ar(n), tokPerSec: m.batch / (steps * ar(n)) })
+    return { reading, formula, tp8: one(8), tp4: one(4) }
+  }
+  return [
+    mk('per-hop', 'all_reduce = 6.6 µs + 2(n−1)·α (α paid on every ring step)', (n) => base + 2 * (n - 1) * alpha),
+    mk('whole-transfer', 'all_reduce = α (α is the cost of the whole all-reduce)', () => alpha),
+  ]
+}
+
+/** Which reading the measured small-message all_reduce supports (closest within 2×). */
+function supported(readings: P2pReading[], measured: { n: 8 | 4; t: number } | null): { supported: 'per-hop' | 'whole-transfer' | 'undecided'; why: string } {
+  if (!measured) return { supported: 'undecided', why: 'only p2p latency was measured; measure nccl all_reduce over the groupings (e.g. tp8, tp4) to decide' }
+  const key = measured.n === 8 ? 'tp8' : 'tp4'
+  const d = readings.map((r) => ({ r, ratio: measured.t / r[key].allreduce }))
+  const best = d.reduce((a, b) => (Math.abs(Math.log(b.ratio)) < Math.abs(Math.log(a.ratio)) ? b : a))
+  const txt = d.map((x) => `${x.ratio.toFixed(2)}× the ${x.r.reading} reading`).join(', ')
+  const line = `measured smallest-size all_reduce on ${measured.n} GPUs ${(measured.t / US).toFixed(1)} µs is ${txt}`
+  if (Math.abs(Math.log(best.ratio)) > Math.log(2)) return { supported: 'undecided', why: `${line}; neither is within 2×` }
+  return { supported: best.r.reading, why: `${line}; the ${best.r.reading} reading is closer` }
+}
+
+/** The decode-step model for a set and a resolved preset. */
+export function decodeModel(set: LoadedSet, m: ModelPreset): DecodeModel {
+  const payloadBytes = m.batch * m.hidden * m.dtypeBytes
+  const ar = set.rows.filter((r) => r.bench === 'nccl.all_reduce' && isTime(r))
+  const notes: string[] = []
+  const srRows = set.rows.filter((r) => r.bench === 'nccl.sendrecv' && isTime(r))
+  const p2p = p2pFloor(set.rows, payloadBytes)
+  let sendRecv: { t: number | null; from: string } = { t: null, from: 'not measured (no nccl.sendrecv or p2p rows)' }
+  if (srRows.length) sendRecv = { t: timeAt(curve(srRows), payloadBytes).t, from: 'nccl.sendrecv median at the payload' }
+  else if (p2p) sendRecv = { t: p2p.at, from: 'median p2p pair time α + payload/β' }
+  const plans = [plan('TP8', 8, 1, m, payloadBytes, ar, sendRecv), plan('TP4×PP2', 4, 2, m, payloadBytes, ar, sendRecv)]
+  if (ar.length === 0) notes.push('no nccl all_reduce rows: the plans have no measured all-reduce time')
+  let readings: DecodeModel['p2pReadings'] = null
+  if (p2p) {
+    const rs = p2pReadings(p2p.alpha, m)
+    const tp = plans.find((p) => p.grouping !== null)
+    const rows = tp ? ar.filter((r) => (r.grouping ?? `ranks=${r.ranks}`) === tp.grouping) : []
+    const c = curve(rows)
+    const measured = tp && c.length ? { n: tp.tp as 8 | 4, t: (c[0] as XY).y } : null
+    readings = { alpha: p2p.alpha, readings: rs, ...supported(rs, measured) }
+  }
+  notes.push('communication only: compute, kernel launches and MoE all-to-all are not counted, so real tok/s is lower than the ceiling')
+  return { model: m, payloadBytes, allreducesPerStep: m.layers * m.allreducesPerLayer, plans, p2pReadings: readings, notes }
+}

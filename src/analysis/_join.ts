@@ -1,0 +1,80 @@
+/**
+ * Topology join: pair fits aggregated by link class (NODE, SYS, PIX, NV18, … from the
+ * set's topology capture; one class "all" without one), and GPUs whose pairs are slower
+ * than the rest of their class flagged.
+ */
+import { medianOf, sortSample } from '../stats/index.ts'
+import type { Fit, GpuOutlier, LinkClassSummary, Verdict } from './_types.ts'
+
+/** What the analysis needs from a topology capture. */
+export interface TopologyView {
+  /** Where the capture was read (shown in the output). */
+  source: string
+  /** Link class of a GPU pair exactly as `nvidia-smi topo -m` prints it, when known. */
+  linkClass(a: number, b: number): string | undefined
+}
+
+/** A GPU is an outlier when the median α of its pairs is at least this many times its class's. */
+export const OUTLIER_RATIO = 1.5
+
+const med = (v: readonly number[]): number => medianOf(sortSample(v))
+const classOf = (f: Fit): string => f.linkClass ?? 'all'
+const groupKey = (f: Fit): string => `${f.bench}\u0000${f.p2p ?? ''}\u0000${f.peerAccess ?? ''}\u0000${JSON.stringify(f.env ?? {})}\u0000${classOf(f)}`
+
+/** Cross-GPU pair fits grouped by bench, P2P mode, env and link class. */
+function classGroups(fits: readonly Fit[]): Map<string, Fit[]> {
+  const out = new Map<string, Fit[]>()
+  for (const f of fits) {
+    if (f.src === undefined || f.dst === undefined || f.src === f.dst) continue
+    const k = groupKey(f)
+    const g = out.get(k)
+    if (g) g.push(f)
+    else out.set(k, [f])
+  }
+  return out
+}
+
+/** One summary per link class (and bench, P2P mode). */
+export function linkClasses(fits: readonly Fit[]): LinkClassSummary[] {
+  return [...classGroups(fits).values()].map((g) => {
+    const a = g.map((f) => f.alpha)
+    const f0 = g[0] as Fit
+    return { linkClass: classOf(f0), bench: f0.bench, p2p: f0.p2p, pairs: g.length, medianAlpha: med(a), minAlpha: Math.min(...a), maxAlpha: Math.max(...a) }
+  })
+}
+
+/**
+ * GPUs whose pairs' median α is ≥ OUTLIER_RATIO × the median of the class's other pairs
+ * (those not touching the GPU; classes of ≥ 3 pairs). Comparing with the others keeps one
+ * slow GPU from dragging its own yardstick up, which matters on 4 GPUs where it is in half the pairs.
+ */
+export function gpuOutliers(fits: readonly Fit[]): GpuOutlier[] {
+  const out: GpuOutlier[] = []
+  for (const g of classGroups(fits).values()) {
+    if (g.length < 3) continue
+    const gpus = [...new Set(g.flatMap((f) => [f.src as number, f.dst as number]))].sort((a, b) => a - b)
+    for (const gpu of gpus) {
+      const mine = g.filter((f) => f.src === gpu || f.dst === gpu)
+      const others = g.filter((f) => f.src !== gpu && f.dst !== gpu)
+      if (others.length === 0) continue
+      const ratio = med(mine.map((f) => f.alpha)) / med(others.map((f) => f.alpha))
+      if (ratio >= OUTLIER_RATIO) out.push({ gpu, bench: (g[0] as Fit).bench, linkClass: classOf(g[0] as Fit), ratio, pairs: mine.length })
+    }
+  }
+  return out
+}
+
+/** Verdict lines for the classes and the outliers. */
+export function joinVerdicts(classes: readonly LinkClassSummary[], outliers: readonly GpuOutlier[], fmt: (s: number) => string): Verdict[] {
+  const v: Verdict[] = classes.map((c) => ({
+    subject: `${c.bench}${c.p2p ? ` p2p=${c.p2p}` : ''} ${c.linkClass === 'all' ? 'all pairs' : `${c.linkClass} pairs`}`,
+    kind: 'class',
+    text: `${c.pairs} pairs, floor median ${fmt(c.medianAlpha)} (range ${fmt(c.minAlpha)} – ${fmt(c.maxAlpha)})`,
+    bands: [],
+  }))
+  for (const o of outliers) {
+    const cls = o.linkClass === 'all' ? 'the other pairs' : `their class (${o.linkClass})`
+    v.push({ subject: `GPU${o.gpu}`, kind: 'outlier', text: `GPU${o.gpu}'s pairs are ${o.ratio.toFixed(1)}× slower than ${cls} (${o.pairs} pairs, ${o.bench})`, bands: [] })
+  }
+  return v
+}

@@ -1,0 +1,94 @@
+/**
+ * Rows → series: one series per pair or group and configuration, holding time samples by
+ * message size. Time rows are taken as they are; `p2p.bw_uni` rows join the `p2p.latency`
+ * series of the same pair as time = size / bandwidth (p2pBandwidthLatencyTest measures the
+ * latency at 16 B and the bandwidth at ~160 MB, the two ends of the same α–β line).
+ */
+import type { Row } from '../model/index.ts'
+
+/** Identity of a series (the fields a Fit reports). */
+export interface SeriesId {
+  bench: string
+  src?: number
+  dst?: number
+  group?: string
+  ranks?: number
+  grouping?: string
+  p2p: 'enabled' | 'disabled' | null
+  peerAccess?: boolean
+  copy?: 'ce' | 'sm'
+  direction?: 'read' | 'write'
+  placement?: 'out-of-place' | 'in-place'
+  dtype?: string
+  redop?: string
+  root?: number
+  env?: Record<string, string>
+}
+
+/** A series: its identity and the samples by size, each tagged with its launch. */
+export interface Series {
+  key: string
+  id: SeriesId
+  benches: Set<string>
+  bySize: Map<number, { value: number; launch: string }[]>
+  /** Rows without a size, counted as 0 B (a latency of the smallest copy). */
+  unsized: number
+}
+
+/** The bench a row's series belongs to, or undefined when the row is not time-like. */
+function seriesBench(r: Row): string | undefined {
+  if (r.timer === 'cpu') return undefined // API-call overhead, not transfer time
+  if (r.unit === 's' && (r.metric === 'time' || r.metric === 'latency')) return r.bench
+  if (r.bench === 'p2p.bw_uni' && r.unit === 'B/s' && r.sizeBytes !== null && r.value > 0) return 'p2p.latency'
+  return undefined
+}
+
+const sortedEnv = (env: Record<string, string> | undefined): Record<string, string> | undefined =>
+  env && Object.keys(env).length ? Object.fromEntries(Object.entries(env).sort(([a], [b]) => a.localeCompare(b))) : undefined
+
+/** The identity of the series a row belongs to. */
+export function seriesId(r: Row, bench: string): SeriesId {
+  const pair = r.src !== null && r.dst !== null
+  const id: SeriesId = { bench, p2p: r.p2p }
+  if (pair) {
+    id.src = r.src as number
+    id.dst = r.dst as number
+  } else if (r.group) id.group = r.group
+  if (!pair && r.ranks !== null) id.ranks = r.ranks
+  const opt = { grouping: r.grouping, peerAccess: r.peerAccess, copy: r.copy, direction: r.direction, placement: r.placement ?? undefined, dtype: r.dtype, redop: r.redop, root: r.root, env: sortedEnv(r.env) }
+  for (const [k, v] of Object.entries(opt)) if (v !== undefined) (id as unknown as Record<string, unknown>)[k] = v
+  return id
+}
+
+/** A stable string key of an identity. */
+export const idKey = (id: SeriesId): string => JSON.stringify(id)
+
+/** The launch a row belongs to: host, point and trial (iterations of one launch share it). */
+export const launchOf = (r: Row): string => `${r.host ?? ''}|${r.point ?? r.source.file}|${r.trial}`
+
+/**
+ * Groups rows into series. In-place nccl series are dropped when the out-of-place twin
+ * exists (they measure the same thing; one fit per group is what users read).
+ */
+export function buildSeries(rows: readonly Row[]): Series[] {
+  const map = new Map<string, Series>()
+  for (const r of rows) {
+    const bench = seriesBench(r)
+    if (!bench) continue
+    const id = seriesId(r, bench)
+    const key = idKey(id)
+    let s = map.get(key)
+    if (!s) map.set(key, (s = { key, id, benches: new Set(), bySize: new Map(), unsized: 0 }))
+    s.benches.add(r.bench)
+    const size = r.sizeBytes ?? 0
+    if (r.sizeBytes === null) s.unsized++
+    const value = r.unit === 'B/s' ? size / r.value : r.value
+    const list = s.bySize.get(size)
+    const sample = { value, launch: launchOf(r) }
+    if (list) list.push(sample)
+    else s.bySize.set(size, [sample])
+  }
+  const all = [...map.values()]
+  const keys = new Set(all.map((s) => s.key))
+  return all.filter((s) => s.id.placement !== 'in-place' || !keys.has(idKey({ ...s.id, placement: 'out-of-place' })))
+}

@@ -1,0 +1,50 @@
+/**
+ * Finding a result set's topology capture (IO): `<set>/topology/` read with the topology
+ * module's `collectTopology({ from })`, or a topology report embedded in the manifest
+ * (`extra.topology` with `pairs: [{ a, b, link }]`). Absent or unreadable → null and a note
+ * saying why; the analysis then treats all pairs as one class.
+ */
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Manifest } from '../model/index.ts'
+import type { TopologyView } from './_join.ts'
+
+/** A report with pairs as `gpucomm topo --json` prints them. */
+interface PairsReport {
+  pairs?: { a: number; b: number; link?: string }[]
+}
+
+/** A view over a report's pairs (unordered: a–b and b–a share a class). */
+export function viewOfReport(report: PairsReport, source: string): TopologyView | null {
+  const pairs = report.pairs ?? []
+  if (!pairs.some((p) => p.link)) return null
+  const map = new Map<string, string>()
+  for (const p of pairs) if (p.link) map.set(`${Math.min(p.a, p.b)}-${Math.max(p.a, p.b)}`, p.link)
+  return { source, linkClass: (a, b) => map.get(`${Math.min(a, b)}-${Math.max(a, b)}`) }
+}
+
+type TopologyModule = {
+  collectTopology: (o: { from: string }) => Promise<unknown>
+  pairLinkClass: (report: unknown, a: number, b: number) => string | undefined
+}
+
+/** The topology of a result set, or null with the reason. */
+export async function loadTopology(dir: string, manifest: Manifest): Promise<{ view: TopologyView | null; note: string }> {
+  const embedded = manifest.extra?.topology as PairsReport | undefined
+  const capture = join(dir, 'topology')
+  if (existsSync(capture)) {
+    try {
+      // Loaded lazily so analysis works (and type-checks) whether or not the topology module is present.
+      const spec = '../topology/index.ts'
+      const mod = (await import(spec)) as TopologyModule
+      const report = await mod.collectTopology({ from: capture })
+      return { view: { source: capture, linkClass: (a, b) => mod.pairLinkClass(report, a, b) }, note: 'pairs aggregated by link class' }
+    } catch (e) {
+      const fromManifest = embedded ? viewOfReport(embedded, 'manifest.json extra.topology') : null
+      if (fromManifest) return { view: fromManifest, note: 'pairs aggregated by link class' }
+      return { view: null, note: `topology capture ${capture} could not be read (${(e as Error).message.split('\n')[0]}): pairs aggregated as one class` }
+    }
+  }
+  const v = embedded ? viewOfReport(embedded, 'manifest.json extra.topology') : null
+  return v ? { view: v, note: 'pairs aggregated by link class' } : { view: null, note: 'no topology capture in the set: pairs aggregated as one class' }
+}

@@ -1,0 +1,282 @@
+/**
+ * The JSON shapes `analyze` and `compare` return (and `--json` prints). All values are in
+ * base units: seconds, bytes, bytes/second. Intervals that cannot be bounded (too few
+ * samples) are `null` at the open end, since JSON has no infinity.
+ */
+import type { Summary } from '../stats/index.ts'
+import type { CellConfig } from '../cells/index.ts'
+
+/** What a band measures. */
+export type BandMetric =
+  | 'p2p-latency' // p2pBandwidthLatencyTest-style 16 B copy, GPU-event time per copy
+  | 'p2p-effective-latency' // p2pmark's all-to-all effective latency: NOT a per-pair latency
+  | 'allreduce-time' // nccl-tests all_reduce time column at small sizes
+  | 'p2p-bw-uni'
+  | 'p2p-bw-bi'
+  | 'link-bw' // theoretical per-direction link bandwidth
+  | 'allreduce-busbw'
+
+/** The family of a band, used to word verdicts. */
+export type BandKind = 'p2p-on' | 'host-staged' | 'same-gpu' | 'effective-latency' | 'collective-measured' | 'collective-model' | 'bandwidth'
+
+/** An expectation band: a published (or NCCL-model) range with its source and conditions. */
+export interface Band {
+  /** Stable id, e.g. `p2p-off-ada-genoa`. */
+  id: string
+  /** Short label for verdicts, e.g. "P2P off, host-staged (RTX 6000 Ada, EPYC Genoa)". */
+  label: string
+  kind: BandKind
+  metric: BandMetric
+  /** Path or link class: "PCIe Gen5", "PCIe switch", "NVSwitch", "SYS", "PHB", … */
+  path: string
+  /** P2P state the figure was measured with. */
+  p2p: 'on' | 'off' | 'any'
+  /** true: measured in a VM; false: bare metal; null: either / not stated. */
+  vm: boolean | null
+  /** GPU family, or "any". */
+  gpuFamily: string
+  /** Range in `unit` (base units). A single published value has low = high. */
+  low: number
+  high: number
+  unit: 's' | 'B/s'
+  /** Group size a collective figure applies to. */
+  ranks?: number
+  /** Message sizes (bytes) the figure applies to, inclusive. */
+  sizes?: [number, number]
+  /** Where the number comes from (repository/file, paper, …), as in REFERENCE.md. */
+  source: string
+  /** How it was measured and what it means. */
+  conditions: string
+  /** The source gives the value only roughly ("~14 µs"); low/high are ±10 % around it. */
+  approximate?: boolean
+}
+
+/** One segment of a segmented α–β fit (between protocol breakpoints). */
+export interface Segment {
+  /** Smallest and largest message size in the segment (bytes). */
+  fromBytes: number
+  toBytes: number
+  points: number
+  alpha: number
+  /** null when the segment's time does not grow with size (β not resolved). */
+  beta: number | null
+  /** Root-mean-square relative residual of the segment's line. */
+  relRms: number
+}
+
+/** The α–β fit of one pair or group: time = α + size/β. */
+export interface Fit {
+  /** Bench of the series (`p2p.latency` also takes in `p2p.bw_uni` of the same pair). */
+  bench: string
+  /** Every bench whose rows went into the fit. */
+  benches: string[]
+  src?: number
+  dst?: number
+  group?: string
+  ranks?: number
+  grouping?: string
+  p2p: 'enabled' | 'disabled' | null
+  peerAccess?: boolean
+  copy?: 'ce' | 'sm'
+  direction?: 'read' | 'write'
+  placement?: 'out-of-place' | 'in-place'
+  dtype?: string
+  redop?: string
+  root?: number
+  env?: Record<string, string>
+  /** Link class of the pair from the topology capture (NODE, SYS, PIX, NV18, …), when known. */
+  linkClass?: string
+  /** Floor: α of the first segment (seconds). */
+  alpha: number
+  /** Bootstrap percentile interval of α (seconds); [α, α] when it cannot be resampled. */
+  alphaCi: [number, number]
+  /** Asymptotic bandwidth: β of the last segment (bytes/second); null when unresolved. */
+  beta: number | null
+  betaCi: [number, number] | null
+  segments: Segment[]
+  /** The measured side of the floor: the smallest size, its median and its minimum. */
+  smallest: { sizeBytes: number; median: number; min: number; n: number }
+  /** Distinct sizes and samples that went in. */
+  sizes: number
+  n: number
+  /** Ids of the expectation bands α falls in. */
+  bands: string[]
+  /** Ids of the bandwidth bands β falls in. */
+  betaBands: string[]
+  /** One sentence placing the floor among the bands. */
+  verdict: string
+  warnings: string[]
+}
+
+/**
+ * Statistics of one cell (bench × pair or group × size × env × placement × metric), from
+ * the cells module; CI ends that cannot be bounded (n < 6 at 95 %) are null.
+ */
+export interface AnalysisCell {
+  /** The cell key (`cellKey` of src/cells), the join key of diff. */
+  key: string
+  config: CellConfig
+  n: number
+  median: number
+  mean: number
+  stdev: number
+  min: number
+  max: number
+  p5: number
+  p95: number
+  mad: number
+  ci: [number | null, number | null]
+  ciLevel: number
+  /** Number of values flagged by the modified z-score (|z| > 3.5). */
+  outliers: number
+  /** Launches (trials) in the cell, and the standard deviation within / between launches. */
+  launches: number
+  withinStdev: number | null
+  betweenStdev: number | null
+  warnings: string[]
+}
+
+/** A verdict line: what the analysis concludes about one subject. */
+export interface Verdict {
+  subject: string
+  kind: 'floor' | 'class' | 'outlier' | 'note'
+  text: string
+  bands: string[]
+}
+
+/** Pairs aggregated by link class (from the topology capture; "all" without one). */
+export interface LinkClassSummary {
+  linkClass: string
+  bench: string
+  p2p: string | null
+  pairs: number
+  medianAlpha: number
+  minAlpha: number
+  maxAlpha: number
+}
+
+/** A GPU whose pairs are slower than the rest of their class. */
+export interface GpuOutlier {
+  gpu: number
+  bench: string
+  linkClass: string
+  /** Median α over the GPU's pairs / median α over the class's pairs without it. */
+  ratio: number
+  pairs: number
+}
+
+/** Everything `analyze` finds in a result set. */
+export interface Analysis {
+  dir: string
+  id: string
+  simulated: boolean
+  fits: Fit[]
+  cells: AnalysisCell[]
+  verdicts: Verdict[]
+  classes: LinkClassSummary[]
+  outliers: GpuOutlier[]
+  /** Where link classes came from, or why there were none. */
+  topology: { source: string | null; note: string }
+  /** Context the seeds need (e.g. the meaning of the 5–8 µs figure). */
+  notes: string[]
+  warnings: string[]
+}
+
+/** Median ± CI of one grouping at one size. */
+export interface GroupingStat {
+  grouping: string
+  n: number
+  median: number
+  ci: [number | null, number | null]
+  /** Medians per GPU group inside the grouping (a TP4 grouping has two groups). */
+  groups: { group: string; n: number; median: number }[]
+}
+
+/** One size of a comparison. */
+export interface SizeComparison {
+  sizeBytes: number
+  groupings: GroupingStat[]
+  /** The grouping with the lowest median time, or null when only one was measured. */
+  winner: string | null
+  /** Slowest median / fastest median (≥ 1). */
+  ratio: number | null
+  /** Mann-Whitney U p-value between the two fastest groupings, when both have samples. */
+  p: number | null
+}
+
+/** One bench compared across the values of the `by` axis. */
+export interface BenchComparison {
+  bench: string
+  metric: 'time'
+  groupings: string[]
+  sizes: SizeComparison[]
+}
+
+/** A model preset for the decode model. */
+export interface ModelPreset {
+  id: string
+  name: string
+  layers: number
+  hidden: number
+  dtypeBytes: number
+  /** Concurrent sequences: tokens per decode step. */
+  batch: number
+  allreducesPerLayer: number
+  source: string
+}
+
+/** One parallel plan of the decode model (TP8, TP4×PP2). */
+export interface DecodePlan {
+  plan: 'TP8' | 'TP4×PP2'
+  tp: number
+  pp: number
+  /** The grouping whose measurements were used, or null when none matched. */
+  grouping: string | null
+  /** All-reduces on the critical path of one decode step (all stages, in sequence). */
+  allreduces: number
+  /** Measured all-reduce time at the payload (seconds), null when not measured. */
+  allreduceTime: number | null
+  /** How it was obtained: between two measured sizes (log-log), or the α–β fit beyond them. */
+  allreduceFrom: 'interpolated' | 'measured' | 'fit-extrapolated' | 'none'
+  /** Pipeline-boundary send/recv per step, and the time of one (seconds). */
+  sendRecvs: number
+  sendRecvTime: number | null
+  sendRecvFrom: string
+  /** Communication time per decode step (seconds) and the communication-only ceiling. */
+  commTime: number | null
+  tokPerSec: number | null
+}
+
+/** The two readings of REFERENCE.md §4 built from a p2p floor α. */
+export interface P2pReading {
+  reading: 'per-hop' | 'whole-transfer'
+  formula: string
+  tp8: { allreduce: number; step: number; tokPerSec: number }
+  tp4: { allreduce: number; step: number; tokPerSec: number }
+}
+
+/** The decode-step communication model. */
+export interface DecodeModel {
+  model: ModelPreset
+  /** Bytes per all-reduce: batch × hidden × dtype bytes. */
+  payloadBytes: number
+  allreducesPerStep: number
+  plans: DecodePlan[]
+  /** From the p2p floor, when one was measured: both readings and which one the data supports. */
+  p2pReadings: { alpha: number; readings: P2pReading[]; supported: 'per-hop' | 'whole-transfer' | 'undecided'; why: string } | null
+  notes: string[]
+}
+
+/** What `compare` returns. */
+export interface Comparison {
+  dir: string
+  id: string
+  simulated: boolean
+  by: string
+  benches: BenchComparison[]
+  decode: DecodeModel | null
+  warnings: string[]
+}
+
+/** Re-exported for callers that build cells themselves. */
+export type { Summary }
