@@ -10,13 +10,13 @@ const CONFIG = /^([a-z][A-Za-z0-9_.-]*): (.*)$/
 const RESULT = /^Benchmark(\S+)\s+(\d+)\s+(\S.*)$/
 const MARKED = /^(CORRUPT|SKIP)\s+(\S+)\s*(.*)$/
 
-/** What each unit of a result line becomes: metric, base unit and the factor to it. */
-const UNITS: Record<string, { metric: Row['metric']; unit: Row['unit']; factor: number } | undefined> = {
-  'us/op': { metric: 'time', unit: 's', factor: 1e-6 },
-  'GB/s': { metric: 'bandwidth', unit: 'B/s', factor: 1e9 },
-  'algGB/s': { metric: 'algbw', unit: 'B/s', factor: 1e9 },
-  'busGB/s': { metric: 'busbw', unit: 'B/s', factor: 1e9 },
-  wrong: { metric: 'wrong', unit: 'count', factor: 1 },
+/** What each unit of a result line becomes: metric, base unit and the conversion to it. */
+const UNITS: Record<string, { metric: Row['metric']; unit: Row['unit']; base: (v: number) => number } | undefined> = {
+  'us/op': { metric: 'time', unit: 's', base: (v) => v / 1e6 },
+  'GB/s': { metric: 'bandwidth', unit: 'B/s', base: (v) => v * 1e9 },
+  'algGB/s': { metric: 'algbw', unit: 'B/s', base: (v) => v * 1e9 },
+  'busGB/s': { metric: 'busbw', unit: 'B/s', base: (v) => v * 1e9 },
+  wrong: { metric: 'wrong', unit: 'count', base: (v) => v },
 }
 
 const P2P_BENCHES: Record<string, string | undefined> = { P2PLatency: 'p2p.latency', P2PBwUni: 'p2p.bw_uni', P2PBwBi: 'p2p.bw_bi' }
@@ -120,7 +120,7 @@ class NativeParser implements LineParser {
       // p2p lines: latency gives a latency row; bandwidth lines give a bandwidth row (their time is implied).
       if (isP2p && u.metric === 'time' && bench !== 'p2p.latency') continue
       const metric = isP2p && u.metric === 'time' ? 'latency' : u.metric
-      rows.push({ ...base, metric, unit: u.unit, value: v * u.factor })
+      rows.push({ ...base, metric, unit: u.unit, value: u.base(v) })
     }
     this.results++
     for (const row of rows) this.emit(row)
