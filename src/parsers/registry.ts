@@ -7,6 +7,9 @@ import { lspciTv } from './lspci-tv.ts'
 import { lspciNn } from './lspci-nn.ts'
 import { iommuGroups } from './iommu-groups.ts'
 import { native } from './native.ts'
+import { p2pBandwidthLatencyParser } from './p2p-bandwidth-latency.ts'
+import { nvbandwidthParser } from './nvbandwidth.ts'
+import { nvbandwidthJsonParser } from './nvbandwidth-json.ts'
 
 /**
  * Every parser gpucomm knows, in one explicit list (no discovery). Add a format by
@@ -21,4 +24,7 @@ export const PARSERS: readonly Parser[] = [
   lspciNn,
   iommuGroups,
   native,
+  p2pBandwidthLatencyParser,
+  nvbandwidthParser,
+  nvbandwidthJsonParser,
 ]

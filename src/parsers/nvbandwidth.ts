@@ -1,0 +1,218 @@
+/**
+ * Parser of nvbandwidth plain-text output, v0.4 to v0.10 (FORMATS.md §3).
+ *
+ * Rows: bench `nvbw.<key>` where key is the testcase (or, for the three matrices of a
+ * bidirectional device-to-device test, the part key the SUM line names: `…_read1`,
+ * `…_read2`, `…_total`); metric `bandwidth` (B/s) or `latency` (s, from ns). src/dst follow
+ * the data (see _nvbw-testcases.ts); the host end is null. N/A cells yield no row and are
+ * counted in one `na-cell` diagnostic per matrix.
+ */
+import { SIM_MARKER } from '../model/index.ts'
+import type { Row } from '../model/index.ts'
+import { DiagSink, cleanLine, intToken, optionValue, tokens } from './_matrix-common.ts'
+import { emitMatrix, partSuffix } from './_nvbw-emit.ts'
+import type { NvbwMatrix } from './_nvbw-emit.ts'
+import { NVBW_META_CAP, emptyMeta } from './_nvbw-meta.ts'
+import type { NvbwMeta, NvbwTestcaseMeta } from './_nvbw-meta.ts'
+import { bufferSize, cudaVersionNumber, deviceLine } from './_nvbw-testcases.ts'
+import type { LineParser, Origin, Parser } from './types.ts'
+
+/** The matrix being read: waiting for its header, reading rows, or done (waiting for SUM). */
+interface OpenMatrix extends NvbwMatrix {
+  state: 'header' | 'rows' | 'done'
+  sumKey: string | null
+}
+
+const CELL = /^(?:N\/A|[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|-?nan|-?inf)$/i
+const SUMMARY = /^(SUM|COEFFICIENT_OF_VARIATION|MIN|MAX|AVG)\s+(\S+)\s+(\S+)$/
+const PERF = /^&&&& PERF\s+(\S+)\s+(\S+)\s*(\S*)$/
+
+class NvbwTextParser implements LineParser {
+  private readonly diags: DiagSink
+  private readonly meta: NvbwMeta = emptyMeta('text')
+  private tc: NvbwTestcaseMeta | null = null
+  private mx: OpenMatrix | null = null
+  private commandMiB: number | null = null
+  private smallBuffer = false
+  /** The last unrecognized line, if it came right before this one (blank lines aside): a hostname candidate. */
+  private lastOther: string | null = null
+  private lastLine = 0
+
+  constructor(
+    private readonly origin: Origin,
+    private readonly emit: (row: Row) => void,
+  ) {
+    this.diags = new DiagSink(origin.file)
+  }
+
+  line(raw: string, no: number): void {
+    this.lastLine = no
+    try {
+      const t = cleanLine(raw).trim()
+      if (t === '') return this.blank()
+      const other = this.lastOther
+      this.lastOther = null
+      if (this.matrixLine(t, no)) return
+      if (this.bannerLine(t, other)) return
+      if (this.statusLine(t, no)) return
+      this.otherLine(t)
+    } catch (e) {
+      this.diags.add(no, 'error', 'parser-error', `nvbandwidth parser failed on this line: ${String(e)}`)
+    }
+  }
+
+  private blank(): void {
+    const m = this.mx
+    if (m && m.state === 'rows' && m.rows.length > 0) m.state = 'done'
+  }
+
+  /** Header and rows of the open matrix, or a description line that opens one. */
+  private matrixLine(t: string, no: number): boolean {
+    const m = this.mx
+    if (m && m.state === 'header') {
+      m.cols = tokens(t).map((x, i) => intToken(x) ?? i)
+      m.state = 'rows'
+      return true
+    }
+    if (m && m.state === 'rows') {
+      const tk = tokens(t)
+      const label = intToken(tk[0])
+      if (label !== undefined && tk.length > 1 && tk.slice(1).every((x) => CELL.test(x))) {
+        if (tk.length - 1 !== m.cols.length) this.diags.add(no, 'warn', 'short-row', `${m.testcase}: row ${label} has ${tk.length - 1} cells for ${m.cols.length} columns`)
+        const cells = tk.length - 1 < m.cols.length ? tk.slice(1, -1) : tk.slice(1) // a short row's last cell may be cut
+        m.rows.push({ row: label, cells, lines: cells.map(() => no) })
+        return true
+      }
+    }
+    if (/\((?:GB\/s|ns)\)$/.test(t) && /\((?:row|column)\)/.test(t)) {
+      this.flush()
+      const testcase = this.tc?.name ?? 'unknown'
+      this.mx = { testcase, key: testcase, description: t, cols: [], rows: [], line: no, state: 'header', sumKey: null }
+      return true
+    }
+    return false
+  }
+
+  /** Version, CUDA and driver versions, devices, hostname. */
+  private bannerLine(t: string, other: string | null): boolean {
+    const meta = this.meta
+    let m: RegExpExecArray | null
+    if ((m = /^nvbandwidth Version:\s*(\S+)/.exec(t))) {
+      this.flush()
+      meta.runs++
+      meta.version ??= m[1] as string
+      this.tc = null
+    } else if ((m = /^Built from Git version:\s*(.*)$/.exec(t))) meta.gitVersion ??= m[1] as string
+    else if ((m = /^MPI version:\s*(.*)$/.exec(t))) meta.mpiVersion ??= m[1] as string
+    else if ((m = /^CUDA Runtime Version:\s*(.*)$/.exec(t))) meta.cudaRuntimeVersion ??= cudaVersionNumber(m[1] as string)
+    else if ((m = /^CUDA Driver Version(?: \(API\))?:\s*(.*)$/.exec(t))) meta.cudaDriverVersion ??= cudaVersionNumber(m[1] as string)
+    else if ((m = /^Driver Version:\s*(\S+)/.exec(t))) meta.driverVersion ??= m[1] as string
+    else {
+      const d = deviceLine(t)
+      if (!d) return false
+      if (d.index === 0 && meta.devices.length === 0 && other && /^[\w.-]+$/.test(other)) meta.hostname = other
+      if (meta.devices.length < NVBW_META_CAP && !meta.devices.some((x) => x.index === d.index)) meta.devices.push(d)
+    }
+    return true
+  }
+
+  /** Running / Waived / errors / summaries / NOTE. */
+  private statusLine(t: string, no: number): boolean {
+    let m: RegExpExecArray | null
+    if ((m = /^Running (?:benchmark )?(\S+?)\.?$/.exec(t))) {
+      this.flush()
+      this.tc = { name: m[1] as string, status: 'running', line: no, matrices: [] }
+      if (this.meta.testcases.length < NVBW_META_CAP) this.meta.testcases.push(this.tc)
+    } else if ((m = SUMMARY.exec(t)) || (m = PERF.exec(t))) {
+      this.summary(m, t.startsWith('&&&&') ? 'PERF' : (m[1] as string), no)
+    } else if ((m = /^(?:Waived:|Waiving)\s*(.*?)\.?$/.exec(t))) {
+      const name = t.startsWith('Waiving') && m[1] ? (m[1] as string) : null
+      if (this.meta.testcases.length < NVBW_META_CAP) this.meta.testcases.push({ name, status: 'waived', line: no, matrices: [] })
+      this.diags.add(no, 'info', 'waived', `nvbandwidth waived a testcase${name ? ` (${name})` : ''}: it cannot run on this system`)
+    } else if (/^(?:ERROR|Error)\b:?/.test(t)) {
+      this.flush()
+      if (this.tc) Object.assign(this.tc, { status: 'error', error: t })
+      this.diags.add(no, 'warn', 'testcase-error', `nvbandwidth: ${t}`)
+    } else if (t.startsWith('NOTE: The reported results')) {
+      this.flush()
+      this.meta.complete = true
+    } else return false
+    return true
+  }
+
+  private summary(m: RegExpExecArray, kind: string, no: number): void {
+    const isPerf = kind === 'PERF'
+    const key = (isPerf ? m[1] : m[2]) as string
+    const value = Number(isPerf ? m[2] : m[3])
+    if (!Number.isFinite(value)) return
+    if ((kind === 'SUM' || isPerf) && this.mx) {
+      this.mx.sumKey = key
+      this.flush()
+    }
+    if (this.meta.summaries.length < NVBW_META_CAP) this.meta.summaries.push({ kind, key, value, ...(isPerf && m[3] ? { unit: m[3] } : {}), line: no })
+  }
+
+  private otherLine(t: string): void {
+    if (t.startsWith(SIM_MARKER)) this.meta.simulated = true
+    else if (/(?:^|[\s/])nvbandwidth(?:\s|$)/.test(t) && !this.meta.commandLine) {
+      this.meta.commandLine = t
+      const b = Number(optionValue(t, ['-b', '--bufferSize']))
+      if (Number.isSafeInteger(b) && b > 0) this.commandMiB = b
+    } else if (/buffer size that is smaller than the default/.test(t)) this.smallBuffer = true
+    this.lastOther = t
+  }
+
+  /** Emits the open matrix (if it has rows) under its SUM key, or the testcase plus part. */
+  private flush(): void {
+    const m = this.mx
+    this.mx = null
+    if (!m || m.rows.length === 0) return
+    m.key = m.sumKey ?? m.testcase + partSuffix(m.description)
+    const { rows, na } = emitMatrix(m, {
+      file: this.origin.file,
+      trial: (this.origin.trial ?? 0) + Math.max(0, this.meta.runs - 1),
+      sizeBytes: (latency) => this.size(latency).bytes,
+      emit: this.emit,
+      diags: this.diags,
+    })
+    const tc = this.tc
+    if (tc) {
+      if (tc.status === 'running') tc.status = 'passed'
+      if (tc.matrices.length < 16) tc.matrices.push({ key: m.key, description: m.description, line: m.line, rows: m.rows.length, columns: m.cols.length, emitted: rows, na })
+    }
+  }
+
+  private size(latency: boolean): ReturnType<typeof bufferSize> {
+    return bufferSize(this.meta.version, this.commandMiB, latency, this.smallBuffer)
+  }
+
+  end(): { meta: Record<string, unknown>; diagnostics: ReturnType<DiagSink['finish']> } {
+    try {
+      this.flush()
+      for (const tc of this.meta.testcases) {
+        if (tc.status === 'running') this.diags.add(tc.line, 'warn', 'incomplete', `nvbandwidth testcase ${tc.name} started but printed no matrix`)
+      }
+      if (this.meta.runs === 0 && this.meta.testcases.length === 0) this.diags.add(Math.max(1, this.lastLine), 'warn', 'no-data', 'no nvbandwidth output found')
+      this.meta.bufferSize = this.size(false)
+    } catch (e) {
+      this.diags.add(this.lastLine, 'error', 'parser-error', `nvbandwidth parser failed at the end: ${String(e)}`)
+    }
+    return { meta: this.meta as unknown as Record<string, unknown>, diagnostics: this.diags.finish() }
+  }
+}
+
+/** Confidence that `head` is nvbandwidth plain text. */
+function detect(head: string): number {
+  if (/^nvbandwidth Version:/m.test(head)) return 0.95
+  if (/^Running \w+\.\s*$/m.test(head) && /\((?:GB\/s|ns)\)\s*$/m.test(head) && /^SUM \w+ /m.test(head)) return 0.8
+  return 0
+}
+
+/** nvbandwidth plain-text output (v0.4–v0.10, single node and multinode). */
+export const nvbandwidthParser: Parser = {
+  id: 'nvbandwidth',
+  description: 'NVIDIA nvbandwidth text output: copy bandwidth and latency matrices per testcase',
+  kind: 'measurement',
+  detect,
+  open: (origin, emit) => new NvbwTextParser(origin, emit),
+}
