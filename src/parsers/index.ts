@@ -5,6 +5,7 @@ import type { Parser } from './types.ts'
 export type { Origin, ParseOutput, LineParser, Parser } from './types.ts'
 export { parseText, splitLines } from './_text.ts'
 export { PARSERS } from './registry.ts'
+export type * from './_topology-types.ts'
 
 /** Bytes of a file's beginning that detection looks at. */
 export const DETECT_BYTES = 64 * 1024

@@ -7,6 +7,7 @@ import { simCommand } from './sim.ts'
 import { analyzeCommand } from './analyze.ts'
 import { compareCommand } from './compare.ts'
 import { buildCommand } from './build.ts'
+import { topoCommand } from './topo.ts'
 
 /** Every CLI command, in the order `--help` lists them. Add a command with one line here. */
 export const COMMANDS: readonly CommandDef[] = [
@@ -18,4 +19,5 @@ export const COMMANDS: readonly CommandDef[] = [
   analyzeCommand,
   compareCommand,
   buildCommand,
+  topoCommand,
 ]

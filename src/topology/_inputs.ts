@@ -1,0 +1,86 @@
+/**
+ * Saved outputs → typed topology facts: each text goes to the topology parser that
+ * recognizes it (or the small nvidia-smi --query-gpu CSV reader here); problems become
+ * diagnostics with file:line.
+ */
+import type { Diagnostic } from '../model/index.ts'
+import { DETECT_BYTES, detectParser, parseText, splitLines } from '../parsers/index.ts'
+import type { IommuGroups, LspciList, LspciTree, P2PMatrix, TopoMatrix } from '../parsers/index.ts'
+import type { TopoSource } from './_types.ts'
+
+/** A GPU row of `nvidia-smi --query-gpu=index,name,pci.bus_id --format=csv[,noheader]`. */
+export interface QueryGpu {
+  index: number
+  name: string
+  busId: string
+  line: number
+}
+
+/** Everything read from saved outputs, by format (each entry keeps its file name). */
+export interface ParsedInputs {
+  topoM: { file: string; t: TopoMatrix }[]
+  p2p: { file: string; t: P2PMatrix }[]
+  lspciTv: { file: string; t: LspciTree }[]
+  lspciNn: { file: string; t: LspciList }[]
+  iommu: { file: string; t: IommuGroups }[]
+  query: { file: string; gpus: QueryGpu[] }[]
+  diagnostics: Diagnostic[]
+  sources: TopoSource[]
+}
+
+/** An empty collection of inputs. */
+export const noInputs = (): ParsedInputs => ({ topoM: [], p2p: [], lspciTv: [], lspciNn: [], iommu: [], query: [], diagnostics: [], sources: [] })
+
+/** Normalizes a PCI address to `dddd:bb:dd.f` lowercase (nvidia-smi prints 8-digit domains). */
+export function normalizeBdf(s: string): string | undefined {
+  const m = /^(?:([0-9a-fA-F]{4,8}):)?([0-9a-fA-F]{2}):([0-9a-fA-F]{2})\.([0-7])$/.exec(s.trim())
+  if (!m) return undefined
+  return `${(m[1] ?? '0000').slice(-4)}:${m[2] as string}:${m[3] as string}.${m[4] as string}`.toLowerCase()
+}
+
+const QUERY_LINE = /^\s*(\d+)\s*,\s*([^,]+?)\s*,\s*((?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s*$/
+
+/** Reads the --query-gpu CSV, or undefined when the text is not one. */
+export function parseQueryCsv(text: string): QueryGpu[] | undefined {
+  const gpus: QueryGpu[] = []
+  const lines = splitLines(text)
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i] as string
+    if (l.trim() === '' || /^\s*index\s*,\s*name\s*,\s*pci\.bus_id\s*$/.test(l)) continue
+    const m = QUERY_LINE.exec(l)
+    if (!m) return undefined
+    gpus.push({ index: Number(m[1]), name: m[2] as string, busId: normalizeBdf(m[3] as string) as string, line: i + 1 })
+  }
+  return gpus.length > 0 ? gpus : undefined
+}
+
+const FORMATS = 'nvidia-smi topo -m, nvidia-smi topo -p2p, lspci -tv, lspci -nn, an IOMMU group listing, nvidia-smi --query-gpu=index,name,pci.bus_id CSV'
+
+/** Parses one saved output into `into`; returns whether anything usable came out of it. */
+export function addInput(into: ParsedInputs, file: string, text: string, kind = 'input'): boolean {
+  const bad = (line: number, code: string, message: string): false => {
+    into.diagnostics.push({ file, line, severity: 'error', code, message })
+    into.sources.push({ kind, name: file, ok: false, note: message })
+    return false
+  }
+  if (text.trim() === '') return bad(1, 'empty', 'empty file')
+  const query = parseQueryCsv(text)
+  if (query) {
+    into.query.push({ file, gpus: query })
+    into.sources.push({ kind, name: file, format: 'nvidia-smi-query-gpu', ok: true })
+    return true
+  }
+  const parser = detectParser(text.slice(0, DETECT_BYTES), ['topology'])
+  if (!parser) return bad(1, 'unknown-format', `not a topology output gpucomm knows (${FORMATS})`)
+  const out = parseText(parser, text, { file })
+  into.diagnostics.push(...out.diagnostics)
+  const t = out.meta.topology as { format?: string } | undefined
+  into.sources.push({ kind, name: file, format: parser.id, ok: t !== undefined })
+  if (!t) return false
+  if (parser.id === 'nvidia-smi-topo-m') into.topoM.push({ file, t: t as TopoMatrix })
+  else if (parser.id === 'nvidia-smi-topo-p2p') into.p2p.push({ file, t: t as P2PMatrix })
+  else if (parser.id === 'lspci-tv') into.lspciTv.push({ file, t: t as LspciTree })
+  else if (parser.id === 'lspci-nn') into.lspciNn.push({ file, t: t as LspciList })
+  else if (parser.id === 'iommu-groups') into.iommu.push({ file, t: t as IommuGroups })
+  return true
+}
