@@ -36,30 +36,30 @@ function tagPrefixEnd(s: string): number {
 /** True for the char codes of 0-9. */
 export const isDigit = (c: number): boolean => c >= 48 && c <= 57
 
-/** Splits on spaces and tabs into `out` (cleared first); returns `out`. */
+/** Space, tab or a stray CR (a CRLF line handed over with its CR). */
+const blank = (c: number): boolean => c === 32 || c === 9 || c === 13
+
+/** Splits on spaces, tabs and CRs into `out` (cleared first); returns `out`. */
 export function tokenize(s: string, out: string[]): string[] {
   out.length = 0
   const n = s.length
   let i = 0
   while (i < n) {
     let c = s.charCodeAt(i)
-    while (c === 32 || c === 9) {
+    while (blank(c)) {
       if (++i >= n) return out
       c = s.charCodeAt(i)
     }
     const start = i
-    while (i < n && c !== 32 && c !== 9) c = s.charCodeAt(++i)
+    while (i < n && !blank(c)) c = s.charCodeAt(++i)
     out.push(s.slice(start, i))
   }
   return out
 }
 
-/** Index of the first char that is not a space or a tab, or -1. */
+/** Index of the first char that is not a space, tab or CR, or -1. */
 export function firstNonBlank(s: string): number {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    if (c !== 32 && c !== 9) return i
-  }
+  for (let i = 0; i < s.length; i++) if (!blank(s.charCodeAt(i))) return i
   return -1
 }
 
