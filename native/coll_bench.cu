@@ -34,7 +34,7 @@ nccl::Api api;
 #define NCCL_CHECK(call) ncclCheck((call), #call, __FILE__, __LINE__)
 void ncclCheck(nccl::Result r, const char* call, const char* file, int line) {
   if (r == nccl::kSuccess) return;
-  die(gc::kNcclError, "%s: NCCL error %d (%s) at %s:%d", call, r, api.getErrorString ? api.getErrorString(r) : "?", file, line);
+  die(gc::kNcclError, "%s: NCCL error %d (%s) at %s:%d", call, r, api.getErrorString ? api.getErrorString(r) : "?", gc::srcName(file).c_str(), line);
 }
 
 int indexIn(const std::string& item, const char* list) {

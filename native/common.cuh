@@ -33,9 +33,15 @@ inline const char*& progName() {
   std::exit(code);
 }
 
+// `native/<file name>` of a __FILE__, whatever path the compiler was given.
+inline std::string srcName(const char* file) {
+  const char* slash = std::strrchr(file, '/');
+  return std::string("native/") + (slash ? slash + 1 : file);
+}
+
 inline void cudaCheck(cudaError_t e, const char* call, const char* file, int line) {
   if (e == cudaSuccess) return;
-  die(kCudaError, "%s: %s (%s) at %s:%d", call, cudaGetErrorName(e), cudaGetErrorString(e), file, line);
+  die(kCudaError, "%s: %s (%s) at %s:%d", call, cudaGetErrorName(e), cudaGetErrorString(e), srcName(file).c_str(), line);
 }
 
 // Checks a CUDA runtime call; on failure prints the call, error name, text and file:line, exit 3.
@@ -176,7 +182,7 @@ inline void printCudaConfig(const std::vector<int>& gpus) {
 inline int deviceCount() {
   int n = 0;
   CUDA_CHECK(cudaGetDeviceCount(&n));
-  if (n == 0) die(kCudaError, "cudaGetDeviceCount: cudaErrorNoDevice (no CUDA-capable device is detected) at %s:%d", __FILE__, __LINE__);
+  if (n == 0) die(kCudaError, "cudaGetDeviceCount: cudaErrorNoDevice (no CUDA-capable device is detected) at %s:%d", srcName(__FILE__).c_str(), __LINE__);
   return n;
 }
 

@@ -1,0 +1,153 @@
+/**
+ * The native benches, compiled for one arch with the real nvcc (skipped where there is none),
+ * run here without a GPU: exit codes and messages, and NCCL loading through a stub
+ * libnccl.so.2 built with the C compiler.
+ */
+import assert from 'node:assert/strict'
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { execa } from 'execa'
+import { buildNative, findNvcc, readRegistry } from '../../src/build/index.ts'
+import type { NativeBuild } from '../../src/build/index.ts'
+import { parseText, parserById } from '../../src/parsers/index.ts'
+import type { Parser } from '../../src/parsers/index.ts'
+import { tmp } from '../helpers.ts'
+
+const nvccSkip = await findNvcc().then(() => false as const, (e: Error) => `${e.message}: native bench tests skipped`)
+const ccSkip = (await execa('cc', ['--version'], { reject: false })).exitCode === 0 ? false : 'no C compiler (cc): stub libnccl tests skipped'
+const gpu = (await execa('nvidia-smi', ['-L'], { reject: false })).exitCode === 0
+const noGpuSkip = gpu ? 'a GPU is present here: the no-GPU exit path is not reachable' : false
+for (const s of [nvccSkip, ccSkip, noGpuSkip]) if (s) console.log(s)
+
+const cache = tmp('gpucomm-native-cache-')
+let building: Promise<NativeBuild> | undefined
+/** Both benches for sm_90 only (fast), built once for every test of this file. */
+const built = (): Promise<NativeBuild> => (building ??= buildNative({ arch: ['sm_90'], cacheDir: cache }))
+
+/** Runs a binary with exactly `env` (plus PATH and HOME), never throwing. */
+async function run(file: string, args: string[], env: Record<string, string> = {}) {
+  const r = await execa(file, args, { reject: false, extendEnv: false, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, timeout: 60_000 })
+  return { code: r.exitCode, stdout: r.stdout, stderr: r.stderr }
+}
+
+test('gpucomm build compiles both benches for one arch, then hits its cache', { skip: nvccSkip }, async () => {
+  const b = await built()
+  assert.equal(b.cached, false)
+  console.log(`native benches compiled for sm_90 in ${b.compileS.toFixed(1)} s (both, in parallel)`)
+  for (const p of [b.p2pBench, b.collBench]) {
+    assert.ok(p.startsWith(join(cache, 'native', b.hash)), p)
+    assert.ok((statSync(p).mode & 0o111) !== 0, `${p} is executable`)
+  }
+  assert.deepEqual(b.arch, ['sm_90'])
+  const again = await buildNative({ arch: ['sm_90'], cacheDir: cache })
+  assert.equal(again.cached, true)
+  assert.equal(again.compileS, 0)
+  assert.deepEqual([again.p2pBench, again.collBench, again.hash], [b.p2pBench, b.collBench, b.hash])
+  const reg = readRegistry(cache).instruments.filter((i) => i.name === 'native')
+  assert.deepEqual(reg.map((i) => i.binaries), [{ p2p_bench: b.p2pBench, coll_bench: b.collBench }])
+})
+
+test('p2p_bench without a GPU: exit 3 and one line with the CUDA error name and file:line', { skip: nvccSkip || noGpuSkip }, async () => {
+  const r = await run((await built()).p2pBench, ['-n', '2'])
+  assert.equal(r.code, 3)
+  const lines = r.stderr.trim().split('\n')
+  assert.equal(lines.length, 1)
+  assert.match(lines[0] as string, /^p2p_bench: error: cudaGetDeviceCount\(&n\): cudaError\w+ \([^)]+\) at native\/common\.cuh:\d+$/)
+  assert.equal(r.stdout, '', 'nothing on stdout before the GPUs are known')
+})
+
+test('usage: -h exits 0 with the usage, bad flags and values exit 2 before any CUDA call', { skip: nvccSkip }, async () => {
+  const b = await built()
+  const h = await run(b.p2pBench, ['-h'])
+  assert.equal(h.code, 0)
+  assert.match(h.stdout, /^usage: p2p_bench /)
+  for (const [file, args, msg] of [
+    [b.p2pBench, ['-b', '4X'], /^p2p_bench: error: -b: not a size: '4X'$/],
+    [b.p2pBench, ['--copy', 'dma'], /--copy: 'dma' is not one of ce,sm/],
+    [b.p2pBench, ['-b', '1M', '-e', '4'], /the largest size \(4\) is below the smallest \(1048576\)/],
+    [b.collBench, ['--frobnicate'], /^coll_bench: error: unknown flag '--frobnicate'/],
+    [b.collBench, ['-d', 'float,fp4'], /-d: 'fp4' is not one of/],
+    [b.collBench, ['-n'], /-n needs a value/],
+  ] as const) {
+    const r = await run(file, [...args])
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`)
+    assert.match(r.stderr.trim(), msg)
+  }
+  const ch = await run(b.collBench, ['--help'])
+  assert.equal(ch.code, 0)
+  assert.match(ch.stdout, /^usage: coll_bench /)
+})
+
+const STUB_FNS = ['ncclGetErrorString', 'ncclGetUniqueId', 'ncclCommInitRank', 'ncclCommDestroy', 'ncclGroupStart', 'ncclGroupEnd', 'ncclAllReduce', 'ncclBroadcast', 'ncclAllGather', 'ncclReduceScatter', 'ncclSend', 'ncclRecv']
+
+/** Builds a stub libnccl.so.2 in `dir/<sub>` whose ncclGetVersion reports `version`. */
+async function stubNccl(dir: string, version: number, omit: string[] = []): Promise<string> {
+  mkdirSync(dir, { recursive: true })
+  const body = [`int ncclGetVersion(int* v) { *v = ${version}; return 0; }`]
+  for (const f of STUB_FNS) if (!omit.includes(f)) body.push(f === 'ncclGetErrorString' ? 'const char* ncclGetErrorString(int r) { (void)r; return "stub"; }' : `int ${f}(void) { return 0; }`)
+  writeFileSync(join(dir, 'stub.c'), body.join('\n') + '\n')
+  const lib = join(dir, 'libnccl.so.2')
+  await execa('cc', ['-shared', '-fPIC', '-o', lib, join(dir, 'stub.c')])
+  return lib
+}
+
+const stubSkip = nvccSkip || ccSkip
+
+test('coll_bench finds a stub NCCL through NCCL_LIBRARY, prints its path and version, then exits 3 (no GPU)', { skip: stubSkip || noGpuSkip }, async () => {
+  const lib = await stubNccl(tmp(), 22807)
+  const r = await run((await built()).collBench, ['-n', '1'], { NCCL_LIBRARY: lib })
+  assert.equal(r.stdout, `format: gpucomm-native/1\nbench: coll_bench\nnccl-library: ${lib}\nnccl-version: 22807\nnccl-version-string: 2.28.7`)
+  assert.equal(r.code, 3)
+  assert.match(r.stderr.trim(), /^coll_bench: error: cudaGetDeviceCount\(&n\): cudaError\w+ \(.+\) at native\/common\.cuh:\d+$/)
+  // The header the binary really printed is what the native parser reads.
+  const out = parseText(parserById('native') as Parser, r.stdout, { file: 'coll.txt' })
+  assert.deepEqual([out.meta.nccl, out.meta.ncclLibrary, out.meta.bench], ['2.28.7', lib, 'coll_bench'])
+})
+
+test('coll_bench search order: NCCL_HOME/lib, the loader path, then python site-packages', { skip: stubSkip || noGpuSkip }, async () => {
+  const coll = (await built()).collBench
+  const home = tmp()
+  const viaHome = await stubNccl(join(home, 'lib'), 22105)
+  const loader = tmp()
+  const viaLoader = await stubNccl(loader, 21806)
+  // NCCL_HOME comes before the loader path.
+  let r = await run(coll, [], { NCCL_HOME: home, LD_LIBRARY_PATH: loader })
+  assert.match(r.stdout, new RegExp(`nccl-library: ${viaHome}\nnccl-version: 22105\nnccl-version-string: 2.21.5`))
+  r = await run(coll, [], { LD_LIBRARY_PATH: loader })
+  assert.match(r.stdout, new RegExp(`nccl-library: ${viaLoader}\nnccl-version: 21806\nnccl-version-string: 2.18.6`))
+  const userBase = tmp()
+  const site = (await execa('python3', ['-c', 'import site; print(site.getusersitepackages())'], { reject: false, env: { PYTHONUSERBASE: userBase } })).stdout.trim()
+  if (!site) return void console.log('python3 absent: the site-packages step is not tested')
+  const wheel = await stubNccl(join(site, 'nvidia', 'nccl', 'lib'), 22304)
+  r = await run(coll, [], { PYTHONUSERBASE: userBase })
+  assert.match(r.stdout, new RegExp(`nccl-library: ${wheel}\nnccl-version: 22304`))
+  assert.equal(r.code, 3)
+})
+
+test('coll_bench with an unusable NCCL: exit 4 naming a missing symbol or a too-old version', { skip: stubSkip }, async () => {
+  const coll = (await built()).collBench
+  const noSend = await stubNccl(tmp(), 22807, ['ncclSend'])
+  let r = await run(coll, [], { NCCL_LIBRARY: noSend })
+  assert.equal(r.code, 4)
+  assert.equal(r.stderr.trim(), `coll_bench: error: NCCL library unusable: ${noSend} lacks ncclSend`)
+  // Codes before 2.9 were X*1000+Y*100+Z: 2604 is NCCL 2.6.4, older than ncclSend.
+  const old = await stubNccl(tmp(), 2604)
+  r = await run(coll, [], { NCCL_LIBRARY: old })
+  assert.equal(r.code, 4)
+  assert.equal(r.stderr.trim(), `coll_bench: error: NCCL library unusable: ${old}: NCCL 2.6.4 is older than 2.7`)
+})
+
+test('coll_bench with no NCCL anywhere: exit 4 and one line listing every place it looked', { skip: nvccSkip }, async () => {
+  const userBase = tmp()
+  const r = await run((await built()).collBench, [], { NCCL_LIBRARY: '/nonexistent/libnccl.so.2', NCCL_HOME: '/nonexistent-home', PYTHONUSERBASE: userBase })
+  if (r.code !== 4 && /nccl-library: /.test(r.stdout)) return void console.log(`an NCCL is installed on this machine (${r.stdout.split('\n')[2] ?? ''}): the not-found path is not reachable`)
+  assert.equal(r.code, 4)
+  const lines = r.stderr.trim().split('\n')
+  assert.equal(lines.length, 1)
+  const line = lines[0] as string
+  assert.match(line, /^coll_bench: error: NCCL library not found; tried: \/nonexistent\/libnccl\.so\.2 \(not found\); \/nonexistent-home\/lib\/libnccl\.so\.2 \(not found\); libnccl\.so\.2 \(not found\)/)
+  assert.ok(line.includes(`${userBase}/`) || !existsSync('/usr/bin/python3'), 'the user site-packages of python3 are listed')
+  assert.match(line, /nvidia\/nccl\/lib\/libnccl\.so\.2 \(not found\)/)
+  assert.match(line, /set NCCL_LIBRARY/)
+})

@@ -1,0 +1,113 @@
+/** gpucomm build without a real GPU toolchain: finding nvcc, cache keys, upstream make builds, CLI errors. */
+import assert from 'node:assert/strict'
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { execa } from 'execa'
+import { buildKey, buildUpstream, findNvcc, gencodeFlags, readRegistry } from '../../src/build/index.ts'
+import { HarnessError } from '../../src/errors/index.ts'
+import { bin, tmp } from '../helpers.ts'
+
+/** A fake CUDA toolkit whose nvcc prints a version banner like the real one. */
+function fakeCuda(release: string): string {
+  const home = tmp('gpucomm-fakecuda-')
+  mkdirSync(join(home, 'bin'))
+  const nvcc = join(home, 'bin', 'nvcc')
+  writeFileSync(nvcc, `#!/bin/sh\necho "nvcc: NVIDIA (R) Cuda compiler driver"\necho "Cuda compilation tools, release ${release.split('.').slice(0, 2).join('.')}, V${release}"\n`)
+  chmodSync(nvcc, 0o755)
+  return home
+}
+
+const hasTool = async (t: string): Promise<boolean> => (await execa(t, ['--version'], { reject: false })).exitCode === 0
+
+test('findNvcc: no nvcc on PATH and CUDA_HOME unset is a clear error (exit 1)', async () => {
+  const empty = tmp()
+  await assert.rejects(findNvcc({ PATH: empty }), (e: unknown) => {
+    assert.ok(e instanceof HarnessError)
+    assert.equal(e.code, 1)
+    assert.match(e.message, /^nvcc not found in \$PATH \(CUDA_HOME is not set\): install the CUDA toolkit and set CUDA_HOME/)
+    return true
+  })
+  await assert.rejects(findNvcc({ PATH: empty, CUDA_HOME: empty }), new RegExp(`nvcc not found in \\$CUDA_HOME/bin \\(${empty}/bin\\)`))
+})
+
+test('findNvcc: CUDA_HOME wins over PATH; the version comes from nvcc --version', async () => {
+  const a = fakeCuda('12.4.131')
+  const b = fakeCuda('13.0.88')
+  const n = await findNvcc({ CUDA_HOME: a, PATH: join(b, 'bin') })
+  assert.equal(n.path, join(a, 'bin', 'nvcc'))
+  assert.equal(n.version, '12.4.131')
+  assert.equal(n.cudaHome, a)
+  assert.equal((await findNvcc({ PATH: `${tmp()}:${join(b, 'bin')}` })).version, '13.0.88')
+})
+
+test('gpucomm build without nvcc: exit 1 and one line saying what to do', async () => {
+  const r = await bin(['build'], { env: { PATH: tmp(), CUDA_HOME: '' } })
+  assert.equal(r.code, 1)
+  assert.match(r.stderr, /^gpucomm: nvcc not found in \$PATH \(CUDA_HOME is not set\)/)
+  assert.equal(r.stderr.trim().split('\n').length, 1)
+  assert.equal(r.stdout, '')
+})
+
+test('gpucomm build --arch rejects a malformed arch (exit 2)', async () => {
+  const r = await bin(['build', '--arch', 'hopper', '--cache', tmp()], { env: { CUDA_HOME: fakeCuda('13.0.88') } })
+  assert.equal(r.code, 2)
+  assert.match(r.stderr, /--arch: "hopper" is not an arch like sm_90/)
+})
+
+test('cache key: changes with any source byte, the nvcc version, the arches and the flags', () => {
+  const d = tmp()
+  const src = join(d, 'a.cu')
+  writeFileSync(src, 'int main() { return 0; }\n')
+  const k = buildKey([src], 'V13.0.88', ['sm_90'], ['-O3'])
+  assert.match(k, /^[0-9a-f]{16}$/)
+  assert.equal(buildKey([src], 'V13.0.88', ['sm_90'], ['-O3']), k)
+  assert.notEqual(buildKey([src], 'V13.0.89', ['sm_90'], ['-O3']), k)
+  assert.notEqual(buildKey([src], 'V13.0.88', ['sm_100'], ['-O3']), k)
+  assert.notEqual(buildKey([src], 'V13.0.88', ['sm_90'], ['-O2']), k)
+  writeFileSync(src, 'int main() { return 1; }\n')
+  assert.notEqual(buildKey([src], 'V13.0.88', ['sm_90'], ['-O3']), k)
+})
+
+test('gencode flags: SASS per arch, PTX of the highest only for fatbins', () => {
+  assert.deepEqual(gencodeFlags(['sm_90'], false), ['-gencode', 'arch=compute_90,code=sm_90'])
+  const fat = gencodeFlags(['sm_80', 'sm_120', 'sm_90'], true)
+  assert.deepEqual(fat.slice(-2), ['-gencode', 'arch=compute_120,code=compute_120'])
+  assert.equal(fat.length, 8)
+})
+
+const makeSkip = (await hasTool('make')) && (await hasTool('git')) ? false : 'make or git not installed: upstream build test skipped'
+if (makeSkip) console.log(makeSkip)
+
+test('--upstream-src: make with CUDA_HOME, NCCL_HOME, MPI=1; commit recorded; binaries registered', { skip: makeSkip }, async () => {
+  const cuda = fakeCuda('13.0.88')
+  const src = tmp('gpucomm-nccl-tests-')
+  mkdirSync(join(src, 'src'))
+  writeFileSync(join(src, 'src', 'all_reduce.cu'), '// placeholder of a checkout layout\n')
+  // A Makefile that writes the variables make received into the "binaries" it builds.
+  writeFileSync(join(src, 'Makefile'), 'all:\n\tmkdir -p build\n\tfor b in all_reduce_perf all_gather_perf; do printf "#!/bin/sh\\necho CUDA_HOME=$(CUDA_HOME) NCCL_HOME=$(NCCL_HOME) MPI=$(MPI)\\n" > build/$$b; chmod +x build/$$b; done\n\ttouch build/verifiable.o\n')
+  const git = (...a: string[]) => execa('git', ['-C', src, ...a], { env: { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } })
+  await git('init', '-q')
+  await git('add', 'Makefile', 'src')
+  await git('commit', '-qm', 'x')
+  const commit = (await git('rev-parse', 'HEAD')).stdout.trim()
+  const cache = tmp()
+  const nccl = tmp('gpucomm-nccl-home-')
+  const u = await buildUpstream(src, { ncclHome: nccl, mpi: true, cacheDir: cache, env: { ...process.env, CUDA_HOME: cuda }, jobs: 1 })
+  assert.equal(u.name, 'nccl-tests')
+  assert.equal(u.commit, commit)
+  assert.equal(u.dirty, false)
+  assert.deepEqual(Object.keys(u.binaries), ['all_gather_perf', 'all_reduce_perf'])
+  const out = (await execa(u.binaries.all_reduce_perf as string)).stdout
+  assert.equal(out, `CUDA_HOME=${cuda} NCCL_HOME=${nccl} MPI=1`)
+  const reg = readRegistry(cache)
+  assert.deepEqual(reg.instruments.map((i) => [i.name, i.dir, i.commit]), [['nccl-tests', src, commit]])
+  assert.equal(JSON.parse(readFileSync(join(cache, 'instruments.json'), 'utf8')).schema, 1)
+  // Building again replaces the entry instead of adding a second one.
+  await buildUpstream(src, { cacheDir: cache, env: { ...process.env, CUDA_HOME: cuda }, jobs: 1 })
+  assert.equal(readRegistry(cache).instruments.length, 1)
+})
+
+test('--upstream-src on a folder that is no checkout: exit 2', async () => {
+  await assert.rejects(buildUpstream(tmp()), (e: unknown) => e instanceof HarnessError && e.code === 2 && /neither an nccl-tests checkout/.test(e.message))
+})
