@@ -2,8 +2,9 @@
  * The seeded noise model. Every printed value is its true value times
  *   drift(trial) · exp(σ·z) · [outlier factor, with probability outlierRate] · [cold start]
  * where z ~ N(0,1) is drawn from a stream keyed by (seed, trial, cell), so a cell's noise does
- * not depend on which other cells a run prints. The median of exp(σ·z) is 1: the true value
- * is the median of the noise-free-drift distribution, which is what a sweep's CI should cover.
+ * not depend on which other cells a run prints. exp(σ·z) and the drift both have median 1, so
+ * (outliers aside) the true value is the median of what many trials print: what a sweep's
+ * confidence interval of the median should cover.
  */
 import { rngFor } from './_prng.ts'
 import type { NoiseParams } from './_types.ts'
