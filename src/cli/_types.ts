@@ -23,3 +23,12 @@ export interface CommandDef {
 
 /** Identity helper that types a command definition. */
 export const defineCommand = (def: CommandDef): CommandDef => def
+
+/**
+ * What a lone "-" argument (stdin) is handed to yargs as: yargs re-parses array positionals
+ * as `--files -` and drops the "-". Commands map it back with `fromStdinArg`.
+ */
+export const STDIN_ARG = '\u0000stdin'
+
+/** Maps STDIN_ARG back to "-". */
+export const fromStdinArg = (a: string): string => (a === STDIN_ARG ? '-' : a)

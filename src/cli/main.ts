@@ -7,6 +7,7 @@ import { existsSync, realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import yargs from 'yargs'
 import { COMMANDS } from './commands/index.ts'
+import { STDIN_ARG } from './_types.ts'
 import type { Io } from './_types.ts'
 
 class UsageError extends Error {}
@@ -14,7 +15,7 @@ class UsageError extends Error {}
 /** Runs gpucomm with `argv` (without node and script) and returns the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   let code = 0
-  const y = yargs([...argv])
+  const y = yargs(argv.map((a) => (a === '-' ? STDIN_ARG : a)))
     .scriptName('gpucomm')
     .usage('gpucomm <command> [options]\n\nMeasure how GPUs talk to each other, and explain what it finds.')
     .strict()

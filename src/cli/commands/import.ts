@@ -1,4 +1,4 @@
-import { defineCommand } from '../_types.ts'
+import { defineCommand, fromStdinArg } from '../_types.ts'
 
 /** `gpucomm import FILE... --out DIR`: existing tool outputs → a result set. */
 export const importCommand = defineCommand({
@@ -12,7 +12,7 @@ export const importCommand = defineCommand({
       .example('gpucomm import all_reduce.log p2p.txt --out results/box1', 'import two logs'),
   run: async (args, io) => {
     const { importFiles } = await import('../../importer/index.ts')
-    const files = args.files as string[]
+    const files = (args.files as string[]).map(fromStdinArg)
     const inputs = await Promise.all(files.map(async (path) => (path === '-' ? { path, data: await io.readStdin() } : { path })))
     const s = await importFiles(inputs, { out: args.out as string, append: args.append as boolean, command: ['gpucomm', ...process.argv.slice(2)] })
     for (const d of s.diagnostics) if (d.severity !== 'info') io.stderr(`${d.file}:${d.line}: ${d.severity}: ${d.code}: ${d.message}\n`)
