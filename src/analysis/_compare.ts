@@ -26,7 +26,7 @@ export function axisValue(r: Row, by: string): string | undefined {
   return v === undefined || v === null ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v)
 }
 
-const isTime = (r: Row): boolean => r.unit === 's' && (r.metric === 'time' || r.metric === 'latency') && r.timer !== 'cpu' && r.sizeBytes !== null
+const isTime = (r: Row): boolean => r.unit === 's' && (r.metric === 'time' || r.metric === 'latency') && !(r.timer === 'cpu' && r.bench.startsWith('p2p.')) && r.sizeBytes !== null
 const whoOf = (r: Row): string => r.group ?? (r.src !== null ? `${r.src}→${r.dst ?? '?'}` : r.ranks !== null ? `ranks=${r.ranks}` : '-')
 const finiteOrNull = (v: number): number | null => (Number.isFinite(v) ? v : null)
 

@@ -4,7 +4,8 @@
  * step runs every layer once, so TP8 does layers × allreducesPerLayer all-reduces over 8
  * GPUs, and TP4×PP2 does the same count over 4 GPUs (two stages in sequence) plus one
  * pipeline-boundary send/recv of the same payload. Times are the measured medians at the
- * payload, interpolated linearly in log2(size) between measured sizes. The ceiling is
+ * payload, interpolated in log-size (log time linear in log size, i.e. a power law between
+ * the two measured sizes around it: exact on flat and on bandwidth-bound stretches). The ceiling is
  * batch / communication time per step: what the GPUs could not beat even with free compute.
  */
 import type { Row } from '../model/index.ts'
@@ -28,7 +29,7 @@ function curve(rows: readonly Row[]): XY[] {
   return [...by].sort(([a], [b]) => a - b).map(([x, v]) => ({ x, y: med(v) }))
 }
 
-/** Time at `size` on a measured curve: exact, interpolated in log2(size), or from the fit beyond it. */
+/** Time at `size` on a measured curve: exact, interpolated log-log between neighbours, or from the fit beyond it. */
 export function timeAt(c: readonly XY[], size: number): { t: number; from: DecodePlan['allreduceFrom'] } {
   if (c.length === 0) return { t: NaN, from: 'none' }
   const exact = c.find((p) => p.x === size)
@@ -37,7 +38,7 @@ export function timeAt(c: readonly XY[], size: number): { t: number; from: Decod
     const [a, b] = [c[i] as XY, c[i + 1] as XY]
     if (a.x < size && size < b.x) {
       const f = (Math.log2(size) - Math.log2(a.x)) / (Math.log2(b.x) - Math.log2(a.x))
-      return { t: a.y + f * (b.y - a.y), from: 'interpolated' }
+      return { t: a.y * (b.y / a.y) ** f, from: 'interpolated' }
     }
   }
   const segs = segmentedFit(c)

@@ -37,7 +37,9 @@ export interface Series {
 
 /** The bench a row's series belongs to, or undefined when the row is not time-like. */
 function seriesBench(r: Row): string | undefined {
-  if (r.timer === 'cpu') return undefined // API-call overhead, not transfer time
+  // p2pBandwidthLatencyTest's CPU matrix is API-call overhead, not transfer time (FORMATS §2.2);
+  // nccl-tests' host-timed rows are the real thing.
+  if (r.timer === 'cpu' && r.bench.startsWith('p2p.')) return undefined
   if (r.unit === 's' && (r.metric === 'time' || r.metric === 'latency')) return r.bench
   if (r.bench === 'p2p.bw_uni' && r.unit === 'B/s' && r.sizeBytes !== null && r.value > 0) return 'p2p.latency'
   return undefined

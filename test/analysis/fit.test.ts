@@ -1,0 +1,104 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { fitSeries, huberLine, segmentedFit } from '../../src/analysis/index.ts'
+import type { Series, XY } from '../../src/analysis/index.ts'
+import { SIZES, normal } from './generated.ts'
+
+const line = (a: number, b: number, sizes = SIZES): XY[] => sizes.map((x) => ({ x, y: a + x / b }))
+const rel = (got: number, want: number): number => Math.abs(got / want - 1)
+
+/** A series of `trials × iterations` noisy samples per size (log-normal, seeded). */
+function series(alpha: number, beta: number, seed: number, opts: { sigma?: number; per?: number; segs?: [number, number, number][] } = {}): Series {
+  const rnd = normal(seed)
+  const bySize = new Map<number, { value: number; launch: string }[]>()
+  for (const s of SIZES) {
+    let [a, b] = [alpha, beta]
+    for (const [lim, a2, b2] of opts.segs ?? []) if (s > lim) [a, b] = [a2, b2]
+    bySize.set(s, Array.from({ length: opts.per ?? 15 }, (_, i) => ({ value: (a + s / b) * Math.exp((opts.sigma ?? 0.03) * rnd()), launch: String(i % 3) })))
+  }
+  return { key: `generated-${seed}`, id: { bench: 'generated', p2p: null }, benches: new Set(['generated']), bySize, unsized: 0 }
+}
+
+test('huberLine recovers an exact line to rounding error', () => {
+  const f = huberLine(line(13.7e-6, 25e9))
+  assert.ok(rel(f.alpha, 13.7e-6) < 1e-9, `alpha ${f.alpha}`)
+  assert.ok(rel(1 / f.slope, 25e9) < 1e-9, `beta ${1 / f.slope}`)
+})
+
+test('one distinct size: α is the median time and β is unresolved', () => {
+  const f = huberLine([{ x: 16, y: 3e-6 }, { x: 16, y: 1e-6 }, { x: 16, y: 2e-6 }])
+  assert.equal(f.alpha, 2e-6)
+  assert.equal(f.slope, 0)
+})
+
+test('a 3× outlier at one size barely moves the Huber line, 5× less than weighted least squares', () => {
+  const p = line(10e-6, 20e9)
+  p[5] = { x: p[5]!.x, y: p[5]!.y * 3 }
+  // Weighted least squares with weights 1/y², solved here by the normal equations (independent of the library).
+  let sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0
+  for (const { x, y } of p) {
+    const w = 1 / (y * y)
+    sw += w; sx += w * x; sy += w * y; sxx += w * x * x; sxy += w * x * y
+  }
+  const b = (sw * sxy - sx * sy) / (sw * sxx - sx * sx)
+  const a = (sy - b * sx) / sw
+  assert.ok(rel(a, 10e-6) > 0.01, `WLS alpha should be dragged, got ${a}`)
+  const f = huberLine(p)
+  assert.ok(rel(f.alpha, 10e-6) < rel(a, 10e-6) / 5, `Huber alpha ${f.alpha} vs WLS ${a}`)
+  assert.ok(rel(f.alpha, 10e-6) < 0.002, `Huber alpha ${f.alpha}`)
+  assert.ok(rel(1 / f.slope, 20e9) < 0.002, `Huber beta ${1 / f.slope}`)
+})
+
+test('segmentedFit finds a protocol switch (LL → Simple) and reports both lines', () => {
+  // LL: 8 µs + s/5 GB/s up to 64 KiB; Simple: 20 µs + s/20 GB/s beyond.
+  const p = SIZES.map((x) => ({ x, y: x <= 65536 ? 8e-6 + x / 5e9 : 20e-6 + x / 20e9 }))
+  const segs = segmentedFit(p)
+  assert.equal(segs.length, 2)
+  assert.equal(p[segs[0]!.to]!.x, 65536)
+  assert.ok(rel(segs[0]!.fit.alpha, 8e-6) < 1e-6 && rel(1 / segs[0]!.fit.slope, 5e9) < 1e-6)
+  assert.ok(rel(segs[1]!.fit.alpha, 20e-6) < 1e-6 && rel(1 / segs[1]!.fit.slope, 20e9) < 1e-6)
+})
+
+test('no spurious breakpoints: 30 seeded noise-only series at σ = 3 % stay one segment', () => {
+  for (let seed = 1; seed <= 30; seed++) {
+    const f = fitSeries(series(13.7e-6, 25e9, seed, { per: 3 }), { replicates: 0 })
+    assert.equal(f.segments.length, 1, `seed ${seed}: ${JSON.stringify(f.segments)}`)
+  }
+})
+
+test('α and β are recovered within 2 % on seeded data (20 seeds, σ = 3 %, 15 samples per size)', () => {
+  for (let seed = 1; seed <= 20; seed++) {
+    const f = fitSeries(series(13.7e-6, 25e9, seed), { replicates: 0 })
+    assert.ok(rel(f.alpha, 13.7e-6) < 0.02, `seed ${seed}: alpha ${f.alpha}`)
+    assert.ok(rel(f.beta as number, 25e9) < 0.02, `seed ${seed}: beta ${f.beta}`)
+  }
+})
+
+test('with a breakpoint, α is the first segment’s and β the last segment’s', () => {
+  const f = fitSeries(series(8e-6, 5e9, 3, { segs: [[65536, 20e-6, 20e9]] }), { replicates: 0 })
+  assert.equal(f.segments.length, 2)
+  assert.ok(rel(f.alpha, 8e-6) < 0.02, `alpha ${f.alpha}`)
+  assert.ok(rel(f.beta as number, 20e9) < 0.02, `beta ${f.beta}`)
+  assert.equal(f.segments[0]!.toBytes, 65536)
+})
+
+test('the bootstrap 95 % interval of α covers the truth in at least 85 % of 40 seeded runs, and is reproducible', () => {
+  let covered = 0
+  for (let seed = 1; seed <= 40; seed++) {
+    const f = fitSeries(series(13.7e-6, 25e9, 100 + seed, { per: 6 }), { replicates: 100 })
+    if (f.alphaCi[0] <= 13.7e-6 && 13.7e-6 <= f.alphaCi[1]) covered++
+  }
+  assert.ok(covered >= 34, `covered ${covered}/40`)
+  const s = series(13.7e-6, 25e9, 7)
+  assert.deepEqual(fitSeries(s, { seed: 5 }).alphaCi, fitSeries(s, { seed: 5 }).alphaCi)
+})
+
+test('the smallest size is reported beside the floor: its median and minimum', () => {
+  const s = series(13.7e-6, 25e9, 9, { per: 5 })
+  const f = fitSeries(s, { replicates: 0 })
+  const v = s.bySize.get(8)!.map((x) => x.value).sort((a, b) => a - b)
+  assert.equal(f.smallest.sizeBytes, 8)
+  assert.equal(f.smallest.min, v[0])
+  assert.equal(f.smallest.median, v[2])
+  assert.equal(f.smallest.n, 5)
+})
