@@ -31,7 +31,7 @@ const isOn = (v: string | undefined): boolean => v !== undefined && v !== '' && 
 
 function p2pLevelLimit(p: Preset, env: Readonly<Record<string, string>>): number {
   const v = env.NCCL_P2P_LEVEL
-  if (v === undefined) return NCCL_RANK[p.nccl.p2pLevel]
+  if (v === undefined || v === '') return NCCL_RANK[p.nccl.p2pLevel]
   const r = LEVEL_ENV[v.toUpperCase()]
   if (r === undefined) throw badInput(`NCCL_P2P_LEVEL=${v}: not a level NCCL knows (LOC, NVL, PIX, PXB, PHB, SYS)`)
   return r

@@ -83,6 +83,8 @@ test('transports follow NCCL rules: P2P within a switch, SHM across; Turin SHM u
   assert.equal(presetTruth('nvlink').collective('all_reduce', ALL8, { NCCL_P2P_DISABLE: '1' }).transport, 'SHM')
   assert.equal(presetTruth('seed-vm').collective('all_reduce', ALL8, { NCCL_P2P_LEVEL: 'SYS' }).transport, 'SHM')
   assert.throws(() => turin.collective('all_reduce', ALL8, { NCCL_P2P_LEVEL: 'FAR' }), /NCCL_P2P_LEVEL=FAR/)
+  // An empty value is how a sweep says "unset": NCCL's default applies.
+  assert.equal(turin.collective('all_reduce', [0, 1], { NCCL_P2P_LEVEL: '', NCCL_PROTO: '' }).transport, 'SHM')
 })
 
 test('α follows NCCL\'s model: base + 2(n−1)·hop (REFERENCE §2), and the 13.7 µs-per-hop reading (§4)', () => {
