@@ -103,10 +103,11 @@ export function guessLayout(t: readonly string[]): Layout {
   const hasRedop = REDOPS.has(t[3] as string)
   const i = hasRedop ? 4 : 3
   const rest = t.length - i
+  const ti = t[i] ?? ''
   let hasRoot: boolean
-  if (rest === 9 || rest === 17) hasRoot = isInt(t[i] as string)
+  if (rest === 9 || rest === 17) hasRoot = isInt(ti)
   else if (rest === 8 || rest === 16) hasRoot = false
-  else hasRoot = hasRedop && isInt(t[i] as string) && (t[i] as string).indexOf('.') < 0
+  else hasRoot = hasRedop && isInt(ti)
   const perIter = rest - (hasRoot ? 1 : 0) === 16
   const w = t[i + (hasRoot ? 1 : 0) + 3]
   const wrongKind = w === undefined || w === 'N/A' ? 'unknown' : isUInt(w) ? 'count' : 'deviation'

@@ -157,7 +157,9 @@ export class Run {
       const placement = b === 0 ? 'out-of-place' : 'in-place'
       const cell = (tok: string, metric: Row['metric'], unit: Row['unit'], exp: number): void => {
         if (tok === 'N/A') return this.sink.na(line)
-        const r: Row = { bench, metric, unit, value: scaled(tok, exp), sizeBytes: row.size, ranks, src: null, dst: null, placement, p2p: null, timer: 'cpu', trial: this.sink.trial, source }
+        const value = scaled(tok, exp)
+        if (!Number.isFinite(value)) return this.sink.diag(line, 'warn', 'bad-cell', `cell "${tok.slice(0, 40)}" is out of range; no row for it`)
+        const r: Row = { bench, metric, unit, value, sizeBytes: row.size, ranks, src: null, dst: null, placement, p2p: null, timer: 'cpu', trial: this.sink.trial, source }
         r.dtype = row.type
         if (row.redop !== undefined && row.redop !== 'none') r.redop = row.redop
         if (row.root !== undefined && row.root >= 0) r.root = row.root
