@@ -131,11 +131,12 @@ class TopoMParser implements LineParser {
   end(): { meta: Record<string, unknown>; diagnostics: Diagnostic[] } {
     const line = Math.max(1, this.last)
     if (!this.header) this.diagnostics.push(diag(this.file, line, 'error', 'no-matrix', 'no nvidia-smi topo -m matrix found (a header line starting with GPU0 was expected)'))
+    else if (this.rows.size === 0) this.diagnostics.push(diag(this.file, line, 'error', 'no-rows', 'the topo -m matrix has a header but no usable row'))
     else {
       const missing = this.header.devices.filter((d) => isGpuLabel(d) && !this.rows.has(d))
       if (missing.length) this.diagnostics.push(diag(this.file, line, 'warn', 'missing-row', `no usable row for ${missing.join(', ')}`))
     }
-    return { meta: this.header ? { topology: this.t } : {}, diagnostics: this.diagnostics }
+    return { meta: this.header && this.rows.size > 0 ? { topology: this.t } : {}, diagnostics: this.diagnostics }
   }
 }
 

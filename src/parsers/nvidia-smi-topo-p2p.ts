@@ -99,8 +99,9 @@ class P2PParser implements LineParser {
 
   end(): { meta: Record<string, unknown>; diagnostics: Diagnostic[] } {
     const line = Math.max(1, this.last)
-    if (!this.header) {
-      this.diagnostics.push(diag(this.file, line, 'error', 'no-matrix', 'no nvidia-smi topo -p2p matrix found (a header line starting with GPU0 was expected)'))
+    if (this.header && this.rows.size === 0) this.diagnostics.push(diag(this.file, line, 'error', 'no-rows', 'the topo -p2p matrix has a header but no usable row'))
+    if (!this.header || this.rows.size === 0) {
+      if (!this.header) this.diagnostics.push(diag(this.file, line, 'error', 'no-matrix', 'no nvidia-smi topo -p2p matrix found (a header line starting with GPU0 was expected)'))
       return { meta: {}, diagnostics: this.diagnostics }
     }
     if (!this.t.capability) {

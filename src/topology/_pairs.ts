@@ -6,15 +6,13 @@
 import type { ParsedInputs } from './_inputs.ts'
 import type { LatencyBand, P2PCapability, TopoGpu, TopoPair } from './_types.ts'
 
-const US = 1e-6
-
 /** Published per-copy latency bands (16 B copy-engine copies, p2pBandwidthLatencyTest); each cites its source. */
 export const BANDS: Record<'staged' | 'nvlink' | 'pcieSwitch' | 'hostBridge' | 'rootComplex', LatencyBand> = {
-  staged: { lowS: 10 * US, highS: 15 * US, why: 'P2P unavailable: each copy is staged through host memory', reference: 'REFERENCE.md §1: P2P off 10.27–14.22 µs (luigifcruz/stelline hardware/asus-esc8000a-e12.md), ~14 µs (voipmonitor/rtx6kpro hardware/pcie-bandwidth.md), 12–15.23 µs in VMs without a GPUDirect clique (cloud-hypervisor PR 6235, noonghunna/club-3090 PR 890)' },
-  nvlink: { lowS: 2.9 * US, highS: 3.5 * US, why: 'NVLink peer copy', reference: 'REFERENCE.md §1: A100-SXM4 ×8 NVSwitch 2.94–3.49 µs (LLMServe/DistServe issue 3)' },
-  pcieSwitch: { lowS: 0.7 * US, highS: 1.4 * US, why: 'P2P below a shared PCIe switch', reference: 'REFERENCE.md §1: RTX PRO 6000 behind Broadcom switches 0.71–0.74 µs same NUMA, 1.27–1.36 µs cross (voipmonitor/rtx6kpro hardware/asus-esc8000a-e13p-broadcom-switches.md)' },
-  hostBridge: { lowS: 1.1 * US, highS: 1.2 * US, why: 'P2P through one PCIe host bridge', reference: 'REFERENCE.md §1: RTX 6000 Ada ×2 Threadripper PRO WRX90 (PHB) 1.12–1.14 µs (luigifcruz/stelline hardware/puget-threadripper-pro-wrx90.md)' },
-  rootComplex: { lowS: 0.4 * US, highS: 1.5 * US, why: 'P2P across root complexes', reference: 'REFERENCE.md §1: RTX PRO 6000 dual EPYC Turin 0.36–0.52 µs (voipmonitor/rtx6kpro hardware/pcie-bandwidth.md); RTX 6000 Ada 2-socket Genoa NODE/SYS 1.21–1.44 µs (luigifcruz/stelline hardware/asus-esc8000a-e12.md)' },
+  staged: { lowS: 10e-6, highS: 15e-6, why: 'P2P unavailable: each copy is staged through host memory', reference: 'REFERENCE.md §1: P2P off 10.27–14.22 µs (luigifcruz/stelline hardware/asus-esc8000a-e12.md), ~14 µs (voipmonitor/rtx6kpro hardware/pcie-bandwidth.md), 12–15.23 µs in VMs without a GPUDirect clique (cloud-hypervisor PR 6235, noonghunna/club-3090 PR 890)' },
+  nvlink: { lowS: 2.9e-6, highS: 3.5e-6, why: 'NVLink peer copy', reference: 'REFERENCE.md §1: A100-SXM4 ×8 NVSwitch 2.94–3.49 µs (LLMServe/DistServe issue 3)' },
+  pcieSwitch: { lowS: 0.7e-6, highS: 1.4e-6, why: 'P2P below a shared PCIe switch', reference: 'REFERENCE.md §1: RTX PRO 6000 behind Broadcom switches 0.71–0.74 µs same NUMA, 1.27–1.36 µs cross (voipmonitor/rtx6kpro hardware/asus-esc8000a-e13p-broadcom-switches.md)' },
+  hostBridge: { lowS: 1.1e-6, highS: 1.2e-6, why: 'P2P through one PCIe host bridge', reference: 'REFERENCE.md §1: RTX 6000 Ada ×2 Threadripper PRO WRX90 (PHB) 1.12–1.14 µs (luigifcruz/stelline hardware/puget-threadripper-pro-wrx90.md)' },
+  rootComplex: { lowS: 0.4e-6, highS: 1.5e-6, why: 'P2P across root complexes', reference: 'REFERENCE.md §1: RTX PRO 6000 dual EPYC Turin 0.36–0.52 µs (voipmonitor/rtx6kpro hardware/pcie-bandwidth.md); RTX 6000 Ada 2-socket Genoa NODE/SYS 1.21–1.44 µs (luigifcruz/stelline hardware/asus-esc8000a-e12.md)' },
 }
 
 /** Capabilities whose non-OK status means copies cannot go peer to peer. */

@@ -92,7 +92,7 @@ const p2pUnavailable: Rule = {
     const statuses = [...new Set(blocked.flatMap((p) => Object.values(p.p2p)).filter((s) => s !== 'OK'))].join('/')
     return {
       id: 'p2p-unavailable', severity: 'problem', gpus: [...new Set(blocked.flatMap((p) => [p.a, p.b]))],
-      message: `P2P is unavailable for ${blocked.length === pairs.length ? 'every' : `${blocked.length} of ${pairs.length}`} GPU pair${pairs.length === 1 ? '' : 's'} (topo -p2p: ${statuses}): copies are staged through host memory; expect ~${us(BANDS.staged)} per small copy instead of ~0.4–1.5 µs.`,
+      message: `P2P is unavailable for ${blocked.length === pairs.length ? `every GPU pair (${pairs.length})` : `${blocked.length} of ${pairs.length} GPU pairs`} (topo -p2p: ${statuses}): copies are staged through host memory; expect ~${us(BANDS.staged)} per small copy instead of ~0.4–1.5 µs.`,
       facts: blocked.slice(0, 8).map((p) => `pair ${pairName(p)}: ${Object.entries(p.p2p).map(([k, v]) => `${k} ${v}`).join(', ')} (${Object.entries(p.from).filter(([k]) => k.startsWith('p2p.')).map(([, v]) => v).join(', ')})`).concat(blocked.length > 8 ? [`… and ${blocked.length - 8} more pairs`] : []),
       reference: BANDS.staged.reference,
     }
