@@ -4,7 +4,7 @@
  * breakpoints held fixed: within each size when sizes have several samples (stratified
  * bootstrap), otherwise on the line's relative residuals (residual bootstrap).
  */
-import { medianOf, quantile, sortSample } from '../stats/index.ts'
+import { medianOf, quantile, sortSample, summarize } from '../stats/index.ts'
 import { huberLine, relResiduals, segmentedFit } from './_fit.ts'
 import type { LineFit, SegmentFit, XY } from './_fit.ts'
 import { hashSeed, mulberry32, randInt } from './_prng.ts'
@@ -70,14 +70,16 @@ export function fitSeries(series: Series, opts: FitOptions = {}): AlphaBeta {
     return [quantile(s, (1 - lv) / 2), quantile(s, 1 - (1 - lv) / 2)]
   }
   if (boot.alphas.length === 0) warnings.push('too few points to resample: the interval is the point estimate')
-  const beta = betaOf(last.fit.slope)
+  const fitted = betaOf(last.fit.slope)
   const betas = boot.slopes.filter((s) => s > 0).map((s) => 1 / s)
   const s0 = samples[0] as ReturnType<typeof sortSample>
+  const direct = fitted === null && series.bandwidths.length ? bandwidthBeta(series.bandwidths, warnings) : null
+  const beta = direct ? direct.beta : fitted
   return {
     alpha: first.fit.alpha,
     alphaCi: boot.alphas.length ? ci(boot.alphas) : [first.fit.alpha, first.fit.alpha],
     beta,
-    betaCi: beta === null ? null : betas.length > boot.slopes.length / 2 ? ci(betas) : [beta, beta],
+    betaCi: direct ? direct.ci : beta === null ? null : betas.length > boot.slopes.length / 2 ? ci(betas) : [beta, beta],
     segments: segs.map((s) => toSegment(points, s)),
     smallest: { sizeBytes: sizes[0] as number, median: medianOf(s0), min: s0[0] as number, n: s0.length },
     sizes: sizes.length,
@@ -86,9 +88,19 @@ export function fitSeries(series: Series, opts: FitOptions = {}): AlphaBeta {
   }
 }
 
+/**
+ * β straight from large-copy bandwidths of unrecorded size: their median, with the
+ * order-statistic CI of the median (the point when n is too small to bound it).
+ */
+function bandwidthBeta(values: readonly number[], warnings: string[]): { beta: number; ci: [number, number] } {
+  const s = summarize(values)
+  warnings.push('β is the median p2p.bw_uni bandwidth (its copy size is not recorded; at ≥ 40 MB α is negligible)')
+  return { beta: s.median, ci: Number.isFinite(s.ci[0]) && Number.isFinite(s.ci[1]) ? s.ci : [s.median, s.median] }
+}
+
 /** Replicate α (first segment) and slope (last segment) values. */
 function bootstrap(points: readonly XY[], samples: readonly (readonly number[])[], segs: readonly SegmentFit[], rng: Rng, reps: number): { alphas: number[]; slopes: number[] } {
-  const stratified = samples.filter((s) => s.length >= 2).length >= Math.max(2, samples.length / 2)
+  const stratified = samples.filter((s) => s.length >= 2).length >= Math.max(1, samples.length / 2)
   const alphas: number[] = []
   const slopes: number[] = []
   const fits = segs.map((s) => s.fit)

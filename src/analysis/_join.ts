@@ -39,7 +39,7 @@ export function linkClasses(fits: readonly Fit[]): LinkClassSummary[] {
   return [...classGroups(fits).values()].map((g) => {
     const a = g.map((f) => f.alpha)
     const f0 = g[0] as Fit
-    return { linkClass: classOf(f0), bench: f0.bench, p2p: f0.p2p, pairs: g.length, medianAlpha: med(a), minAlpha: Math.min(...a), maxAlpha: Math.max(...a) }
+    return { linkClass: classOf(f0), bench: f0.bench, p2p: f0.p2p, ...(f0.peerAccess !== undefined ? { peerAccess: f0.peerAccess } : {}), pairs: g.length, medianAlpha: med(a), minAlpha: Math.min(...a), maxAlpha: Math.max(...a) }
   })
 }
 
@@ -67,7 +67,7 @@ export function gpuOutliers(fits: readonly Fit[]): GpuOutlier[] {
 /** Verdict lines for the classes and the outliers. */
 export function joinVerdicts(classes: readonly LinkClassSummary[], outliers: readonly GpuOutlier[], fmt: (s: number) => string): Verdict[] {
   const v: Verdict[] = classes.map((c) => ({
-    subject: `${c.bench}${c.p2p ? ` p2p=${c.p2p}` : ''} ${c.linkClass === 'all' ? 'all pairs' : `${c.linkClass} pairs`}`,
+    subject: `${c.bench}${c.p2p ? ` p2p=${c.p2p}` : ''}${c.peerAccess === false ? ' (no peer access)' : ''} ${c.linkClass === 'all' ? 'all pairs' : `${c.linkClass} pairs`}`,
     kind: 'class',
     text: `${c.pairs} pairs, floor median ${fmt(c.medianAlpha)} (range ${fmt(c.minAlpha)} – ${fmt(c.maxAlpha)})`,
     bands: [],

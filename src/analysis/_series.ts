@@ -33,6 +33,11 @@ export interface Series {
   bySize: Map<number, { value: number; launch: string }[]>
   /** Rows without a size, counted as 0 B (a latency of the smallest copy). */
   unsized: number
+  /**
+   * `p2p.bw_uni` values (B/s) whose copy size was not recorded (p2pBandwidthLatencyTest does
+   * not print it; it copies ≥ 40 MB): they cannot be points on the line but give β directly.
+   */
+  bandwidths: number[]
 }
 
 /** The bench a row's series belongs to, or undefined when the row is not time-like. */
@@ -41,7 +46,7 @@ function seriesBench(r: Row): string | undefined {
   // nccl-tests' host-timed rows are the real thing.
   if (r.timer === 'cpu' && r.bench.startsWith('p2p.')) return undefined
   if (r.unit === 's' && (r.metric === 'time' || r.metric === 'latency')) return r.bench
-  if (r.bench === 'p2p.bw_uni' && r.unit === 'B/s' && r.sizeBytes !== null && r.value > 0) return 'p2p.latency'
+  if (r.bench === 'p2p.bw_uni' && r.unit === 'B/s' && r.value > 0) return 'p2p.latency'
   return undefined
 }
 
@@ -80,8 +85,12 @@ export function buildSeries(rows: readonly Row[]): Series[] {
     const id = seriesId(r, bench)
     const key = idKey(id)
     let s = map.get(key)
-    if (!s) map.set(key, (s = { key, id, benches: new Set(), bySize: new Map(), unsized: 0 }))
+    if (!s) map.set(key, (s = { key, id, benches: new Set(), bySize: new Map(), unsized: 0, bandwidths: [] }))
     s.benches.add(r.bench)
+    if (r.unit === 'B/s' && r.sizeBytes === null) {
+      s.bandwidths.push(r.value)
+      continue
+    }
     const size = r.sizeBytes ?? 0
     if (r.sizeBytes === null) s.unsized++
     const value = r.unit === 'B/s' ? size / r.value : r.value
@@ -90,7 +99,7 @@ export function buildSeries(rows: readonly Row[]): Series[] {
     if (list) list.push(sample)
     else s.bySize.set(size, [sample])
   }
-  const all = [...map.values()]
+  const all = [...map.values()].filter((s) => s.bySize.size > 0)
   const keys = new Set(all.map((s) => s.key))
   return all.filter((s) => s.id.placement !== 'in-place' || !keys.has(idKey({ ...s.id, placement: 'out-of-place' })))
 }

@@ -149,6 +149,8 @@ export interface LinkClassSummary {
   linkClass: string
   bench: string
   p2p: string | null
+  /** false when P2P was requested but the pairs had no peer access (host-staged fallback). */
+  peerAccess?: boolean
   pairs: number
   medianAlpha: number
   minAlpha: number

@@ -16,7 +16,7 @@ function series(alpha: number, beta: number, seed: number, opts: { sigma?: numbe
     for (const [lim, a2, b2] of opts.segs ?? []) if (s > lim) [a, b] = [a2, b2]
     bySize.set(s, Array.from({ length: opts.per ?? 15 }, (_, i) => ({ value: (a + s / b) * Math.exp((opts.sigma ?? 0.03) * rnd()), launch: String(i % 3) })))
   }
-  return { key: `generated-${seed}`, id: { bench: 'generated', p2p: null }, benches: new Set(['generated']), bySize, unsized: 0 }
+  return { key: `generated-${seed}`, id: { bench: 'generated', p2p: null }, benches: new Set(['generated']), bySize, unsized: 0, bandwidths: [] }
 }
 
 test('huberLine recovers an exact line to rounding error', () => {
