@@ -8,6 +8,7 @@ import { analyzeCommand } from './analyze.ts'
 import { compareCommand } from './compare.ts'
 import { buildCommand } from './build.ts'
 import { topoCommand } from './topo.ts'
+import { sweepCommand } from './sweep.ts'
 
 /** Every CLI command, in the order `--help` lists them. Add a command with one line here. */
 export const COMMANDS: readonly CommandDef[] = [
@@ -20,4 +21,5 @@ export const COMMANDS: readonly CommandDef[] = [
   compareCommand,
   buildCommand,
   topoCommand,
+  sweepCommand,
 ]

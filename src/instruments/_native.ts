@@ -1,0 +1,75 @@
+import { join } from 'node:path'
+import { badInput } from '../errors/index.ts'
+import type { BenchDef, Point, SweepSpec } from '../sweep/index.ts'
+import type { Instrument, InstrumentContext, Invocation, LaunchShape } from './_types.ts'
+
+/** Where a dry run shows the native binaries when they are not built yet. */
+export const NATIVE_PLACEHOLDER = '<native-build>'
+
+/** The collectives coll_bench runs (native/README.md). */
+export const NATIVE_COLLECTIVES = ['all_reduce', 'all_gather', 'reduce_scatter', 'broadcast', 'alltoall', 'sendrecv'] as const
+
+const dirOf = (ctx: InstrumentContext): string => ctx.spec.paths.nativeDir ?? NATIVE_PLACEHOLDER
+const safe = (s: string): string => s.replace(/[^\w.=~,+-]/g, '_')
+
+/** coll_bench takes geometric sizes only: -b MIN -e MAX -f FACTOR. */
+function geometricFlags(sizes: readonly number[]): string[] {
+  const lo = sizes[0] as number
+  const hi = sizes[sizes.length - 1] as number
+  if (sizes.length === 1) return ['-b', String(lo), '-e', String(hi)]
+  const f = (sizes[1] as number) / lo
+  if (!Number.isInteger(f) || f < 2 || !sizes.every((s, i) => i === 0 || s === (sizes[i - 1] as number) * f)) {
+    throw badInput('--sizes: the native coll_bench takes a geometric range (e.g. 8:128M:x2)')
+  }
+  return ['-b', String(lo), '-e', String(hi), '-f', String(f)]
+}
+
+/**
+ * gpucomm's own CUDA benches (native/README.md): p2p_bench measures every requested pair
+ * (latency, uni- and bidirectional bandwidth, CE and SM copies, P2P on and off) in one
+ * run over the visible GPUs; coll_bench runs NCCL collectives, one process per group
+ * under the local launcher (-g N) or one rank per GPU under mpirun/srun (with a
+ * --bootstrap directory inside the result set, fresh per launch).
+ */
+export const nativeInstrument: Instrument = {
+  id: 'native',
+  description: "gpucomm's native CUDA benches (p2p_bench, coll_bench; built by gpucomm build)",
+  simulated: false,
+  deviceIds: 'visible',
+  benches(spec: SweepSpec): BenchDef[] {
+    const out: BenchDef[] = []
+    if (spec.pairs !== 'none') out.push({ instrument: 'native', bench: 'native.p2p', kind: 'pairs', pairMode: 'matrix' })
+    for (const c of spec.collectives) out.push({ instrument: 'native', bench: `nccl.${c}`, kind: 'collective', collective: c })
+    return out
+  },
+  unavailable(ctx, exists) {
+    const bad = ctx.spec.collectives.find((c) => !(NATIVE_COLLECTIVES as readonly string[]).includes(c))
+    if (bad) return `native: coll_bench has no collective "${bad}" (it runs ${NATIVE_COLLECTIVES.join(', ')})`
+    const dir = ctx.spec.paths.nativeDir
+    if (!dir) return undefined // built on demand (or shown as a placeholder in a dry run)
+    const missing = ['p2p_bench', 'coll_bench'].map((b) => join(dir, b)).filter((p) => !exists(p))
+    return missing.length ? `native: ${missing.join(', ')} not found (run gpucomm build)` : undefined
+  },
+  command(point: Point, shape: LaunchShape, ctx: InstrumentContext, attempt: number): Invocation {
+    const s = ctx.spec
+    const common = ['-n', String(s.iters), '-w', String(s.warmup), '-c', '1']
+    if (point.kind === 'pairs') {
+      const pos = new Map(shape.gpus.map((g, i) => [g, i]))
+      const req = point.pairs ?? []
+      // Every ordered pair requested: "all" also measures each GPU to itself (the local and host-staged floors).
+      const every = req.length === shape.gpus.length * (shape.gpus.length - 1)
+      const pairs = every ? 'all' : req.map(([a, b]) => `${pos.get(a)}:${pos.get(b)}`).join(',')
+      return { argv: [join(dirOf(ctx), 'p2p_bench'), '--pairs', pairs, ...common], env: {} }
+    }
+    const argv = [join(dirOf(ctx), 'coll_bench'), '--coll', point.collective ?? 'all_reduce', ...geometricFlags(point.sizes), ...common]
+    const perProc = Math.max(1, Math.round(shape.gpus.length / shape.procs))
+    argv.push('-g', String(perProc))
+    if (shape.procs > 1) {
+      const dir = join(ctx.scratchDir ?? '.', 'raw', safe(point.id), `a${attempt}-g${safe(shape.gpus.join(','))}.bootstrap`)
+      argv.push('--bootstrap', dir)
+    }
+    return { argv, env: { ...point.env } }
+  },
+  parser: () => 'native',
+  identity: (ctx) => ({ name: 'native', paths: [join(dirOf(ctx), 'p2p_bench'), join(dirOf(ctx), 'coll_bench')] }),
+}

@@ -1,0 +1,51 @@
+import { join } from 'node:path'
+import type { BenchDef, Point, SweepSpec } from '../sweep/index.ts'
+import { formatGpuList, sizesArg } from '../sweep/index.ts'
+import type { Instrument, InstrumentContext, Invocation, LaunchShape } from './_types.ts'
+
+/** The simulator presets `gpucomm sim` knows. */
+export const SIM_PRESETS = ['seed-vm', 'baremetal-turin', 'pcie-switch', 'nvlink'] as const
+
+const DEFAULT_PRESET = 'seed-vm'
+
+/**
+ * The simulator as an instrument: runs this repository's `bin/gpucomm.js sim` with the
+ * node that runs gpucomm, so it prints nccl-tests or p2pBandwidthLatencyTest text that
+ * the real parsers read. Its result sets are marked simulated.
+ */
+export const simInstrument: Instrument = {
+  id: 'sim',
+  description: 'the built-in simulator (gpucomm sim): nccl-tests and p2pBandwidthLatencyTest text, SIMULATED',
+  simulated: true,
+  deviceIds: 'visible',
+  benches(spec: SweepSpec): BenchDef[] {
+    const out: BenchDef[] = []
+    if (spec.pairs !== 'none') out.push({ instrument: 'sim', bench: 'p2p', kind: 'pairs', pairMode: 'matrix' })
+    for (const c of spec.collectives) out.push({ instrument: 'sim', bench: `nccl.${c}`, kind: 'collective', collective: c })
+    return out
+  },
+  unavailable(ctx, exists) {
+    const preset = ctx.spec.preset ?? DEFAULT_PRESET
+    if (!(SIM_PRESETS as readonly string[]).includes(preset)) return `unknown simulator preset "${preset}" (known: ${SIM_PRESETS.join(', ')})`
+    const bin = join(ctx.repoRoot, 'bin', 'gpucomm.js')
+    return exists(bin) ? undefined : `${bin} is missing`
+  },
+  command(point: Point, shape: LaunchShape, ctx: InstrumentContext, attempt: number): Invocation {
+    const s = ctx.spec
+    const argv = [ctx.nodePath, join(ctx.repoRoot, 'bin', 'gpucomm.js'), 'sim', '--preset', s.preset ?? DEFAULT_PRESET]
+    if (point.kind === 'pairs') argv.push('--format', 'p2p')
+    else argv.push('--format', 'nccl-tests', '--collective', point.collective ?? 'all_reduce', '--sizes', sizesArg(point.sizes))
+    argv.push('--gpus', formatGpuList(shape.gpus), '--iters', String(s.iters), '--warmup', String(s.warmup))
+    argv.push('--seed', String(s.seed), '--trial', String(point.trial))
+    for (const [k, v] of Object.entries(point.env)) argv.push('--env', `${k}=${v}`)
+    const fault = s.faults.find((f) => point.id.includes(f.match) && (f.attempts === undefined || attempt <= f.attempts))
+    if (fault) argv.push('--fault', fault.fault)
+    return { argv, env: {} }
+  },
+  parser: (point) => (point.kind === 'pairs' ? 'p2pBandwidthLatencyTest' : 'nccl-tests-text'),
+  identity: (ctx) => ({
+    name: 'sim',
+    paths: [join(ctx.repoRoot, 'src', 'sim')],
+    extra: `preset=${ctx.spec.preset ?? DEFAULT_PRESET} seed=${ctx.spec.seed}`,
+  }),
+}

@@ -1,0 +1,118 @@
+import { randomInt } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { badInput } from '../errors/index.ts'
+import { loadSet, readManifest } from '../resultset/index.ts'
+import { checkSpecInput, resolveSpec } from '../sweep/index.ts'
+import type { SpecInput, SweepSpec } from '../sweep/index.ts'
+import { defaultOutDir, defaultSpecInput } from './_defaults.ts'
+import { describePlan } from './_describe.ts'
+import { runSweep } from './_driver.ts'
+import type { SweepResult } from './_driver.ts'
+import { storedSpec, sweepExtra } from './_extra.ts'
+import { progressLine } from './_progress.ts'
+import { defaultDeps, prepare } from './_setup.ts'
+import type { SweepDeps } from './_setup.ts'
+import { summarizeSweep } from './_summary.ts'
+
+/** A `gpucomm sweep` request as the CLI hands it over (flags already typed, nothing defaulted). */
+export interface SweepRequest {
+  /** Spec flags the user gave (absent keys take the preset's or the defaults). */
+  flags: SpecInput
+  /** --spec FILE: a bench/*.json preset. */
+  specFile?: string
+  out?: string
+  resume?: string
+  dryRun?: boolean
+  command: string[]
+  /** Where `results/` goes for the default output directory. */
+  root: string
+}
+
+/** Where the sweep command writes; `signal` is aborted by SIGINT. */
+export interface SweepIo {
+  stdout: (t: string) => void
+  stderr: (t: string) => void
+  isTTY: boolean
+  signal?: AbortSignal
+}
+
+/** What the command did: the exit code and the result-set directory (when one was written). */
+export interface SweepOutcome {
+  code: number
+  dir?: string
+  result?: SweepResult
+}
+
+/**
+ * The whole `gpucomm sweep` flow: spec from flags / preset / defaults (with the no-GPU
+ * notice and the simulation fallback), a dry run or the sweep with progress, then a short
+ * summary naming the result set. Exit code: 0 all points ok, 1 some point failed, hung or
+ * was corrupt, 130 interrupted.
+ */
+export async function sweepCommand(req: SweepRequest, io: SweepIo, depsIn: Partial<SweepDeps> = {}): Promise<SweepOutcome> {
+  const deps: SweepDeps = { ...defaultDeps(), ...depsIn }
+  const spec = await specFor(req, io, deps)
+  if (req.dryRun) {
+    const prep = await prepare(spec, deps, { dryRun: true, ...(req.out ? { out: req.out } : {}) })
+    io.stdout(describePlan(prep, process.getuid?.() === 0))
+    return { code: 0 }
+  }
+  const out = req.resume ?? req.out ?? defaultOutDir(req.root, spec.instruments.includes('sim'))
+  const result = await runSweep({
+    spec, out, resume: req.resume !== undefined, command: req.command, deps,
+    onProgress: (e) => {
+      const line = progressLine(e, io.isTTY)
+      if (line) io.stderr(line)
+    },
+    ...(io.signal ? { signal: io.signal } : {}),
+  })
+  if (io.isTTY) io.stderr('\n')
+  for (const t of result.resumeTorn) io.stderr(`resume: dropped a torn line: ${t}\n`)
+  if (result.resumeDropped) io.stderr(`resume: dropped ${result.resumeDropped} rows of points that had not finished; they run again\n`)
+  const set = await loadSet(out)
+  for (const line of summarizeSweep(set.manifest, set.rows, sweepExtra(set.manifest).noVisibleEffect)) io.stdout(line + '\n')
+  if (result.interrupted) {
+    io.stdout(`interrupted: ${result.ran} points written; continue with: gpucomm sweep --resume ${out}\n`)
+    io.stdout(`result set: ${out}\n`)
+    return { code: 130, dir: out, result }
+  }
+  io.stdout(`result set: ${out}\n`)
+  const bad = ['failed', 'hung', 'corrupt'].some((s) => (result.counts[s] ?? 0) > 0)
+  return { code: bad ? 1 : 0, dir: out, result }
+}
+
+/** Merges defaults ← preset file ← flags (or the stored spec of a resumed set) into a SweepSpec. */
+async function specFor(req: SweepRequest, io: SweepIo, deps: SweepDeps): Promise<SweepSpec> {
+  const given = Object.keys(req.flags).length > 0 || req.specFile !== undefined
+  if (req.resume !== undefined) {
+    const stored = storedSpec(readManifest(req.resume))
+    if (!stored) throw badInput(`--resume ${req.resume}: not a result set written by gpucomm sweep`)
+    if (!given) return stored
+    return resolveSpec({ ...presetInput(req.specFile), ...req.flags }, req.flags.seed ?? stored.seed)
+  }
+  let base: SpecInput = {}
+  if (!req.specFile && req.flags.instrument === undefined) {
+    const gpu = await deps.queryGpus()
+    if (!gpu.found) io.stderr(`no GPU found (${gpu.reason}); running the seed-vm simulation instead (SIMULATED numbers)\n`)
+    base = defaultSpecInput(gpu)
+  }
+  const input = { ...base, ...presetInput(req.specFile), ...req.flags }
+  return resolveSpec(input, input.seed ?? randomInt(0, 2 ** 31))
+}
+
+function presetInput(file: string | undefined): SpecInput {
+  if (file === undefined) return {}
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch {
+    throw badInput(`--spec ${file}: cannot read the file`)
+  }
+  let v: unknown
+  try {
+    v = JSON.parse(text)
+  } catch (e) {
+    throw badInput(`--spec ${file}: not valid JSON (${(e as Error).message})`)
+  }
+  return checkSpecInput(v, file)
+}

@@ -1,0 +1,133 @@
+import { closeSync, openSync, writeSync } from 'node:fs'
+import { StringDecoder } from 'node:string_decoder'
+import { execa } from 'execa'
+import type { Command } from '../launch/index.ts'
+
+/** One process to run under the watchdog. */
+export interface ExecRequest {
+  command: Command
+  /** Kill when nothing arrives on stdout or stderr for this long. */
+  noOutputMs: number
+  /** Kill when the process runs longer than this. */
+  hardMs: number
+  /** Raw output files (every byte, as it arrives). */
+  stdoutPath: string
+  stderrPath: string
+  /** Each complete line (without its newline), as it arrives. */
+  onLine?: (stream: 'stdout' | 'stderr', line: string) => void
+  /** Aborting kills the process group (SIGINT of the sweep). */
+  signal?: AbortSignal
+  /** Time between SIGTERM and SIGKILL of the group. */
+  killGraceMs?: number
+}
+
+/** How one launch ended. */
+export interface ExecResult {
+  exitCode: number | null
+  /** Signal that ended the process, e.g. "SIGSEGV". */
+  signal: string | null
+  wallS: number
+  /** Why the watchdog (or an abort) killed it. */
+  killed?: 'no-output' | 'hard-cap' | 'abort'
+  /** The process could not be started (e.g. ENOENT). */
+  spawnError?: string
+  stdoutBytes: number
+  stderrBytes: number
+}
+
+/**
+ * Runs a process in its own process group (detached), streams its output to raw files
+ * and line callbacks, and kills the whole group (SIGTERM, then SIGKILL) when it is silent
+ * for too long, runs past the hard cap, or the sweep is aborted. mpirun's and srun's
+ * children live in that group too, so nothing is left behind.
+ */
+export async function execWatched(req: ExecRequest): Promise<ExecResult> {
+  const out = openSync(req.stdoutPath, 'w')
+  const err = openSync(req.stderrPath, 'w')
+  const t0 = performance.now()
+  const sub = execa(req.command.file, req.command.args, {
+    env: req.command.env, extendEnv: true, detached: true, reject: false, stdin: 'ignore', buffer: false, cleanup: false,
+  })
+  const res: ExecResult = { exitCode: null, signal: null, wallS: 0, stdoutBytes: 0, stderrBytes: 0 }
+  let last = performance.now()
+  let exited = false
+  const kill = (why: NonNullable<ExecResult['killed']>): void => {
+    if (res.killed || exited) return
+    res.killed = why
+    killGroup(sub.pid, 'SIGTERM')
+    setTimeout(() => killGroup(sub.pid, 'SIGKILL'), req.killGraceMs ?? 2000).unref()
+  }
+  const feed = (stream: 'stdout' | 'stderr', fd: number) => {
+    const dec = new StringDecoder('utf8')
+    let partial = ''
+    return {
+      data(chunk: Buffer) {
+        last = performance.now()
+        writeSync(fd, chunk)
+        if (stream === 'stdout') res.stdoutBytes += chunk.length
+        else res.stderrBytes += chunk.length
+        partial += dec.write(chunk)
+        let nl: number
+        while ((nl = partial.indexOf('\n')) >= 0) {
+          const line = partial.slice(0, nl)
+          partial = partial.slice(nl + 1)
+          req.onLine?.(stream, line.endsWith('\r') ? line.slice(0, -1) : line)
+        }
+      },
+      end() {
+        partial += dec.end()
+        if (partial !== '') req.onLine?.(stream, partial)
+        partial = ''
+      },
+    }
+  }
+  const fo = feed('stdout', out)
+  const fe = feed('stderr', err)
+  sub.stdout?.on('data', fo.data)
+  sub.stderr?.on('data', fe.data)
+  const tick = setInterval(() => {
+    const now = performance.now()
+    if (now - t0 > req.hardMs) kill('hard-cap')
+    else if (now - last > req.noOutputMs) kill('no-output')
+  }, Math.max(20, Math.min(250, req.noOutputMs / 4)))
+  const onAbort = (): void => kill('abort')
+  req.signal?.addEventListener('abort', onAbort)
+  if (req.signal?.aborted) onAbort()
+  sub.on('exit', () => {
+    exited = true
+    res.wallS = (performance.now() - t0) / 1000
+    // Whatever the main process left in its group (ranks, helpers) goes with it.
+    killGroup(sub.pid, 'SIGKILL')
+    // A grandchild that escaped the group could hold the pipes open forever.
+    setTimeout(() => {
+      sub.stdout?.destroy()
+      sub.stderr?.destroy()
+    }, req.killGraceMs ?? 2000).unref()
+  })
+  try {
+    const r = await sub
+    if (!exited) res.wallS = (performance.now() - t0) / 1000
+    res.exitCode = typeof r.exitCode === 'number' ? r.exitCode : null
+    res.signal = r.signal ?? null
+    if (r.failed && r.exitCode === undefined && r.signal === undefined && !res.killed) {
+      res.spawnError = r.code ? `${r.code}: cannot start ${req.command.file}` : r.shortMessage
+    }
+  } finally {
+    clearInterval(tick)
+    req.signal?.removeEventListener('abort', onAbort)
+    fo.end()
+    fe.end()
+    closeSync(out)
+    closeSync(err)
+  }
+  return res
+}
+
+function killGroup(pid: number | undefined, sig: NodeJS.Signals): void {
+  if (pid === undefined) return
+  try {
+    process.kill(-pid, sig)
+  } catch {
+    // already gone
+  }
+}

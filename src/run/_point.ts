@@ -1,0 +1,173 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Diagnostic, Row } from '../model/index.ts'
+import type { LineParser, Parser } from '../parsers/index.ts'
+import type { Instrument, InstrumentContext } from '../instruments/index.ts'
+import type { Launcher } from '../launch/index.ts'
+import type { Point } from '../sweep/index.ts'
+import { formatGpuList } from '../sweep/index.ts'
+import { classifyLaunch, enrichRow, worst } from './_classify.ts'
+import type { AttemptStatus } from './_classify.ts'
+import { execWatched } from './_exec.ts'
+import type { ExecResult } from './_exec.ts'
+import { NcclInfoCollector, mergeAccounts } from './_nccl_info.ts'
+import type { NcclAccount } from './_nccl_info.ts'
+
+/** What running one attempt of a point needs. */
+export interface PointDeps {
+  instrument: Instrument
+  launcher: Launcher
+  ctx: InstrumentContext
+  /** The result-set directory. */
+  out: string
+  hosts: string[]
+  asRoot: boolean
+  parserById: (id: string) => Parser | undefined
+  detectParser: (head: string) => Parser | undefined
+  signal?: AbortSignal
+  killGraceMs: number
+}
+
+/** One launch (one group) of an attempt, as recorded in the manifest. */
+export interface LaunchRecord {
+  group: string
+  argv: string[]
+  env: Record<string, string>
+  /** Raw files, relative to the result set. */
+  stdout: string
+  stderr: string
+  exitCode: number | null
+  signal: string | null
+  wallS: number
+  killed?: string
+  spawnError?: string
+  parser?: string
+  rows: number
+  status: AttemptStatus
+  reason: string
+}
+
+/** One attempt of a point: its status, rows (kept only when ok) and launches. */
+export interface AttemptResult {
+  status: AttemptStatus
+  reason: string
+  exitCode: number | null
+  rows: Row[]
+  launches: LaunchRecord[]
+  account?: NcclAccount
+  /** What each parser learnt about its output (versions, banner), by parser id. */
+  meta: Record<string, Record<string, unknown>>
+  /** Wall time of the concurrent launches (the longest). */
+  childS: number
+  aborted: boolean
+}
+
+/** A file-name-safe form of a point id. */
+export const safeName = (s: string): string => s.replace(/[^\w.=~,+-]/g, '_')
+
+/** Runs every group of a point concurrently (a TP4 grouping runs both groups at once). */
+export async function runAttempt(point: Point, attempt: number, deps: PointDeps): Promise<AttemptResult> {
+  const dir = join('raw', safeName(point.id))
+  mkdirSync(join(deps.out, dir), { recursive: true })
+  const results = await Promise.all(point.groups.map((g) => launchGroup(point, g, attempt, dir, deps)))
+  const verdict = worst(results.map((r) => r.record))
+  const failedExit = results.find((r) => r.record.status === verdict.status)?.record.exitCode ?? null
+  const out: AttemptResult = {
+    status: verdict.status,
+    reason: verdict.reason,
+    exitCode: failedExit,
+    rows: results.flatMap((r) => r.rows),
+    launches: results.map((r) => r.record),
+    childS: Math.max(0, ...results.map((r) => r.record.wallS)),
+    aborted: Boolean(deps.signal?.aborted),
+    meta: Object.fromEntries(results.filter((r) => r.parser).map((r) => [r.parser as string, r.meta])),
+  }
+  const account = mergeAccounts(results.map((r) => r.account))
+  if (account) out.account = account
+  return out
+}
+
+interface GroupResult {
+  record: LaunchRecord
+  rows: Row[]
+  account?: NcclAccount
+  parser?: string
+  meta: Record<string, unknown>
+}
+
+async function launchGroup(point: Point, group: number[], attempt: number, dir: string, deps: PointDeps): Promise<GroupResult> {
+  const { instrument, launcher, ctx } = deps
+  const procs = launcher.procs(point.kind, group.length)
+  const inv = instrument.command(point, { gpus: group, procs }, ctx, attempt)
+  const cmd = launcher.wrap({ inv, gpus: group, procs, hosts: deps.hosts, srunGpus: ctx.spec.srunGpus, asRoot: deps.asRoot })
+  const base = join(dir, `a${attempt}-g${safeName(formatGpuList(group))}`)
+  const stdout = `${base}.stdout`
+  const stderr = `${base}.stderr`
+  const rows: Row[] = []
+  const reader = new OutputReader(deps.parserById(instrument.parser(point)), deps.detectParser, stdout, point.trial, (r) => {
+    const e = enrichRow(r, point, group, instrument.deviceIds === 'visible')
+    if (e) rows.push(e)
+  })
+  const nccl = new NcclInfoCollector()
+  const hardMs = Math.min(ctx.spec.hardTimeoutS * 1000, inv.timeoutMs ?? Infinity)
+  const exec: ExecResult = await execWatched({
+    command: cmd, noOutputMs: ctx.spec.noOutputTimeoutS * 1000, hardMs, stdoutPath: join(deps.out, stdout), stderrPath: join(deps.out, stderr),
+    killGraceMs: deps.killGraceMs,
+    onLine: (stream, line) => {
+      if (stream === 'stdout') reader.line(line)
+      nccl.line(line)
+    },
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  })
+  const { diagnostics, parser, meta } = reader.end()
+  const verdict = classifyLaunch(point, exec, rows, diagnostics, ctx.spec.noOutputTimeoutS)
+  const record: LaunchRecord = {
+    group: formatGpuList(group), argv: [cmd.file, ...cmd.args], env: cmd.env, stdout, stderr,
+    exitCode: exec.exitCode, signal: exec.signal, wallS: exec.wallS, rows: rows.length, ...verdict,
+  }
+  if (exec.killed) record.killed = exec.killed
+  if (exec.spawnError) record.spawnError = exec.spawnError
+  if (parser) record.parser = parser
+  writeFileSync(join(deps.out, `${base}.json`), JSON.stringify(record, null, 1) + '\n')
+  const out: GroupResult = { record, rows, meta }
+  const account = nccl.account()
+  if (account) out.account = account
+  if (parser) out.parser = parser
+  return out
+}
+
+/**
+ * Feeds stdout lines to the point's parser as they arrive. When the named parser is not
+ * registered, lines are kept and the parser is detected from the output at the end.
+ */
+class OutputReader {
+  private lp: LineParser | undefined
+  private held: string[] = []
+  private n = 0
+  private parser: Parser | undefined
+  constructor(
+    parser: Parser | undefined,
+    private detect: (head: string) => Parser | undefined,
+    private file: string,
+    private trial: number,
+    private emit: (r: Row) => void,
+  ) {
+    this.parser = parser
+    if (parser) this.lp = parser.open({ file, trial }, emit)
+  }
+  line(text: string): void {
+    this.n++
+    if (this.lp) this.lp.line(text, this.n)
+    else this.held.push(text)
+  }
+  end(): { diagnostics: Diagnostic[]; parser?: string; meta: Record<string, unknown> } {
+    if (!this.lp) {
+      this.parser = this.detect(this.held.slice(0, 2000).join('\n'))
+      if (!this.parser) return { diagnostics: [], meta: {} }
+      this.lp = this.parser.open({ file: this.file, trial: this.trial }, this.emit)
+      this.held.forEach((l, i) => this.lp?.line(l, i + 1))
+    }
+    const { diagnostics, meta } = this.lp.end()
+    return { diagnostics, parser: this.parser?.id as string, meta }
+  }
+}

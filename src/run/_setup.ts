@@ -1,0 +1,120 @@
+import { existsSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { badInput } from '../errors/index.ts'
+import { detectParser, parserById } from '../parsers/index.ts'
+import type { Parser } from '../parsers/index.ts'
+import { instrumentById } from '../instruments/index.ts'
+import type { Instrument, InstrumentContext } from '../instruments/index.ts'
+import { launcherById, resolveHosts } from '../launch/index.ts'
+import type { Launcher } from '../launch/index.ts'
+import { plan } from '../sweep/index.ts'
+import type { BestGroups, Plan, SweepSpec } from '../sweep/index.ts'
+import { loadTopology, queryGpus } from './_provenance.ts'
+import type { GpuQuery } from './_provenance.ts'
+
+/** Injected IO of the driver (tests replace pieces; defaults are the real ones). */
+export interface SweepDeps {
+  instrumentById: (id: string) => Instrument
+  parserById: (id: string) => Parser | undefined
+  detectParser: (head: string) => Parser | undefined
+  queryGpus: () => Promise<GpuQuery>
+  /** Groups for the `best` grouping (from the topology ranking). */
+  bestGroups: (spec: SweepSpec) => Promise<BestGroups>
+  repoRoot: string
+  nodePath: string
+  env: Readonly<Record<string, string | undefined>>
+  killGraceMs: number
+  exists: (path: string) => boolean
+  /** Builds (or finds in the cache) the native benches; returns their directory. */
+  buildNative: () => Promise<string>
+}
+
+/** The real dependencies. */
+export function defaultDeps(): SweepDeps {
+  return {
+    instrumentById,
+    parserById,
+    detectParser: (h) => detectParser(h, ['measurement']),
+    queryGpus: () => queryGpus(),
+    bestGroups,
+    repoRoot: resolve(import.meta.dirname, '..', '..'),
+    nodePath: process.execPath,
+    env: process.env,
+    killGraceMs: 2000,
+    exists: existsSync,
+    buildNative: async () => {
+      const { buildNative } = await import('../build/index.ts')
+      return dirname((await buildNative()).p2pBench)
+    },
+  }
+}
+
+/** A spec made ready to run: instruments, launcher, context and the plan. */
+export interface Prepared {
+  spec: SweepSpec
+  instruments: Instrument[]
+  launcher: Launcher
+  ctx: InstrumentContext
+  hosts: string[]
+  plan: Plan
+  simulated: boolean
+}
+
+/**
+ * Resolves instruments (refusing unavailable ones), the launcher, hosts and the plan. The
+ * native benches are built on demand (not for a dry run, which shows a placeholder path).
+ */
+export async function prepare(specIn: SweepSpec, deps: SweepDeps, opts: { out?: string; dryRun?: boolean } = {}): Promise<Prepared> {
+  let spec = specIn
+  const instruments = spec.instruments.map((id) => deps.instrumentById(id))
+  if (spec.instruments.includes('native') && !spec.paths.nativeDir && !opts.dryRun) {
+    spec = { ...spec, paths: { ...spec.paths, nativeDir: await deps.buildNative() } }
+  }
+  const ctx: InstrumentContext = { spec, repoRoot: deps.repoRoot, nodePath: deps.nodePath, ...(opts.out ? { scratchDir: resolve(opts.out) } : {}) }
+  for (const i of instruments) {
+    const why = i.unavailable(ctx, deps.exists)
+    if (why) throw badInput(why)
+  }
+  const best = spec.groupings.includes('best') ? await deps.bestGroups(spec) : undefined
+  const benches = instruments.flatMap((i) => i.benches(spec))
+  if (benches.length === 0) throw badInput('the sweep has nothing to measure (no pairs and no collectives)')
+  const p = plan(spec, best ? { benches, best } : { benches })
+  if (p.points.length === 0) throw badInput(`the sweep has no runnable point${p.skipped[0] ? ` (${p.skipped[0].reason})` : ''}`)
+  return {
+    spec, instruments, launcher: launcherById(spec.launcher), ctx, hosts: spec.launcher === 'local' ? [] : resolveHosts(spec.hosts, deps.env), plan: p,
+    simulated: instruments.some((i) => i.simulated),
+  }
+}
+
+/**
+ * The `best` grouping from the topology module's ranking (groups of half the GPUs, the
+ * TP4-of-8 case), or the reason there is none. Simulated sweeps have no real topology.
+ */
+async function bestGroups(spec: SweepSpec): Promise<BestGroups> {
+  if (spec.instruments.includes('sim')) return { reason: 'a simulated sweep has no real topology to rank groupings by' }
+  const mod = await loadTopology()
+  if (!mod?.captureTopology || !mod.rankGroupings) return { reason: 'the topology module is not available' }
+  try {
+    const { mkdtempSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const report = await mod.captureTopology(mkdtempSync(join(tmpdir(), 'gpucomm-topo-')), { gpus: spec.gpus })
+    const groups = firstGrouping(mod.rankGroupings(report, Math.max(2, spec.gpus.length / 2)))
+    return groups ? { groups, note: 'best-ranked grouping of the topology capture' } : { reason: 'the topology ranking offered no grouping' }
+  } catch (e) {
+    return { reason: `topology ranking failed: ${(e as Error).message}` }
+  }
+}
+
+/** Accepts number[][] or [{groups: number[][]}, …] (best first). */
+function firstGrouping(v: unknown): number[][] | undefined {
+  const isGroups = (x: unknown): x is number[][] => Array.isArray(x) && x.length > 0 && x.every((g) => Array.isArray(g) && g.every((n) => Number.isInteger(n)))
+  if (isGroups(v)) return v
+  if (Array.isArray(v)) {
+    const first = v[0] as { groups?: unknown } | undefined
+    if (isGroups(first)) return first
+    if (first && isGroups(first.groups)) return first.groups
+  }
+  if (v && typeof v === 'object' && isGroups((v as { groups?: unknown }).groups)) return (v as { groups: number[][] }).groups
+  return undefined
+}

@@ -1,0 +1,171 @@
+import { badInput } from '../errors/index.ts'
+import type { SimFault, SweepSpec } from './_types.ts'
+import { parseEnvAxis, parseGpuList, parsePairs, parseSizes } from './_lists.ts'
+import { splitGroupingTokens } from './_groupings.ts'
+
+/**
+ * The textual form of a sweep spec: what flags give and what a bench/*.json preset holds
+ * (the same keys). Everything is optional; `resolveSpec` fills the defaults.
+ */
+export interface SpecInput {
+  instrument?: string | string[]
+  preset?: string
+  gpus?: string | number[]
+  pairs?: string
+  groupings?: string | string[]
+  collectives?: string | string[]
+  sizes?: string | number[]
+  env?: string[]
+  trials?: number
+  warmup?: number
+  iters?: number
+  order?: string
+  seed?: number
+  launcher?: string
+  hosts?: string | string[]
+  srunGpus?: string
+  ncclDebug?: boolean
+  timeoutS?: number
+  hardTimeoutS?: number
+  retries?: number
+  retryBackoffS?: number
+  ncclTestsDir?: string
+  p2pBin?: string
+  nvbandwidthBin?: string
+  nativeDir?: string
+  simFaults?: string[]
+}
+
+type Kind = 'string' | 'list' | 'int' | 'number' | 'boolean' | 'strings'
+
+/** The schema of a preset file: every key and its JSON type (lists may be strings or arrays). */
+export const SPEC_SCHEMA: Readonly<Record<keyof SpecInput, Kind>> = {
+  instrument: 'list', preset: 'string', gpus: 'list', pairs: 'string', groupings: 'list', collectives: 'list',
+  sizes: 'list', env: 'strings', trials: 'int', warmup: 'int', iters: 'int', order: 'string', seed: 'int',
+  launcher: 'string', hosts: 'list', srunGpus: 'string', ncclDebug: 'boolean', timeoutS: 'number',
+  hardTimeoutS: 'number', retries: 'int', retryBackoffS: 'number', ncclTestsDir: 'string', p2pBin: 'string',
+  nvbandwidthBin: 'string', nativeDir: 'string', simFaults: 'strings',
+}
+
+/** Keys a preset may carry for people only. */
+const COMMENT_KEYS = new Set(['description', '$comment'])
+
+/** Checks a parsed preset file against SPEC_SCHEMA; `file` names it in the one-line error. */
+export function checkSpecInput(v: unknown, file: string): SpecInput {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw badInput(`${file}: a sweep preset must be a JSON object`)
+  for (const [k, x] of Object.entries(v)) {
+    if (COMMENT_KEYS.has(k)) continue
+    const kind = SPEC_SCHEMA[k as keyof SpecInput]
+    if (!kind) throw badInput(`${file}: unknown key "${k}" (known: ${Object.keys(SPEC_SCHEMA).join(', ')})`)
+    if (!fits(kind, x)) throw badInput(`${file}: "${k}" must be ${describe(kind)}`)
+  }
+  return v as SpecInput
+}
+
+function fits(kind: Kind, x: unknown): boolean {
+  switch (kind) {
+    case 'string': return typeof x === 'string'
+    case 'list': return typeof x === 'string' || (Array.isArray(x) && x.every((e) => typeof e === 'string' || typeof e === 'number'))
+    case 'strings': return Array.isArray(x) && x.every((e) => typeof e === 'string')
+    case 'int': return Number.isInteger(x)
+    case 'number': return typeof x === 'number' && Number.isFinite(x)
+    case 'boolean': return typeof x === 'boolean'
+  }
+}
+
+const describe = (k: Kind): string =>
+  ({ string: 'a string', list: 'a string or an array', strings: 'an array of strings', int: 'an integer', number: 'a number', boolean: 'true or false' })[k]
+
+/** Joins a list field given as a string or an array into the text form. */
+const text = (v: string | readonly (string | number)[] | undefined): string | undefined =>
+  v === undefined ? undefined : Array.isArray(v) ? v.join(',') : (v as string)
+
+/** Spec defaults that do not depend on the machine. */
+export const SPEC_DEFAULTS = {
+  pairs: 'all', groupings: 'tp8,tp4', collectives: 'all_reduce', sizes: '8:128M:x2', trials: 3, warmup: 1, iters: 20,
+  order: 'interleaved', launcher: 'local', srunGpus: 'gpus-per-task', timeoutS: 60, hardTimeoutS: 600, retries: 1, retryBackoffS: 1,
+} as const
+
+/**
+ * Resolves a SpecInput (defaults → preset → flags already merged by the caller) into a
+ * checked SweepSpec. `seed` must be given (the caller draws and records one when the user
+ * gave none). Throws bad input naming the flag on any problem.
+ */
+export function resolveSpec(input: SpecInput, seed: number): SweepSpec {
+  const i = { ...SPEC_DEFAULTS, ...input }
+  const instruments = (text(i.instrument) ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  if (instruments.length === 0) throw badInput('--instrument: name an instrument (sim, native, nccl-tests, p2p, nvbandwidth)')
+  const gpusText = text(i.gpus)
+  if (gpusText === undefined) throw badInput('--gpus: name the GPUs to use (e.g. 0-7)')
+  const gpus = parseGpuList(gpusText)
+  const pairsText = i.pairs.trim()
+  const spec: SweepSpec = {
+    instruments,
+    gpus,
+    pairs: pairsText === 'none' ? 'none' : parsePairs(pairsText, gpus),
+    groupings: splitGroupingTokens(text(i.groupings) ?? ''),
+    collectives: (text(i.collectives) ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    sizes: parseSizes(text(i.sizes) ?? ''),
+    env: envAxes(i.env ?? []),
+    trials: positiveInt(i.trials, '--trials'),
+    warmup: nonNegativeInt(i.warmup, '--warmup'),
+    iters: positiveInt(i.iters, '--iters'),
+    order: oneOf(i.order, ['interleaved', 'shuffled'] as const, '--order'),
+    seed,
+    launcher: oneOf(i.launcher, ['local', 'mpirun', 'srun'] as const, '--launcher'),
+    hosts: (text(i.hosts) ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    srunGpus: oneOf(i.srunGpus, ['gpus-per-task', 'gres', 'none'] as const, '--srun-gpus'),
+    ncclDebug: i.ncclDebug ?? (i.env ?? []).length > 0,
+    noOutputTimeoutS: positive(i.timeoutS, '--timeout'),
+    hardTimeoutS: positive(i.hardTimeoutS, '--hard-timeout'),
+    retries: nonNegativeInt(i.retries, '--retries'),
+    retryBackoffS: Math.max(0, i.retryBackoffS),
+    paths: pick(i, ['ncclTestsDir', 'p2pBin', 'nvbandwidthBin', 'nativeDir']),
+    faults: (i.simFaults ?? []).map(parseFault),
+  }
+  if (i.preset !== undefined) spec.preset = i.preset
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw badInput('--seed: must be an integer in [0, 4294967295]')
+  return spec
+}
+
+function envAxes(list: readonly string[]): [string, string[]][] {
+  const axes = list.map((t) => parseEnvAxis(t))
+  const names = axes.map((a) => a[0])
+  const dup = names.find((n, k) => names.indexOf(n) !== k)
+  if (dup) throw badInput(`--env: ${dup} is given twice (list its values once: ${dup}=A,B)`)
+  return axes
+}
+
+function parseFault(t: string): SimFault {
+  const m = /^(.+)=(hang|crash|garbage|truncated|corrupt|exit)(?:@(\d+))?$/.exec(t)
+  if (!m) throw badInput(`--sim-fault: "${t}" is not POINT-SUBSTRING=hang|crash|garbage|truncated|corrupt|exit[@ATTEMPTS]`)
+  const f: SimFault = { match: m[1] as string, fault: m[2] as SimFault['fault'] }
+  if (m[3] !== undefined) f.attempts = Number(m[3])
+  return f
+}
+
+function pick<T extends object, K extends keyof T>(o: T, keys: readonly K[]): { [P in K]?: Exclude<T[P], undefined> } {
+  const out: { [P in K]?: Exclude<T[P], undefined> } = {}
+  for (const k of keys) if (o[k] !== undefined) out[k] = o[k] as Exclude<T[K], undefined>
+  return out
+}
+
+function oneOf<T extends string>(v: string, allowed: readonly T[], flag: string): T {
+  if (!(allowed as readonly string[]).includes(v)) throw badInput(`${flag}: "${v}" is not one of ${allowed.join(', ')}`)
+  return v as T
+}
+
+function positiveInt(v: number, flag: string): number {
+  if (!Number.isInteger(v) || v < 1) throw badInput(`${flag}: must be a whole number ≥ 1 (got ${v})`)
+  return v
+}
+
+function nonNegativeInt(v: number, flag: string): number {
+  if (!Number.isInteger(v) || v < 0) throw badInput(`${flag}: must be a whole number ≥ 0 (got ${v})`)
+  return v
+}
+
+function positive(v: number, flag: string): number {
+  if (!(typeof v === 'number' && v > 0 && Number.isFinite(v))) throw badInput(`${flag}: must be a positive number of seconds (got ${v})`)
+  return v
+}
