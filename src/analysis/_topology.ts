@@ -1,6 +1,6 @@
 /**
  * Finding a result set's topology capture (IO): `<set>/topology/` read with the topology
- * module's `collectTopology({ from })`, or a topology report embedded in the manifest
+ * module's `collectTopology({ from })` (a capture written by `gpucomm topo --capture`), or a topology report embedded in the manifest
  * (`extra.topology` with `pairs: [{ a, b, link }]`). Absent or unreadable → null and a note
  * saying why; the analysis then treats all pairs as one class.
  */
@@ -23,22 +23,17 @@ export function viewOfReport(report: PairsReport, source: string): TopologyView 
   return { source, linkClass: (a, b) => map.get(`${Math.min(a, b)}-${Math.max(a, b)}`) }
 }
 
-type TopologyModule = {
-  collectTopology: (o: { from: string }) => Promise<unknown>
-  pairLinkClass: (report: unknown, a: number, b: number) => string | undefined
-}
-
 /** The topology of a result set, or null with the reason. */
 export async function loadTopology(dir: string, manifest: Manifest): Promise<{ view: TopologyView | null; note: string }> {
   const embedded = manifest.extra?.topology as PairsReport | undefined
   const capture = join(dir, 'topology')
   if (existsSync(capture)) {
     try {
-      // Loaded lazily so analysis works (and type-checks) whether or not the topology module is present.
-      const spec = '../topology/index.ts'
-      const mod = (await import(spec)) as TopologyModule
-      const report = await mod.collectTopology({ from: capture })
-      return { view: { source: capture, linkClass: (a, b) => mod.pairLinkClass(report, a, b) }, note: 'pairs aggregated by link class' }
+      // Loaded lazily: only sets with a capture pay for the topology module.
+      const { collectTopology, pairLinkClass } = await import('../topology/index.ts')
+      const report = await collectTopology({ from: capture })
+      if (!report.pairs.some((p) => p.link)) throw new Error('the capture names no link classes')
+      return { view: { source: capture, linkClass: (a, b) => pairLinkClass(report, a, b) }, note: 'pairs aggregated by link class' }
     } catch (e) {
       const fromManifest = embedded ? viewOfReport(embedded, 'manifest.json extra.topology') : null
       if (fromManifest) return { view: fromManifest, note: 'pairs aggregated by link class' }

@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import { analyze, compare, resolveModel } from '../../src/analysis/index.ts'
 import type { Analysis, Comparison } from '../../src/analysis/index.ts'
 import type { Row } from '../../src/model/index.ts'
-import { cli, tmp } from '../helpers.ts'
+import { FIXTURES, cli, tmp } from '../helpers.ts'
+import { captureTopology } from '../../src/topology/index.ts'
 import { normal, seriesRows, writeSet } from './generated.ts'
 
 const US = 1e-6
@@ -74,6 +75,19 @@ test('with a topology in the set, pairs are aggregated by link class', async () 
   assert.equal(a.fits.find((f) => f.src === 1 && f.dst === 0)!.linkClass, 'NODE')
   assert.deepEqual(a.classes.map((c) => [c.linkClass, c.pairs]).sort(), [['NODE', 2], ['SYS', 4]])
   assert.match(a.topology.source ?? '', /topology/)
+})
+
+test('a topology capture under <set>/topology/ (written by the topology module from a real topo -m) joins link classes', async () => {
+  // asus-esc8000a fixture: GPU0–1 and GPU2–3 are NODE, the rest SYS. GPU3 is the slow one in these rows.
+  const dir = writeSet(generatedRows(13).filter((r) => r.bench === 'p2p.latency'))
+  await captureTopology(join(dir, 'topology'), { inputs: [join(FIXTURES, 'nvidia-smi-topo-m', 'asus-esc8000a-4x-rtx6000ada-nic-node-sys.txt')] })
+  const a = await analyze(dir, { cells: false })
+  assert.equal(a.topology.source, join(dir, 'topology'))
+  assert.equal(a.fits.find((f) => f.src === 2 && f.dst === 3)!.linkClass, 'NODE')
+  assert.equal(a.fits.find((f) => f.src === 0 && f.dst === 2)!.linkClass, 'SYS')
+  assert.deepEqual(a.classes.map((c) => [c.linkClass, c.pairs]).sort(), [['NODE', 4], ['SYS', 8]])
+  // Within SYS (8 ordered pairs, 4 touching GPU3) GPU3's pairs are 2× the others'.
+  assert.ok(a.outliers.some((o) => o.gpu === 3 && o.linkClass === 'SYS' && Math.abs(o.ratio - 2) < 0.1), JSON.stringify(a.outliers))
 })
 
 test('compare by grouping: tp4 wins every size, the ratio matches the generated model, and the decode model counts 156 all-reduces', async () => {
