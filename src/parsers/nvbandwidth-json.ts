@@ -35,6 +35,7 @@ class NvbwJsonParser implements LineParser {
   private readonly diags: DiagSink
   private readonly meta: NvbwMeta = emptyMeta('json')
   private doc: JsonDocScanner | null = null
+  private docs = 0
   private commandMiB: number | null = null
   private lastLine = 0
 
@@ -53,6 +54,7 @@ class NvbwJsonParser implements LineParser {
       const t = s.trimStart()
       if (t.startsWith('{')) {
         this.doc = new JsonDocScanner(no)
+        this.docs++
         return this.more(this.doc, t, no)
       }
       this.other(t)
@@ -184,7 +186,7 @@ class NvbwJsonParser implements LineParser {
       this.diags.add(this.doc.startLine, 'error', 'incomplete', `JSON document from line ${this.doc.startLine} never closes (cut short?)`)
       this.doc = null
     }
-    if (this.meta.runs === 0 && this.diags.count('incomplete') === 0) this.diags.add(Math.max(1, this.lastLine), 'warn', 'no-data', 'no nvbandwidth JSON document found')
+    if (this.docs === 0) this.diags.add(Math.max(1, this.lastLine), 'warn', 'no-data', 'no nvbandwidth JSON document found')
     this.meta.bufferSize = bufferSize(this.meta.version, this.commandMiB, false, false)
     return { meta: this.meta as unknown as Record<string, unknown>, diagnostics: this.diags.finish() }
   }

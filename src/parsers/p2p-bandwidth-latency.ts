@@ -33,7 +33,9 @@ interface OpenSection {
 
 class P2pLineParser implements LineParser {
   private readonly diags: DiagSink
+  /** The first MAX_RUN_METAS + 1 runs (later ones are only counted, so memory stays flat). */
   private readonly runs: P2pRun[] = []
+  private runCount = 0
   private run: P2pRun | null = null
   private open: OpenSection | null = null
   private pending: P2pOptions = NO_OPTIONS
@@ -113,9 +115,9 @@ class P2pLineParser implements LineParser {
   }
 
   private newRun(no: number): P2pRun {
-    const run = new P2pRun(this.runs.length, no, this.pending)
+    const run = new P2pRun(this.runCount++, no, this.pending)
     this.pending = NO_OPTIONS
-    this.runs.push(run)
+    if (this.runs.length <= MAX_RUN_METAS) this.runs.push(run)
     this.run = run
     return run
   }
@@ -229,7 +231,7 @@ class P2pLineParser implements LineParser {
     } catch (e) {
       this.diags.add(this.lastLine, 'error', 'parser-error', `p2pBandwidthLatencyTest parser failed at the end: ${String(e)}`)
     }
-    if (this.runs.length === 0) this.diags.add(Math.max(this.lastLine, 1), 'warn', 'no-data', 'no p2pBandwidthLatencyTest output found')
+    if (this.runCount === 0) this.diags.add(Math.max(this.lastLine, 1), 'warn', 'no-data', 'no p2pBandwidthLatencyTest output found')
     return { meta: this.meta(), diagnostics: this.diags.finish() }
   }
 
@@ -241,8 +243,8 @@ class P2pLineParser implements LineParser {
       ...(first ? first.meta() : {}),
       orientation: 'src/dst follow the data: row→column for writes, disabled and bidirectional matrices; column→row for "(P2P Reads)"',
       cudaVersionLines: this.cudaLines,
-      runs: this.runs.length,
-      ...(rest.length ? { otherRuns: rest.slice(0, MAX_RUN_METAS).map((r) => r.meta()) } : {}),
+      runs: this.runCount,
+      ...(rest.length ? { otherRuns: rest.map((r) => r.meta()) } : {}),
     }
   }
 }
