@@ -4,7 +4,7 @@
  * Never relies on column positions (FORMATS.md §1.5, §1.8): tokens only.
  */
 import { REDOPS } from './_nccl-collective.ts'
-import { isInt, isUInt, isWord, num } from './_nccl-tokens.ts'
+import { isCellShaped, isInt, isUInt, isWord } from './_nccl-tokens.ts'
 
 /** What the table header (or the first clean row) says about the columns. */
 export interface Layout {
@@ -41,7 +41,7 @@ export interface ParsedRow {
   exact: boolean
 }
 
-const isCell = (t: string): boolean => t === 'N/A' || !Number.isNaN(num(t))
+const isCell = isCellShaped
 const isDate = (t: string): boolean => t.length === 10 && t[4] === '-' && t[7] === '-'
 
 /**

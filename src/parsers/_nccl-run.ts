@@ -7,8 +7,8 @@ import type { Diagnostic, Row } from '../model/index.ts'
 import { CollectiveEvidence } from './_nccl-collective.ts'
 import type { RowEvidence } from './_nccl-collective.ts'
 import type { Device } from './_nccl-meta.ts'
-import type { Layout, ParsedRow } from './_nccl-row.ts'
-import { isUInt, num } from './_nccl-tokens.ts'
+import type { Block, Layout, ParsedRow } from './_nccl-row.ts'
+import { isUInt, num, scaledDecimal } from './_nccl-tokens.ts'
 
 /** Rows held back at most while the collective/ranks are undecided; then they go out as known. */
 const PENDING_CAP = 20_000
@@ -21,12 +21,6 @@ export interface RunSink {
   diag: (line: number, severity: Diagnostic['severity'], code: string, message: string) => void
   /** Counts an N/A cell (no row) at `line`. */
   na: (line: number) => void
-}
-
-/** `value × 10^exp` from a printed token, exact for plain decimals (40.12 µs → 4.012e-5 s). */
-function scaled(tok: string, exp: number): number {
-  if (tok.indexOf('e') !== -1 || tok.indexOf('E') !== -1) return num(tok) * 10 ** exp
-  return Number(`${tok}e${exp}`)
 }
 
 /** State and output of one run. */
@@ -58,6 +52,8 @@ export class Run {
   private pending: { row: ParsedRow; line: number }[] = []
   private ranksCache: number | undefined | null = null
   private gaveUp = false
+  /** The bench name once the collective is settled (rows no longer held). */
+  private bench: string | undefined
 
   constructor(readonly startLine: number, private readonly sink: RunSink) {
     this.lastLine = startLine
@@ -148,40 +144,38 @@ export class Run {
   }
 
   private emitRow(row: ParsedRow, line: number): void {
-    const bench = `nccl.${this.collectiveName()}`
+    const bench = this.bench ?? `nccl.${this.collectiveName()}`
     const ranks = this.ranks().n ?? null
+    if (this.pending.length === 0 && this.ready()) this.bench = bench
     const source = { file: this.sink.file, line }
     for (let b = 0; b < row.blocks.length; b++) {
-      const blk = row.blocks[b]
-      if (!blk) continue
+      const blk = row.blocks[b] as Block
       const placement = b === 0 ? 'out-of-place' : 'in-place'
-      const cell = (tok: string, metric: Row['metric'], unit: Row['unit'], exp: number): void => {
-        if (tok === 'N/A') return this.sink.na(line)
-        const value = scaled(tok, exp)
-        if (!Number.isFinite(value)) return this.sink.diag(line, 'warn', 'bad-cell', `cell "${tok.slice(0, 40)}" is out of range; no row for it`)
-        const r: Row = { bench, metric, unit, value, sizeBytes: row.size, ranks, src: null, dst: null, placement, p2p: null, timer: 'cpu', trial: this.sink.trial, source }
-        r.dtype = row.type
-        if (row.redop !== undefined && row.redop !== 'none') r.redop = row.redop
-        if (row.root !== undefined && row.root >= 0) r.root = row.root
-        this.emitted++
-        this.sink.emit(r)
+      this.cell(row, blk.time, 'time', 's', this.timeExp, bench, ranks, placement, source)
+      this.cell(row, blk.algbw, 'algbw', 'B/s', 9, bench, ranks, placement, source)
+      this.cell(row, blk.busbw, 'busbw', 'B/s', 9, bench, ranks, placement, source)
+      const w = blk.wrong
+      const kind = row.layout.wrongKind
+      if (w === 'N/A') this.sink.na(line)
+      else if (kind === 'count' || (kind === 'unknown' && isUInt(w))) {
+        this.wrongElements += num(w)
+        this.cell(row, w, 'wrong', 'count', 0, bench, ranks, placement, source)
+      } else {
+        const v = Math.abs(num(w))
+        if (!(this.maxDeviation !== undefined && this.maxDeviation >= v)) this.maxDeviation = v
       }
-      cell(blk.time, 'time', 's', this.timeExp)
-      cell(blk.algbw, 'algbw', 'B/s', 9)
-      cell(blk.busbw, 'busbw', 'B/s', 9)
-      this.wrongCell(blk.wrong, row.layout.wrongKind, line, cell)
     }
   }
 
-  private wrongCell(tok: string, kind: Layout['wrongKind'], line: number, cell: (t: string, m: Row['metric'], u: Row['unit'], e: number) => void): void {
-    if (tok === 'N/A') return this.sink.na(line)
-    if (kind === 'count' || (kind === 'unknown' && isUInt(tok))) {
-      this.wrongElements += num(tok)
-      cell(tok, 'wrong', 'count', 0)
-    } else {
-      const v = Math.abs(num(tok))
-      if (!(this.maxDeviation !== undefined && this.maxDeviation >= v)) this.maxDeviation = v
-    }
+  private cell(row: ParsedRow, tok: string, metric: Row['metric'], unit: Row['unit'], exp: number, bench: string, ranks: number | null, placement: 'out-of-place' | 'in-place', source: Row['source']): void {
+    if (tok === 'N/A') return this.sink.na(source.line)
+    const value = scaledDecimal(tok, exp)
+    if (!Number.isFinite(value)) return this.sink.diag(source.line, 'warn', 'bad-cell', `cell "${tok.slice(0, 40)}" is not a usable number; no row for it`)
+    const r: Row = { bench, metric, unit, value, sizeBytes: row.size, ranks, src: null, dst: null, placement, p2p: null, timer: 'cpu', trial: this.sink.trial, source, dtype: row.type }
+    if (row.redop !== undefined && row.redop !== 'none') r.redop = row.redop
+    if (row.root !== undefined && row.root >= 0) r.root = row.root
+    this.emitted++
+    this.sink.emit(r)
   }
 
   /** Ends the run at `line`: flushes held rows and reports what is missing. */
@@ -223,7 +217,7 @@ export class Run {
     if (this.layout) m.columns = { ...this.layout, timeLabel: this.timeLabel, timeUnit: this.timeExp === -3 ? 'ms' : 'us' }
     m.tableRows = this.tableRows
     m.rows = this.emitted
-    if (this.avg) Object.assign(m, { avgBusBandwidth: scaled(String(this.avg.value), 9), ...(this.avg.status ? { avgBusBandwidthStatus: this.avg.status } : {}) })
+    if (this.avg) Object.assign(m, { avgBusBandwidth: scaledDecimal(String(this.avg.value), 9), ...(this.avg.status ? { avgBusBandwidthStatus: this.avg.status } : {}) })
     if (this.oob) m.outOfBounds = { count: this.oob.value, ...(this.oob.status ? { status: this.oob.status } : {}) }
     if (this.maxDeviation !== undefined) m.maxDeviation = this.maxDeviation
     if (this.wrongElements > 0) m.wrongElements = this.wrongElements

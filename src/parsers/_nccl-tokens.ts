@@ -91,6 +91,58 @@ export function num(t: string): number {
   return Number.isFinite(v) ? v : NaN
 }
 
+/** Exact powers of ten (10^0 … 10^22 are exactly representable as doubles). */
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i)
+
+/**
+ * `tok × 10^exp` for a printed decimal, correctly rounded (the same double as
+ * `Number(tok + 'e' + exp)`, e.g. 40.12 µs → 4.012e-5 s): the digits form an exact integer
+ * and one multiplication or division by an exact power of ten rounds once (Clinger's fast
+ * path). Exponent forms and long tokens take the slow path. NaN when `tok` is no number.
+ */
+export function scaledDecimal(tok: string, exp: number): number {
+  const n = tok.length
+  let m = 0
+  let digits = 0
+  let decimals = -1
+  let i = tok.charCodeAt(0) === 45 ? 1 : 0
+  for (; i < n; i++) {
+    const c = tok.charCodeAt(i)
+    if (c >= 48 && c <= 57) {
+      m = m * 10 + (c - 48)
+      digits++
+      if (decimals >= 0) decimals++
+    } else if (c === 46 && decimals < 0) decimals = 0
+    else return slowScaled(tok, exp)
+  }
+  if (digits === 0 || digits > 15) return slowScaled(tok, exp)
+  if (tok.charCodeAt(0) === 45) m = -m
+  const k = exp - (decimals < 0 ? 0 : decimals)
+  if (k >= 0) return k <= 22 ? m * (POW10[k] as number) : slowScaled(tok, exp)
+  return -k <= 22 ? m / (POW10[-k] as number) : slowScaled(tok, exp)
+}
+
+function slowScaled(tok: string, exp: number): number {
+  const v = num(tok)
+  if (Number.isNaN(v)) return NaN
+  const r = tok.indexOf('e') === -1 && tok.indexOf('E') === -1 ? Number(`${tok}e${exp}`) : v * 10 ** exp
+  return Number.isFinite(r) ? r : NaN
+}
+
+/** Cheap shape check of a result cell: `N/A`, or digits with `.`/exponent/sign chars. */
+export function isCellShaped(t: string): boolean {
+  const n = t.length
+  if (n === 0 || n > 40) return false
+  if (t === 'N/A') return true
+  let digits = false
+  for (let i = 0; i < n; i++) {
+    const c = t.charCodeAt(i)
+    if (c >= 48 && c <= 57) digits = true
+    else if (c !== 46 && c !== 101 && c !== 69 && c !== 43 && c !== 45) return false
+  }
+  return digits
+}
+
 /** Half a unit in the last printed place of a decimal token (`0.57` → 0.005, `16330` → 0.5). */
 export function halfUlp(t: string): number {
   if (t.indexOf('e') !== -1 || t.indexOf('E') !== -1) return Math.abs(num(t)) * 0.05

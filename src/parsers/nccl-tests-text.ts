@@ -11,15 +11,19 @@ import { layoutFromHeader, parseRow } from './_nccl-row.ts'
 import type { Layout, ParsedRow } from './_nccl-row.ts'
 import { Run } from './_nccl-run.ts'
 import type { RunSink } from './_nccl-run.ts'
-import { collectiveInText, firstNonBlank, isDigit, num, stripPrefix, tokenize } from './_nccl-tokens.ts'
+import { collectiveInText, firstNonBlank, isCellShaped, isDigit, num, stripPrefix, tokenize } from './_nccl-tokens.ts'
 import { detectNcclText } from './_nccl-detect.ts'
 import type { LineParser, Origin, Parser } from './types.ts'
 
 /** Diagnostics of one code kept per file; the rest are counted in a summary line. */
 const DIAG_CAP = 50
+/** Runs whose meta is kept in full (a log of thousands of runs keeps counts for the rest). */
+const RUNS_KEPT = 100
 
 class NcclTextParser implements LineParser {
-  private readonly runs: Run[] = []
+  private readonly runMetas: Record<string, unknown>[] = []
+  private runCount = 0
+  private readonly collectives = new Set<string>()
   private run: Run | undefined
   private readonly diagnostics: Diagnostic[] = []
   private readonly perCode = new Map<string, number>()
@@ -87,7 +91,7 @@ class NcclTextParser implements LineParser {
   private runFor(no: number, newIf: (r: Run) => boolean): Run {
     const r = this.run
     if (r && !newIf(r)) return r
-    if (r) r.finish()
+    if (r) this.close(r)
     const run = new Run(no, this.sink)
     if (this.command !== undefined) {
       run.collective = this.command
@@ -97,9 +101,18 @@ class NcclTextParser implements LineParser {
     if (this.nranksInfo !== undefined) run.nranksInfo = this.nranksInfo
     this.nranksInfo = undefined
     this.rowLayout = undefined
-    this.runs.push(run)
     this.run = run
     return run
+  }
+
+  /** Finishes a run and keeps its meta (in full for the first RUNS_KEPT runs). */
+  private close(r: Run): void {
+    r.finish()
+    const m = r.meta()
+    if (this.runCount++ < RUNS_KEPT) this.runMetas.push(m)
+    if (typeof m.collective === 'string') this.collectives.add(m.collective)
+    if (typeof m.version === 'string') this.file.version ??= m.version
+    if (typeof m.ncclLibrary === 'number' && this.file.nccl === undefined) this.file.nccl = ncclCodeToVersion(m.ncclLibrary)
   }
 
   /** A banner line of order 0 (version), 1 (test starting) or 2 (nThread). */
@@ -143,7 +156,7 @@ class NcclTextParser implements LineParser {
     if (!b) return false
     const width = b.row.layout.perIter ? 8 : 4
     const need = (2 - b.row.blocks.length) * width
-    if (t.length !== need || !t.every((x) => x === 'N/A' || !Number.isNaN(num(x)))) return false
+    if (t.length !== need || !t.every(isCellShaped)) return false
     for (let i = 0; i < t.length; i += width) {
       b.row.blocks.push({ time: t[i] as string, algbw: t[i + 1] as string, busbw: t[i + 2] as string, wrong: t[i + 3] as string })
     }
@@ -277,10 +290,10 @@ class NcclTextParser implements LineParser {
 
   private finish(): { meta: Record<string, unknown>; diagnostics: Diagnostic[] } {
     this.settleBroken()
-    this.run?.finish()
+    if (this.run) this.close(this.run)
     this.run = undefined
     if (this.naCells > 0) this.diag(this.naFirst, 'info', 'na-cell', `${this.naCells} N/A cells (check disabled, or alltoall in-place): no rows for them`)
-    if (this.runs.length === 0) this.diag(this.lastLine, 'warn', 'no-results', 'no nccl-tests banner, table or footer found')
+    if (this.runCount === 0) this.diag(this.lastLine, 'warn', 'no-results', 'no nccl-tests banner, table or footer found')
     for (const [code, n] of this.perCode) {
       if (n > DIAG_CAP) this.diagnostics.push({ file: this.origin.file, line: this.lastLine, severity: 'info', code, message: `${n - DIAG_CAP} more "${code}" diagnostics not listed` })
     }
@@ -288,16 +301,13 @@ class NcclTextParser implements LineParser {
   }
 
   private meta(): Record<string, unknown> {
-    const runs = this.runs.map((r) => r.meta())
     const m: Record<string, unknown> = { ...this.file }
-    const version = runs.find((r) => typeof r.version === 'string')?.version
-    if (version !== undefined) m.version = version
-    const code = runs.find((r) => typeof r.ncclLibrary === 'number')?.ncclLibrary as number | undefined
-    if (m.nccl === undefined && code !== undefined) m.nccl = ncclCodeToVersion(code)
-    if (runs.length === 1) Object.assign(m, runs[0])
-    else if (runs.length > 1) {
-      m.runs = runs
-      m.collectives = [...new Set(runs.map((r) => r.collective).filter((c) => c !== undefined))]
+    if (this.runCount === 1) Object.assign(m, this.runMetas[0])
+    else if (this.runCount > 1) {
+      m.runs = this.runMetas
+      if (this.runCount > RUNS_KEPT) m.runsNotListed = this.runCount - RUNS_KEPT
+      m.runCount = this.runCount
+      m.collectives = [...this.collectives]
     }
     return m
   }
