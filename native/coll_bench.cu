@@ -19,7 +19,7 @@ namespace {
 const char* kUsageText =
     "usage: coll_bench [--coll LIST|all] [-g N | --gpus LIST] [-b SIZE -e SIZE -f N] [-n ITERS] [-w WARMUP]\n"
     "                  [-c 0|1] [-d TYPES|all] [-o OPS|all] [-r ROOT] [-G 0|1] [--place out,in]\n"
-    "                  [--bootstrap DIR] [--bootstrap-timeout S]\n"
+    "                  [--bootstrap DIR] [--bootstrap-timeout S] [--latch 0|1]\n"
     "NCCL collectives with per-iteration times and a data check (see native/README.md).\n"
     "Exit: 0 ok, 1 data check failed, 2 usage, 3 CUDA error, 4 NCCL not found, 5 NCCL error.\n";
 
@@ -45,7 +45,7 @@ int indexIn(const std::string& item, const char* list) {
 struct Opts {
   std::vector<int> colls = {coll::AllReduce}, types = {7}, ops = {0}, gpus;
   std::vector<std::string> places = {"out", "in"};
-  long ngpus = 1, iters = 20, warmup = 5, check = 1, root = 0, graph = 0, timeoutS = 120;
+  long ngpus = 1, iters = 20, warmup = 5, check = 1, root = 0, graph = 0, timeoutS = 120, latch = 1;
   size_t b = 8, e = 128 << 20, f = 2;
   std::string bootstrap;
 };
@@ -77,6 +77,7 @@ Opts parseArgs(int argc, char** argv) {
     else if (a.is("--place")) o.places = gc::parseChoices(a.value(), "out,in", "--place");
     else if (a.is("--bootstrap")) o.bootstrap = a.value();
     else if (a.is("--bootstrap-timeout")) o.timeoutS = gc::parseInt(a.value(), "--bootstrap-timeout");
+    else if (a.is("--latch")) o.latch = gc::parseInt(a.value(), "--latch");
     else die(gc::kUsage, "unknown flag '%s' (see -h)", a.flag());
   }
   if (o.iters < 1 || o.ngpus < 1) die(gc::kUsage, "-n and -g must be at least 1");
@@ -260,18 +261,28 @@ double countWrong(const Case& c, std::vector<Dev>& devs, bool graph) {
   return wrong;
 }
 
+gc::Latch latch;
+
 // Times each iteration: the maximum over local GPUs of their start..stop event times.
-std::vector<double> timeIterations(const Case& c, std::vector<Dev>& devs, bool graph, long warmup, long iters) {
+// `timedOut` is 1 + the iteration whose latch gave up (0: never); later ones run without it.
+std::vector<double> timeIterations(const Case& c, std::vector<Dev>& devs, bool graph, long warmup, long iters, bool useLatch, long& timedOut) {
   for (long i = 0; i < warmup; i++) runAll(c, devs, graph);
   for (Dev& d : devs) CUDA_CHECK(cudaSetDevice(d.gpu)), CUDA_CHECK(cudaStreamSynchronize(d.stream));
   std::vector<double> times;
   for (long i = 0; i < iters; i++) {
-    for (Dev& d : devs) CUDA_CHECK(cudaSetDevice(d.gpu)), CUDA_CHECK(cudaEventRecord(d.timer.start, d.stream));
+    if (useLatch) latch.arm();
+    for (Dev& d : devs) {
+      CUDA_CHECK(cudaSetDevice(d.gpu));
+      if (useLatch) latch.hold(d.stream);
+      CUDA_CHECK(cudaEventRecord(d.timer.start, d.stream));
+    }
     runAll(c, devs, graph);
     for (Dev& d : devs) CUDA_CHECK(cudaSetDevice(d.gpu)), CUDA_CHECK(cudaEventRecord(d.timer.stop, d.stream));
+    if (useLatch) latch.release();
     double worst = 0;
     for (Dev& d : devs) CUDA_CHECK(cudaSetDevice(d.gpu)), worst = std::max(worst, d.timer.seconds());
     times.push_back(worst);
+    if (useLatch && latch.timedOut()) timedOut = i + 1, useLatch = false;  // the host blocked: no latch from here on
   }
   return times;
 }
@@ -310,7 +321,8 @@ void measure(Bench& B, const Case& c) {
   bool graph = B.o.graph != 0;
   if (graph) captureGraphs(c, B.devs);
   initData(c, B.devs);
-  std::vector<double> times = timeIterations(c, B.devs, graph, B.o.warmup, B.o.iters);
+  long timedOut = 0;
+  std::vector<double> times = timeIterations(c, B.devs, graph, B.o.warmup, B.o.iters, B.o.latch != 0, timedOut);
   std::vector<double> wrong = {B.o.check ? countWrong(c, B.devs, graph) : 0.0};
   if (B.w.nprocs > 1) reduceAcrossProcs(times, 2, B.devs), reduceAcrossProcs(wrong, 0, B.devs);
   for (Dev& d : B.devs)
@@ -323,6 +335,7 @@ void measure(Bench& B, const Case& c) {
   gc::kv(base, "type", gc::splitList(kTypes)[c.dtype]), gc::kv(base, "redop", reduces ? gc::splitList(kOps)[c.op] : "none");
   gc::kv(base, "root", c.kind == coll::Broadcast ? c.root : -1), gc::kv(base, "place", c.inPlace ? "in" : "out");
   gc::kv(base, "graph", graph ? 1 : 0);
+  if (timedOut > 0) std::printf("WARN %s  the latch timed out at iteration %ld (the host blocks while enqueueing): from there on the times include enqueueing\n", base.c_str(), timedOut - 1);
   for (size_t i = 0; i < times.size(); i++) {
     std::string name = base;
     gc::kv(name, "iter", (long long)i);
@@ -388,11 +401,12 @@ int main(int argc, char** argv) {
   if (B.w.proc == 0) gc::printHeader("coll_bench");
   loadNccl(B.w.proc == 0);
   setupDevs(B);
+  if (B.o.latch) latch.init();
   initComms(B, bootstrapId(B.w, B.o));
   if (B.w.proc == 0) {
     gc::config("nprocs", "%d", B.w.nprocs), gc::config("nranks", "%d", B.nranks);
     gc::config("iters", "%ld", B.o.iters), gc::config("warmup", "%ld", B.o.warmup), gc::config("check", "%ld", B.o.check);
-    gc::config("graph", "%ld", B.o.graph), gc::config("timer", "cuda-events");
+    gc::config("graph", "%ld", B.o.graph), gc::config("timer", "cuda-events"), gc::config("latch", "%ld", B.o.latch);
   }
   std::vector<size_t> sizes = gc::sizeSweep(B.o.b, B.o.e, B.o.f);
   for (int kind : B.o.colls) {

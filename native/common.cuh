@@ -236,4 +236,47 @@ struct EventTimer {
   }
 };
 
+// ---------------------------------------------------------------- latch
+
+__global__ void latchKernel(volatile int* flag, unsigned long long timeoutNs) {
+  unsigned long long t0, t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  while (flag[0] == 0) {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    if (t - t0 > timeoutNs) {
+      flag[1] = 1;
+      return;
+    }
+    __nanosleep(200);
+  }
+}
+
+// Holds streams back until everything of one timed iteration is enqueued, so that the
+// events time what the GPU does, not how fast the host enqueues it: a one-thread kernel
+// spins on a flag in mapped pinned memory until `release()` (or a timeout, then
+// `timedOut()` is true and the time includes enqueueing).
+struct Latch {
+  volatile int* flag = nullptr;  // [0] release, [1] timed out
+  int* dflag = nullptr;
+  void init() {
+    int* p = nullptr;
+    CUDA_CHECK(cudaHostAlloc(&p, 2 * sizeof(int), cudaHostAllocPortable | cudaHostAllocMapped));
+    CUDA_CHECK(cudaHostGetDevicePointer(&dflag, p, 0));
+    flag = p;
+    flag[0] = flag[1] = 0;
+  }
+  void arm() { flag[0] = 0, flag[1] = 0; }
+  // Enqueues the spin kernel on `stream` (of the current device).
+  void hold(cudaStream_t stream) {
+    latchKernel<<<1, 1, 0, stream>>>(dflag, 100ull * 1000 * 1000);
+    CUDA_CHECK_LAUNCH();
+  }
+  void release() {
+    __sync_synchronize();
+    flag[0] = 1;
+    __sync_synchronize();
+  }
+  bool timedOut() const { return flag[1] != 0; }
+};
+
 }  // namespace gc

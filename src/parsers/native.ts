@@ -1,14 +1,14 @@
 /**
  * Output of gpucomm's own benches (native/p2p_bench, native/coll_bench; format described in
  * native/README.md): `key: value` config lines, then one benchstat-like line per
- * measurement `Name/k=v/…  1  <value> <unit> …`, plus `CORRUPT` and `SKIP` lines.
+ * measurement `Name/k=v/…  1  <value> <unit> …`, plus `CORRUPT`, `SKIP` and `WARN` lines.
  */
 import type { Diagnostic, Row } from '../model/index.ts'
 import type { LineParser, Origin, Parser } from './types.ts'
 
 const CONFIG = /^([a-z][A-Za-z0-9_.-]*): (.*)$/
 const RESULT = /^Benchmark(\S+)\s+(\d+)\s+(\S.*)$/
-const MARKED = /^(CORRUPT|SKIP)\s+(\S+)\s*(.*)$/
+const MARKED = /^(CORRUPT|SKIP|WARN)\s+(\S+)\s*(.*)$/
 
 /** What each unit of a result line becomes: metric, base unit and the conversion to it. */
 const UNITS: Record<string, { metric: Row['metric']; unit: Row['unit']; base: (v: number) => number } | undefined> = {
@@ -92,6 +92,7 @@ class NativeParser implements LineParser {
     if (m) {
       const what = `${m[2] as string}${m[3] ? `: ${m[3]}` : ''}`
       if (m[1] === 'CORRUPT') this.diag(lineNo, 'error', 'corrupt', `data check failed, values not to be trusted: ${what}`)
+      else if (m[1] === 'WARN') this.diag(lineNo, 'warn', 'bench-warning', what)
       else this.diag(lineNo, 'info', 'skipped', `skipped ${what}`)
       return
     }

@@ -69,6 +69,8 @@ test('p2p_bench output: CORRUPT is a diagnostic without a number, SKIP is info, 
   assert.deepEqual(byCode('bad-line').map((d) => d.line), [24])
   assert.deepEqual(byCode('unknown-bench').map((d) => d.line), [25])
   assert.equal(byCode('unparsed').length, 0, 'NCCL INFO lines are ignored silently')
+  assert.deepEqual(byCode('bench-warning').map((d) => [d.line, d.severity]), [[26, 'warn']])
+  assert.match(byCode('bench-warning')[0]?.message ?? '', /^BenchmarkP2PLatency\/src=0\/dst=1\/size=4\/.*iter=0: the latch timed out/)
   assert.equal(out.meta.version, 'gpucomm-native/1')
   assert.equal(out.meta.bench, 'p2p_bench')
   assert.deepEqual(out.meta.gpus, [
