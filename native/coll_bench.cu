@@ -422,6 +422,6 @@ int main(int argc, char** argv) {
             measure(B, c);
           }
   }
-  for (Dev& d : B.devs) api.commDestroy(d.comm);
+  for (Dev& d : B.devs) NCCL_CHECK(api.commDestroy(d.comm));
   return B.corrupt ? gc::kCorrupt : gc::kOk;
 }

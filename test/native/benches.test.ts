@@ -150,4 +150,8 @@ test('coll_bench with no NCCL anywhere: exit 4 and one line listing every place 
   assert.ok(line.includes(`${userBase}/`) || !existsSync('/usr/bin/python3'), 'the user site-packages of python3 are listed')
   assert.match(line, /nvidia\/nccl\/lib\/libnccl\.so\.2 \(not found\)/)
   assert.match(line, /set NCCL_LIBRARY/)
+  // With no NCCL_* variables at all the search starts at the loader path.
+  const bare = await run((await built()).collBench, [], { PYTHONUSERBASE: userBase })
+  assert.equal(bare.code, 4)
+  assert.match(bare.stderr.trim(), /^coll_bench: error: NCCL library not found; tried: libnccl\.so\.2 \(not found\); \//)
 })
