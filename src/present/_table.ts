@@ -31,15 +31,15 @@ function median(values: number[]): number {
 export function showLines(rows: readonly Row[]): ShowLine[] {
   const groups = new Map<string, { row: Row; values: number[] }>()
   for (const r of rows) {
-    const key = [r.bench, r.metric, who(r), r.p2p ?? '', r.copy ?? '', r.sizeBytes ?? '', r.placement ?? '', r.dtype ?? '', r.redop ?? '', r.grouping ?? '', JSON.stringify(r.env ?? {})].join('\u0000')
+    const key = [r.bench, r.metric, who(r), r.p2p ?? '', r.copy ?? '', r.timer ?? '', r.direction ?? '', r.host ?? '', r.sizeBytes ?? '', r.placement ?? '', r.dtype ?? '', r.redop ?? '', r.grouping ?? '', JSON.stringify(r.env ?? {})].join('\u0000')
     const g = groups.get(key)
     if (g) g.values.push(r.value)
     else groups.set(key, { row: r, values: [r.value] })
   }
   return [...groups.values()].map(({ row, values }) => ({
-    bench: row.bench + (row.p2p ? ` p2p=${row.p2p}` : '') + (row.copy ? ` ${row.copy}` : ''),
+    bench: row.bench + (row.p2p ? ` p2p=${row.p2p}` : '') + (row.copy ? ` ${row.copy}` : '') + (row.direction ? ` ${row.direction}` : '') + (row.timer === 'cpu' ? ' cpu-timed' : ''),
     metric: row.metric,
-    who: who(row) + (row.grouping ? ` ${row.grouping}` : ''),
+    who: who(row) + (row.grouping ? ` ${row.grouping}` : '') + (row.host ? ` @${row.host}` : ''),
     size: row.sizeBytes === null ? '-' : formatBytes(row.sizeBytes),
     placement: row.placement ?? '-',
     n: values.length,

@@ -9,6 +9,8 @@ import { compareCommand } from './compare.ts'
 import { buildCommand } from './build.ts'
 import { topoCommand } from './topo.ts'
 import { sweepCommand } from './sweep.ts'
+import { plotCommand } from './plot.ts'
+import { reportCommand } from './report.ts'
 
 /** Every CLI command, in the order `--help` lists them. Add a command with one line here. */
 export const COMMANDS: readonly CommandDef[] = [
@@ -22,4 +24,6 @@ export const COMMANDS: readonly CommandDef[] = [
   buildCommand,
   topoCommand,
   sweepCommand,
+  plotCommand,
+  reportCommand,
 ]

@@ -1,0 +1,43 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { existsSync, mkdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { execa } from 'execa'
+import { writeReport } from '../../src/report/index.ts'
+import { ROOT, tmp } from '../helpers.ts'
+import { simSet } from '../simset.ts'
+
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p))
+const skip = CHROMIUM ? false : "Debian's chromium is not installed (.ci/run installs it with apt-get)"
+if (skip) console.log(`# skipping browser test: ${skip}`)
+
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic']
+
+async function chromium(args: string[]): Promise<{ stdout: string; stderr: string }> {
+  const r = await execa(CHROMIUM as string, [...FLAGS, `--user-data-dir=${tmp('gpucomm-chromium-')}`, ...args], { reject: false, timeout: 90_000 })
+  return { stdout: r.stdout, stderr: r.stderr }
+}
+
+test('the report opens in headless Chromium with every chart rendered and no console message', { skip, timeout: 180_000 }, async () => {
+  const set = await simSet({ preset: 'seed-vm', seed: 7, trials: 2 })
+  const base = await simSet({ preset: 'seed-vm', seed: 8, trials: 2 })
+  const html = join(tmp(), 'report.html')
+  await writeReport(set, { out: html, baseline: base })
+  const url = pathToFileURL(html).href
+  const dom = await chromium(['--enable-logging=stderr', '--v=0', '--virtual-time-budget=15000', '--dump-dom', url])
+  const figures = (dom.stdout.match(/<figure class="chart"/g) ?? []).length
+  assert.ok(figures >= 4, `figures: ${figures}`)
+  const rendered = /data-charts-rendered="(\d+)"/.exec(dom.stdout)
+  assert.ok(rendered, `charts did not finish rendering: ${/data-charts-failed="([^"]*)"/.exec(dom.stdout)?.[1] ?? 'no marker'}`)
+  assert.equal(Number(rendered[1]), figures)
+  const svgs = (dom.stdout.match(/<svg[^>]*class="marks"/g) ?? []).length
+  assert.equal(svgs, figures, 'one rendered SVG per chart')
+  const consoleLines = dom.stderr.split('\n').filter((l) => /:CONSOLE[:(]/.test(l))
+  assert.deepEqual(consoleLines, [], 'the page must log nothing (errors or warnings)')
+  const outDir = join(ROOT, 'test', 'output')
+  mkdirSync(outDir, { recursive: true })
+  const shot = join(outDir, 'report.png')
+  await chromium(['--window-size=1200,2400', '--virtual-time-budget=15000', `--screenshot=${shot}`, url])
+  assert.ok(existsSync(shot) && statSync(shot).size > 20_000, 'screenshot saved')
+})

@@ -1,0 +1,48 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { chartsOf } from '../../../src/report/index.ts'
+import type { PlotKind } from '../../../src/report/index.ts'
+import { checkGolden } from '../../golden.ts'
+import { simSet } from '../../simset.ts'
+
+const titles = (spec: unknown): string[] => {
+  const t = (spec as { title?: string | { text: string } }).title
+  return t === undefined ? [] : [typeof t === 'string' ? t : t.text]
+}
+
+test('every chart kind has a golden spec, and every title of a simulated set says SIMULATED', async () => {
+  const a = await simSet({ preset: 'seed-vm', seed: 11, trials: 2 })
+  const b = await simSet({ preset: 'seed-vm', seed: 12, trials: 2 })
+  for (const kind of ['latency', 'heatmap', 'groups', 'diff'] as PlotKind[]) {
+    const charts = await chartsOf(b, kind, kind === 'diff' ? a : undefined)
+    assert.ok(charts.length > 0, `${kind}: no chart`)
+    for (const c of charts) {
+      const t = titles(c.spec)
+      assert.ok(t.length > 0 && t.every((x) => x.includes('SIMULATED')), `${c.name}: ${t.join(' ')}`)
+      checkGolden(`plot/${c.name}`, c.spec, 4)
+    }
+  }
+})
+
+test('the heatmap shows the seed VM host-staged floor on every off-diagonal pair', async () => {
+  const set = await simSet({ preset: 'seed-vm', seed: 3, groups: [] })
+  const [h] = (await chartsOf(set, 'heatmap')).filter((c) => c.name.includes('disabled'))
+  assert.ok(h)
+  const values = (h.spec as { data: { values: { src: string; dst: string; v: number }[] } }).data.values
+  assert.equal(values.length, 16)
+  for (const v of values) {
+    if (v.src === v.dst) assert.ok(v.v > 1 && v.v < 3.5, `diagonal ${v.v}`)
+    else assert.ok(v.v > 11 && v.v < 17, `${v.src}→${v.dst} ${v.v} µs`)
+  }
+})
+
+test('the grouping chart carries one median per grouping and size, with its CI around it', async () => {
+  const set = await simSet({ preset: 'seed-vm', seed: 5, trials: 6, p2p: false })
+  const [g] = await chartsOf(set, 'groups')
+  assert.ok(g)
+  const values = (g.spec as { data: { values: { grouping: string; size: number; us: number; lo: number; hi: number }[] } }).data.values
+  assert.deepEqual([...new Set(values.map((v) => v.grouping))].sort(), ['ranks=4', 'ranks=8'])
+  for (const v of values) assert.ok(v.lo <= v.us && v.us <= v.hi, JSON.stringify(v))
+  const at8 = (gr: string) => values.find((v) => v.grouping === gr && v.size === 8)?.us ?? NaN
+  assert.ok(at8('ranks=8') > at8('ranks=4'), 'an 8-rank ring has more hops than a 4-rank one')
+})
