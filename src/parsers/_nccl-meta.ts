@@ -55,21 +55,22 @@ export function parseRankLine(t: readonly string[]): Device | undefined {
   if (at < 0 || r === undefined || !isUInt(r)) return undefined
   const d: Device = { rank: Number(r) }
   let i = at + 2
-  const intAfter = (key: string): number | undefined => {
-    if (t[i] !== key || !isInt(t[i + 1] ?? '')) return undefined
+  if (t[i] === 'Group' && isInt(t[i + 1] ?? '')) {
+    d.group = Number(t[i + 1])
     i += 2
-    return Number(t[i - 1])
   }
-  const group = intAfter('Group')
-  if (group !== undefined) d.group = group
-  const pid = intAfter('Pid')
-  if (pid !== undefined) d.pid = pid
+  if (t[i] === 'Pid' && isInt(t[i + 1] ?? '')) {
+    d.pid = Number(t[i + 1])
+    i += 2
+  }
   if (t[i] === 'on' && t[i + 1] !== undefined) {
     d.host = t[i + 1] as string
     i += 2
   }
-  const dev = intAfter('device')
-  if (dev !== undefined) d.device = dev
+  if (t[i] === 'device' && isInt(t[i + 1] ?? '')) {
+    d.device = Number(t[i + 1])
+    i += 2
+  }
   const bus = t[i]
   if (bus !== undefined && bus.startsWith('[') && bus.endsWith(']')) {
     d.busId = bus.slice(1, -1)

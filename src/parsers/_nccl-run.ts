@@ -132,7 +132,8 @@ export class Run {
     for (const p of held) this.emitRow(p.row, p.line)
   }
 
-  private collectiveName(): string {
+  /** The collective's name, `unknown` when neither the text nor the rows tell. */
+  collectiveName(): string {
     if (this.collective !== undefined) return this.collective
     const r = this.evidence?.resolved
     if (r !== undefined) {

@@ -108,11 +108,11 @@ class NcclTextParser implements LineParser {
   /** Finishes a run and keeps its meta (in full for the first RUNS_KEPT runs). */
   private close(r: Run): void {
     r.finish()
-    const m = r.meta()
-    if (this.runCount++ < RUNS_KEPT) this.runMetas.push(m)
-    if (typeof m.collective === 'string') this.collectives.add(m.collective)
-    if (typeof m.version === 'string') this.file.version ??= m.version
-    if (typeof m.ncclLibrary === 'number' && this.file.nccl === undefined) this.file.nccl = ncclCodeToVersion(m.ncclLibrary)
+    if (this.runCount++ < RUNS_KEPT) this.runMetas.push(r.meta())
+    if (r.collective !== undefined || r.tableRows > 0) this.collectives.add(r.collectiveName())
+    const { version, ncclLibrary } = r.info
+    if (typeof version === 'string') this.file.version ??= version
+    if (typeof ncclLibrary === 'number' && this.file.nccl === undefined) this.file.nccl = ncclCodeToVersion(ncclLibrary)
   }
 
   /** A banner line of order 0 (version), 1 (test starting) or 2 (nThread). */
