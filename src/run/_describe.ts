@@ -1,6 +1,7 @@
 import { formatBytes } from '../units/index.ts'
 import { formatGpuList } from '../sweep/index.ts'
 import type { Point } from '../sweep/index.ts'
+import { groupCommand } from './_setup.ts'
 import type { Prepared } from './_setup.ts'
 
 /** Quotes one word for a POSIX shell when it needs it, so printed commands can be pasted. */
@@ -10,12 +11,8 @@ export function shellQuote(w: string): string {
 
 /** The exact command (env assignments, program, arguments) of every group of a point. */
 export function pointCommands(prep: Prepared, p: Point, asRoot: boolean): { group: string; line: string }[] {
-  const inst = prep.instruments.find((i) => i.id === p.instrument)
-  if (!inst) return []
   return p.groups.map((g) => {
-    const procs = prep.launcher.procs(p.kind, g.length)
-    const inv = inst.command(p, { gpus: g, procs }, prep.ctx, 1)
-    const cmd = prep.launcher.wrap({ inv, gpus: g, procs, hosts: prep.hosts, srunGpus: prep.spec.srunGpus, asRoot })
+    const cmd = groupCommand(prep, p, g, 1, asRoot, prep.hosts)
     const env = Object.entries(cmd.env).map(([k, v]) => `${k}=${shellQuote(v)}`)
     return { group: formatGpuList(g), line: [...env, ...[cmd.file, ...cmd.args].map(shellQuote)].join(' ') }
   })

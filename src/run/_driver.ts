@@ -100,7 +100,7 @@ async function execute(prep: Prepared, opts: SweepOptions, deps: SweepDeps): Pro
   const appender = new Appender(opts.out)
   const pdeps = (p: Point): PointDeps => ({
     instrument: prep.instruments.find((i) => i.id === p.instrument) ?? (prep.instruments[0] as PointDeps['instrument']),
-    launcher: prep.launcher, ctx: prep.ctx, out: opts.out, hosts: prep.hosts, asRoot: process.getuid?.() === 0,
+    prep, out: opts.out, hosts: prep.hosts, asRoot: process.getuid?.() === 0,
     parserById: deps.parserById, detectParser: deps.detectParser, killGraceMs: deps.killGraceMs, ...(opts.signal ? { signal: opts.signal } : {}),
   })
   const started = performance.now()

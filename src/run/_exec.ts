@@ -24,6 +24,8 @@ export interface ExecRequest {
 /** How one launch ended. */
 export interface ExecResult {
   exitCode: number | null
+  /** When the process was started (ms since the epoch). */
+  startedMs: number
   /** Signal that ended the process, e.g. "SIGSEGV". */
   signal: string | null
   wallS: number
@@ -45,10 +47,11 @@ export async function execWatched(req: ExecRequest): Promise<ExecResult> {
   const out = openSync(req.stdoutPath, 'w')
   const err = openSync(req.stderrPath, 'w')
   const t0 = performance.now()
+  const startedMs = Date.now()
   const sub = execa(req.command.file, req.command.args, {
     env: req.command.env, extendEnv: true, detached: true, reject: false, stdin: 'ignore', buffer: false, cleanup: false,
   })
-  const res: ExecResult = { exitCode: null, signal: null, wallS: 0, stdoutBytes: 0, stderrBytes: 0 }
+  const res: ExecResult = { exitCode: null, startedMs, signal: null, wallS: 0, stdoutBytes: 0, stderrBytes: 0 }
   let last = performance.now()
   let exited = false
   const kill = (why: NonNullable<ExecResult['killed']>): void => {

@@ -2,8 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Diagnostic, Row } from '../model/index.ts'
 import type { LineParser, Parser } from '../parsers/index.ts'
-import type { Instrument, InstrumentContext } from '../instruments/index.ts'
-import type { Launcher } from '../launch/index.ts'
+import type { Instrument } from '../instruments/index.ts'
 import type { Point } from '../sweep/index.ts'
 import { formatGpuList } from '../sweep/index.ts'
 import { classifyLaunch, enrichRow, worst } from './_classify.ts'
@@ -11,13 +10,14 @@ import type { AttemptStatus } from './_classify.ts'
 import { execWatched } from './_exec.ts'
 import type { ExecResult } from './_exec.ts'
 import { NcclInfoCollector, mergeAccounts } from './_nccl_info.ts'
+import { groupCommand } from './_setup.ts'
+import type { Prepared } from './_setup.ts'
 import type { NcclAccount } from './_nccl_info.ts'
 
 /** What running one attempt of a point needs. */
 export interface PointDeps {
+  prep: Prepared
   instrument: Instrument
-  launcher: Launcher
-  ctx: InstrumentContext
   /** The result-set directory. */
   out: string
   hosts: string[]
@@ -38,6 +38,8 @@ export interface LaunchRecord {
   stderr: string
   exitCode: number | null
   signal: string | null
+  /** Start time (ms since the epoch): concurrent groups of a point start together. */
+  startedMs: number
   wallS: number
   killed?: string
   spawnError?: string
@@ -96,10 +98,9 @@ interface GroupResult {
 }
 
 async function launchGroup(point: Point, group: number[], attempt: number, dir: string, deps: PointDeps): Promise<GroupResult> {
-  const { instrument, launcher, ctx } = deps
-  const procs = launcher.procs(point.kind, group.length)
-  const inv = instrument.command(point, { gpus: group, procs }, ctx, attempt)
-  const cmd = launcher.wrap({ inv, gpus: group, procs, hosts: deps.hosts, srunGpus: ctx.spec.srunGpus, asRoot: deps.asRoot })
+  const { instrument, prep } = deps
+  const spec = prep.spec
+  const { timeoutMs, ...cmd } = groupCommand(prep, point, group, attempt, deps.asRoot, deps.hosts)
   const base = join(dir, `a${attempt}-g${safeName(formatGpuList(group))}`)
   const stdout = `${base}.stdout`
   const stderr = `${base}.stderr`
@@ -109,9 +110,9 @@ async function launchGroup(point: Point, group: number[], attempt: number, dir: 
     if (e) rows.push(e)
   })
   const nccl = new NcclInfoCollector()
-  const hardMs = Math.min(ctx.spec.hardTimeoutS * 1000, inv.timeoutMs ?? Infinity)
+  const hardMs = Math.min(spec.hardTimeoutS * 1000, timeoutMs ?? Infinity)
   const exec: ExecResult = await execWatched({
-    command: cmd, noOutputMs: ctx.spec.noOutputTimeoutS * 1000, hardMs, stdoutPath: join(deps.out, stdout), stderrPath: join(deps.out, stderr),
+    command: cmd, noOutputMs: spec.noOutputTimeoutS * 1000, hardMs, stdoutPath: join(deps.out, stdout), stderrPath: join(deps.out, stderr),
     killGraceMs: deps.killGraceMs,
     onLine: (stream, line) => {
       if (stream === 'stdout') reader.line(line)
@@ -120,10 +121,10 @@ async function launchGroup(point: Point, group: number[], attempt: number, dir: 
     ...(deps.signal ? { signal: deps.signal } : {}),
   })
   const { diagnostics, parser, meta } = reader.end()
-  const verdict = classifyLaunch(point, exec, rows, diagnostics, ctx.spec.noOutputTimeoutS)
+  const verdict = classifyLaunch(point, exec, rows, diagnostics, spec.noOutputTimeoutS)
   const record: LaunchRecord = {
     group: formatGpuList(group), argv: [cmd.file, ...cmd.args], env: cmd.env, stdout, stderr,
-    exitCode: exec.exitCode, signal: exec.signal, wallS: exec.wallS, rows: rows.length, ...verdict,
+    exitCode: exec.exitCode, signal: exec.signal, startedMs: exec.startedMs, wallS: exec.wallS, rows: rows.length, ...verdict,
   }
   if (exec.killed) record.killed = exec.killed
   if (exec.spawnError) record.spawnError = exec.spawnError

@@ -6,9 +6,9 @@ import type { Parser } from '../parsers/index.ts'
 import { instrumentById } from '../instruments/index.ts'
 import type { Instrument, InstrumentContext } from '../instruments/index.ts'
 import { launcherById, resolveHosts } from '../launch/index.ts'
-import type { Launcher } from '../launch/index.ts'
+import type { Command, Launcher } from '../launch/index.ts'
 import { plan } from '../sweep/index.ts'
-import type { BestGroups, Plan, SweepSpec } from '../sweep/index.ts'
+import type { BestGroups, Plan, Point, SweepSpec } from '../sweep/index.ts'
 import { loadTopology, queryGpus } from './_provenance.ts'
 import type { GpuQuery } from './_provenance.ts'
 
@@ -47,6 +47,23 @@ export function defaultDeps(): SweepDeps {
       return dirname((await buildNative()).p2pBench)
     },
   }
+}
+
+/** What NCCL is asked to log when a sweep captures its own account (--nccl-debug). */
+export const NCCL_DEBUG_ENV: Readonly<Record<string, string>> = { NCCL_DEBUG: 'INFO', NCCL_DEBUG_SUBSYS: 'INIT,ENV,TUNING' }
+
+/**
+ * The launch command of one group of a point: the instrument's invocation (plus
+ * NCCL_DEBUG=INFO for collectives when the sweep captures NCCL's account) wrapped by the
+ * launcher. Pure; the driver and the dry run both use it.
+ */
+export function groupCommand(prep: Prepared, p: Point, group: number[], attempt: number, asRoot: boolean, hosts: string[]): Command & { timeoutMs?: number } {
+  const inst = prep.instruments.find((i) => i.id === p.instrument) as Instrument
+  const procs = prep.launcher.procs(p.kind, group.length)
+  const inv = inst.command(p, { gpus: group, procs }, prep.ctx, attempt)
+  if (prep.spec.ncclDebug && p.kind === 'collective') inv.env = { ...NCCL_DEBUG_ENV, ...inv.env }
+  const cmd = prep.launcher.wrap({ inv, gpus: group, procs, hosts, srunGpus: prep.spec.srunGpus, asRoot })
+  return inv.timeoutMs === undefined ? cmd : { ...cmd, timeoutMs: inv.timeoutMs }
 }
 
 /** A spec made ready to run: instruments, launcher, context and the plan. */

@@ -1,0 +1,75 @@
+/** Faults: the watchdog kills a hang (hung), crashes / non-zero exits / garbage / truncation / bad data are recorded, the sweep goes on. */
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { execa } from 'execa'
+import type { SweepExtra } from '../../src/run/index.ts'
+import { loadSet } from '../../src/resultset/index.ts'
+import { tmp } from '../helpers.ts'
+import { manifestOf, sweep } from './_sweep.ts'
+
+const BASE = ['--instrument', 'sim', '--preset', 'seed-vm', '--gpus', '0-3', '--pairs', 'none', '--groupings', 'tp4', '--sizes', '8:1K:x2', '--retries', '0']
+
+/** Processes whose command line carries this seed (the sim's argv does). */
+async function simProcesses(seed: number): Promise<string[]> {
+  const r = await execa('ps', ['-eo', 'pid,args'], { reject: false })
+  return String(r.stdout).split('\n').filter((l) => l.includes(`--seed ${seed} `) && l.includes(' sim '))
+}
+
+test('hang → hung at the watchdog (group killed); crash, exit, garbage, truncated, corrupt recorded; the good point still runs', async () => {
+  const out = join(tmp(), 'set')
+  const seed = 900_000 + (process.pid % 1000)
+  const faults = ['t1=hang', 't2=crash', 't3=exit', 't4=garbage', 't5=truncated', 't6=corrupt'].flatMap((f) => ['--sim-fault', f])
+  const t0 = performance.now()
+  const r = await sweep([...BASE, '--trials', '7', '--timeout', '2', '--seed', String(seed), ...faults, '--out', out])
+  const wall = (performance.now() - t0) / 1000
+  assert.equal(r.code, 1, 'a sweep with failed points exits 1')
+  assert.match(r.stdout, /7 points: 1 hung, 2 failed, 3 corrupt, 1 ok/)
+  const m = manifestOf(out)
+  const o = (t: number) => m.outcomes?.[`nccl.all_reduce~tp4~t${t}`]
+  assert.deepEqual(o(1), { status: 'hung', attempts: 1, reason: 'no output for 2 s; killed the process group' })
+  assert.equal(o(2)?.status, 'failed')
+  assert.match((o(2) as { reason: string }).reason, /crashed: killed by SIGABRT/)
+  assert.deepEqual(o(3), { status: 'failed', attempts: 1, exitCode: 1, reason: 'exited with status 1' })
+  assert.equal(o(4)?.status, 'corrupt')
+  assert.match((o(4) as { reason: string }).reason, /no rows/)
+  assert.equal(o(5)?.status, 'corrupt')
+  assert.match((o(5) as { reason: string }).reason, /truncated or incomplete output|parse error/)
+  assert.equal(o(6)?.status, 'corrupt')
+  assert.match((o(6) as { reason: string }).reason, /data check failed: \d+ wrong elements/)
+  assert.equal(o(7)?.status, 'ok')
+  assert.ok(wall < 40, `the hang cost about the watchdog time, not more (${wall.toFixed(1)} s)`)
+  // Only the ok point's rows are kept; every launch's raw output and status are.
+  const set = await loadSet(out)
+  assert.deepEqual([...new Set(set.rows.map((x) => x.point))], ['nccl.all_reduce~tp4~t7'])
+  const extra = m.extra?.sweep as SweepExtra
+  const hang = extra.points['nccl.all_reduce~tp4~t1']?.attempts[0]?.launches[0]
+  assert.equal(hang?.killed, 'no-output')
+  assert.match(readFileSync(join(out, hang?.stdout ?? ''), 'utf8'), /# Using devices/)
+  const crash = extra.points['nccl.all_reduce~tp4~t2']?.attempts[0]?.launches[0]
+  assert.equal(crash?.signal, 'SIGABRT')
+  assert.ok(existsSync(join(out, (crash?.stdout ?? '').replace(/\.stdout$/, '.json'))))
+  assert.deepEqual(await simProcesses(seed), [], 'no simulator process outlives the sweep')
+})
+
+test('retries with backoff: a crash on the first attempt is retried and recorded ok; a hard-capped hang is hung after every attempt', async () => {
+  const out = join(tmp(), 'set')
+  const r = await sweep([...BASE, '--trials', '2', '--retries', '1', '--retry-backoff', '0.2', '--timeout', '30', '--hard-timeout', '1.5', '--seed', '4',
+    '--sim-fault', 't1=crash@1', '--sim-fault', 't2=hang', '--out', out])
+  assert.equal(r.code, 1)
+  assert.match(r.stderr, /retry nccl\.all_reduce~tp4~t1 \(attempt 2\) after failed: crashed/)
+  const m = manifestOf(out)
+  assert.deepEqual({ ...m.outcomes?.['nccl.all_reduce~tp4~t1'], wallS: 0 }, { status: 'ok', attempts: 2, wallS: 0, rows: 64 })
+  const hung = m.outcomes?.['nccl.all_reduce~tp4~t2'] as { status: string; attempts: number; reason: string }
+  assert.equal(hung.status, 'hung')
+  assert.equal(hung.attempts, 2)
+  assert.match(hung.reason, /hard cap/)
+  const att = (m.extra?.sweep as SweepExtra).points['nccl.all_reduce~tp4~t1']?.attempts ?? []
+  assert.deepEqual(att.map((a) => a.status), ['failed', 'ok'])
+  assert.ok(existsSync(join(out, 'raw', 'nccl.all_reduce~tp4~t1', 'a1-g0-3.stdout')))
+  assert.ok(existsSync(join(out, 'raw', 'nccl.all_reduce~tp4~t1', 'a2-g0-3.stdout')))
+  const set = await loadSet(out)
+  assert.equal(set.rows.length, 64)
+  assert.ok(set.rows.every((x) => x.source.file === 'raw/nccl.all_reduce~tp4~t1/a2-g0-3.stdout'))
+})

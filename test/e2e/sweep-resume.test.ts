@@ -1,0 +1,97 @@
+/** Real signals to a real `gpucomm sweep`: SIGINT then --resume, SIGKILL mid-sweep with a torn line then --resume, and the lock. */
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { appendFileSync, existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { loadSet } from '../../src/resultset/index.ts'
+import type { SweepExtra } from '../../src/run/index.ts'
+import { tmp } from '../helpers.ts'
+import { manifestOf, rowBag, startSweep, sweep } from './_sweep.ts'
+
+// 6 points: p2p + tp4 + tp2 on 4 GPUs, 2 trials.
+const SPEC = ['--instrument', 'sim', '--preset', 'seed-vm', '--gpus', '0-3', '--pairs', 'all', '--groupings', 'tp4,tp2', '--sizes', '8:1M:x4', '--trials', '2', '--seed', '99']
+const IDS = ['nccl.all_reduce~tp2~t1', 'nccl.all_reduce~tp2~t2', 'nccl.all_reduce~tp4~t1', 'nccl.all_reduce~tp4~t2', 'p2p~0-3~t1', 'p2p~0-3~t2']
+
+let reference: Promise<{ dir: string; rows: string[] }> | undefined
+/** The uninterrupted run everything is compared with (run once). */
+function uninterrupted(): Promise<{ dir: string; rows: string[] }> {
+  reference ??= (async () => {
+    const dir = join(tmp(), 'ref')
+    const r = await sweep([...SPEC, '--out', dir])
+    assert.equal(r.code, 0, r.stderr)
+    return { dir, rows: await rowBag(dir) }
+  })()
+  return reference
+}
+
+async function assertSameAsUninterrupted(dir: string): Promise<void> {
+  const ref = await uninterrupted()
+  const m = manifestOf(dir)
+  assert.deepEqual(Object.keys(m.outcomes ?? {}).sort(), IDS)
+  assert.ok(Object.values(m.outcomes ?? {}).every((o) => o.status === 'ok'))
+  const rows = await rowBag(dir)
+  assert.equal(rows.length, ref.rows.length, 'no sample lost or duplicated')
+  assert.deepEqual(rows, ref.rows)
+  assert.equal(existsSync(join(dir, 'sweep.lock')), false)
+}
+
+test('SIGINT mid-sweep stops after the current write (exit 130); --resume DIR completes the same point set and rows', async () => {
+  await uninterrupted()
+  const dir = join(tmp(), 'int')
+  const run = await startSweep([...SPEC, '--out', dir], /\[2\/6\]/)
+  run.child.kill('SIGINT')
+  const r = await run.child
+  assert.equal(r.exitCode, 130, run.stderr())
+  assert.match(String(r.stdout), new RegExp(`continue with: gpucomm sweep --resume ${dir}`))
+  const m = manifestOf(dir)
+  const done = Object.keys(m.outcomes ?? {}).length
+  assert.ok(done >= 2 && done < 6, `${done} points written before the stop`)
+  assert.equal((m.extra?.sweep as SweepExtra).interrupted, true)
+  assert.equal(existsSync(join(dir, 'sweep.lock')), false, 'the lock is released')
+  const resumed = await sweep(['--resume', dir])
+  assert.equal(resumed.code, 0, resumed.stderr)
+  assert.match(resumed.stderr, new RegExp(`sweep: ${6 - done} points to run, ${done} already done`))
+  await assertSameAsUninterrupted(dir)
+  assert.equal((manifestOf(dir).extra?.sweep as SweepExtra).resumes.length, 1)
+})
+
+test('SIGKILL mid-sweep plus a torn last line: the set loads (the partial line reported) and --resume completes it', async () => {
+  await uninterrupted()
+  const dir = join(tmp(), 'kill')
+  const run = await startSweep([...SPEC, '--out', dir], /\[3\/6\]/)
+  run.child.kill('SIGKILL')
+  await run.child
+  assert.equal(existsSync(join(dir, 'sweep.lock')), true, 'a killed sweep leaves its lock')
+  // What a kill in the middle of a write leaves: the start of a row, no newline.
+  appendFileSync(join(dir, 'samples.jsonl'), '{"bench":"nccl.all_reduce","metric":"time","unit":"s","val')
+  const lines = readFileSync(join(dir, 'samples.jsonl'), 'utf8').split('\n').length
+  const partial = await loadSet(dir)
+  assert.equal(partial.diagnostics.length, 1)
+  assert.match(partial.diagnostics[0]?.message ?? '', new RegExp(`samples\\.jsonl:${lines}: not valid JSON`))
+  assert.ok(partial.rows.length > 0)
+  const resumed = await sweep(['--resume', dir])
+  assert.equal(resumed.code, 0, resumed.stderr)
+  assert.match(resumed.stderr, /resume: dropped a torn line: .*samples\.jsonl:\d+/)
+  await assertSameAsUninterrupted(dir)
+  assert.equal((await loadSet(dir)).diagnostics.length, 0)
+})
+
+test('the lock: a second sweep on a set being written is refused (exit 2, one line) and changes nothing', async () => {
+  const dir = join(tmp(), 'locked')
+  const run = await startSweep([...SPEC, '--timeout', '60', '--sim-fault', 'p2p~0-3~t1=hang', '--out', dir], /sweep: 6 points to run/)
+  try {
+    const before = readFileSync(join(dir, 'manifest.json'), 'utf8')
+    for (const args of [['--resume', dir], [...SPEC, '--out', dir]]) {
+      const r = await sweep(args)
+      assert.equal(r.code, 2)
+      assert.match(r.stderr, /another sweep is writing this result set \(pid \d+ on /)
+      assert.equal(r.stderr.trim().split('\n').length, 1)
+    }
+    assert.equal(readFileSync(join(dir, 'manifest.json'), 'utf8'), before)
+  } finally {
+    run.child.kill('SIGINT')
+  }
+  const r = await run.child
+  assert.equal(r.exitCode, 130, 'SIGINT also ends a sweep stuck in a hang at once')
+  assert.deepEqual(manifestOf(dir).outcomes, {})
+})
