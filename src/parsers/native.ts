@@ -42,7 +42,12 @@ function splitName(full: string): { name: string; keys: Map<string, string> } | 
   return { name: parts[0] as string, keys }
 }
 
-const int = (v: string | undefined): number | null => (v !== undefined && /^-?\d+$/.test(v) ? Number(v) : null)
+/** An integer key value, or null when absent, not an integer or beyond 2^53. */
+const int = (v: string | undefined): number | null => {
+  if (v === undefined || !/^-?\d+$/.test(v)) return null
+  const n = Number(v)
+  return Number.isSafeInteger(n) ? n : null
+}
 
 /** The row fields a result line's keys fix, shared by every value on the line. */
 function baseRow(bench: string, keys: Map<string, string>, origin: Origin, line: number): Row {
@@ -115,13 +120,14 @@ class NativeParser implements LineParser {
     const isP2p = bench.startsWith('p2p.')
     const rows: Row[] = []
     for (let i = 0; i < tok.length; i += 2) {
-      const v = Number(tok[i])
       const u = UNITS[tok[i + 1] as string]
-      if (!u || !Number.isFinite(v)) return this.diag(lineNo, 'warn', 'bad-line', `bad value "${tok[i] ?? ''} ${tok[i + 1] ?? ''}"; line skipped`)
+      const v = u ? u.base(Number(tok[i])) : Number.NaN
+      // Times, bandwidths and counts are finite and never negative.
+      if (!u || !Number.isFinite(v) || v < 0) return this.diag(lineNo, 'warn', 'bad-line', `bad value "${tok[i] ?? ''} ${tok[i + 1] ?? ''}"; line skipped`)
       // p2p lines: latency gives a latency row; bandwidth lines give a bandwidth row (their time is implied).
       if (isP2p && u.metric === 'time' && bench !== 'p2p.latency') continue
       const metric = isP2p && u.metric === 'time' ? 'latency' : u.metric
-      rows.push({ ...base, metric, unit: u.unit, value: u.base(v) })
+      rows.push({ ...base, metric, unit: u.unit, value: v })
     }
     this.results++
     for (const row of rows) this.emit(row)

@@ -125,3 +125,15 @@ test('golden: rows of both generated samples', () => {
   const rows = ['generated-p2p.txt', 'generated-coll.txt'].flatMap((f) => parseText(parser, read(f), { file: f }).rows)
   checkGolden('native/generated-rows', rows)
 })
+
+test('negative, infinite and overflowing values are bad lines, never rows', () => {
+  const text = [
+    'BenchmarkP2PLatency/src=0/dst=0/size=16/iter=0  1  -3.000 us/op',
+    'BenchmarkP2PBwUni/src=0/dst=0/size=16/iter=0  1  1.0 us/op  1e400 GB/s',
+    'BenchmarkP2PBwUni/src=0/dst=0/size=16/iter=0  1  1.0 us/op  1e300 GB/s',
+    `BenchmarkP2PLatency/src=0/dst=0/size=${'9'.repeat(400)}/iter=0  1  3.000 us/op`,
+  ].join('\n')
+  const out = parseText(parser, text, { file: 'x' })
+  assert.deepEqual(out.diagnostics.filter((d) => d.code === 'bad-line').map((d) => d.line), [1, 2, 3])
+  assert.deepEqual(out.rows.map((r) => [r.source.line, r.sizeBytes, r.value]), [[4, null, 3e-6]])
+})
