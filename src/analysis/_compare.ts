@@ -71,7 +71,8 @@ export function compareSet(set: LoadedSet, opts: CompareOptions = {}): Compariso
   const by = opts.by ?? 'grouping'
   const idx = index(set.rows, by)
   const warnings: string[] = []
-  if (idx.size === 0) {
+  if (idx.size === 0 && opts.model) warnings.push(`no time rows with message sizes carry "${by}": nothing to compare, decode model only`)
+  else if (idx.size === 0) {
     if (!set.rows.some(isTime)) throw badInput(`${set.dir}: no time rows with message sizes to compare`)
     throw badInput(`${set.dir}: no time rows carry "${by}"; try --by grouping, p2p, placement or env.NAME`)
   }

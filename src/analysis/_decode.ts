@@ -4,8 +4,10 @@
  * step runs every layer once, so TP8 does layers × allreducesPerLayer all-reduces over 8
  * GPUs, and TP4×PP2 does the same count over 4 GPUs (two stages in sequence) plus one
  * pipeline-boundary send/recv of the same payload. Times are the measured medians at the
- * payload, interpolated in log-size (log time linear in log size, i.e. a power law between
- * the two measured sizes around it: exact on flat and on bandwidth-bound stretches). The ceiling is
+ * payload, read between the two measured sizes around it on the log-size grid along the
+ * α–β line through them (time linear in size: exact within one protocol's segment; time
+ * linear in log size would overshoot by up to ~4 % between ×2 sizes); when the two lie on
+ * either side of a protocol breakpoint, the faster of the two fitted segment lines. The ceiling is
  * batch / communication time per step: what the GPUs could not beat even with free compute.
  */
 import type { Row } from '../model/index.ts'
@@ -13,7 +15,7 @@ import type { LoadedSet } from '../resultset/index.ts'
 import { medianOf, sortSample } from '../stats/index.ts'
 import { fitSeries } from './_alphabeta.ts'
 import { segmentedFit } from './_fit.ts'
-import type { XY } from './_fit.ts'
+import type { SegmentFit, XY } from './_fit.ts'
 import { buildSeries } from './_series.ts'
 import { NCCL_MODEL } from './bands.ts'
 import type { DecodeModel, DecodePlan, ModelPreset, P2pReading } from './_types.ts'
@@ -29,19 +31,22 @@ function curve(rows: readonly Row[]): XY[] {
   return [...by].sort(([a], [b]) => a - b).map(([x, v]) => ({ x, y: med(v) }))
 }
 
-/** Time at `size` on a measured curve: exact, interpolated log-log between neighbours, or from the fit beyond it. */
+/** Time at `size` on a measured curve: exact, on the α–β line through its neighbours, or from the fit beyond it. */
 export function timeAt(c: readonly XY[], size: number): { t: number; from: DecodePlan['allreduceFrom'] } {
   if (c.length === 0) return { t: NaN, from: 'none' }
   const exact = c.find((p) => p.x === size)
   if (exact) return { t: exact.y, from: 'measured' }
+  const segs = segmentedFit(c)
+  const segOf = (i: number): SegmentFit => segs.find((g) => g.from <= i && i <= g.to) as SegmentFit
   for (let i = 0; i + 1 < c.length; i++) {
     const [a, b] = [c[i] as XY, c[i + 1] as XY]
-    if (a.x < size && size < b.x) {
-      const f = (Math.log2(size) - Math.log2(a.x)) / (Math.log2(b.x) - Math.log2(a.x))
-      return { t: a.y * (b.y / a.y) ** f, from: 'interpolated' }
-    }
+    if (!(a.x < size && size < b.x)) continue
+    const [sa, sb] = [segOf(i), segOf(i + 1)]
+    // Within one protocol's segment: the α–β line through the two neighbours.
+    if (sa === sb) return { t: a.y + ((size - a.x) * (b.y - a.y)) / (b.x - a.x), from: 'interpolated' }
+    // Across a protocol switch: the faster of the two segments' lines, as NCCL's tuner picks.
+    return { t: Math.min(sa.fit.alpha + sa.fit.slope * size, sb.fit.alpha + sb.fit.slope * size), from: 'interpolated' }
   }
-  const segs = segmentedFit(c)
   const s = size < (c[0] as XY).x ? segs[0] : segs[segs.length - 1]
   return s ? { t: s.fit.alpha + s.fit.slope * size, from: 'fit-extrapolated' } : { t: NaN, from: 'none' }
 }
@@ -52,11 +57,12 @@ function groupingFor(rows: readonly Row[], ranks: number): string | null {
   return names.find((g) => g.toLowerCase() === `tp${ranks}`) ?? names.find((g) => rows.some((r) => (r.grouping ?? `ranks=${r.ranks}`) === g && r.ranks === ranks)) ?? null
 }
 
-/** The p2p floor: median α over cross-GPU pair fits, and the pair time at a payload. */
+/** The p2p floor: median α over cross-GPU pair fits (P2P-enabled ones when measured), and the pair time at a payload. */
 function p2pFloor(rows: readonly Row[], payload: number): { alpha: number; at: number } | null {
-  const fits = buildSeries(rows)
-    .filter((s) => s.id.src !== undefined && s.id.dst !== undefined && s.id.src !== s.id.dst)
-    .map((s) => fitSeries(s, { replicates: 0 }))
+  const pairs = buildSeries(rows).filter((s) => s.id.src !== undefined && s.id.dst !== undefined && s.id.src !== s.id.dst)
+  // The P2P=Enabled measurement is what a serving stack gets (host-staged anyway where peer access is missing).
+  const enabled = pairs.filter((s) => s.id.p2p === 'enabled')
+  const fits = (enabled.length ? enabled : pairs).map((s) => fitSeries(s, { replicates: 0 }))
   if (fits.length === 0) return null
   return { alpha: med(fits.map((f) => f.alpha)), at: med(fits.map((f) => f.alpha + (f.beta ? payload / f.beta : 0))) }
 }

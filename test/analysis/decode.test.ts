@@ -26,14 +26,23 @@ test("both readings of a 13.7 µs p2p floor match REFERENCE.md §4's worked exam
   close(whole!.tp8.tokPerSec, 64 / 2.1372e-3)
 })
 
-test('timeAt: exact sizes, log-log interpolation between neighbours, and the α–β line beyond the measured range', () => {
+test('timeAt: exact sizes, the α–β line through the neighbours, and the fitted line beyond the measured range', () => {
   const c = [{ x: 1024, y: 10e-6 }, { x: 4096, y: 40e-6 }, { x: 16384, y: 40e-6 }]
   assert.deepEqual(timeAt(c, 4096), { t: 40e-6, from: 'measured' })
-  // 2048 is half-way between 1024 and 4096 in log size → the geometric mean √(10·40) = 20 µs; a flat stretch stays flat.
+  // 2048 lies a third of the way from 1024 to 4096 in bytes → 10 + 30/3 = 20 µs; a flat stretch stays flat.
   const a = timeAt(c, 2048)
   assert.equal(a.from, 'interpolated')
   close(a.t, 20e-6)
   close(timeAt(c, 8192).t, 40e-6)
+  // On an α–β line (8 µs + s/10 GB/s) the payload 768 KiB between 512 KiB and 1 MiB is exact.
+  const ab = [524288, 1048576].map((x) => ({ x, y: 8e-6 + x / 1e10 }))
+  close(timeAt(ab, 786432).t, 8e-6 + 786432 / 1e10)
+  // Across a protocol switch (LL 38.8 µs + s/6.34 GB/s up to 512 KiB, Simple 106.4 µs + s/12.69 GB/s from 1 MiB):
+  // the faster line at 768 KiB is LL's, 38.8 + 786432/6.34e9 µs, not the chord between the neighbours.
+  const ll = (x: number): number => 38.8e-6 + x / 6.34e9
+  const simple = (x: number): number => 106.4e-6 + x / 12.69e9
+  const sw = Array.from({ length: 24 }, (_, i) => 8 * 2 ** i).map((x) => ({ x, y: x <= 524288 ? ll(x) : simple(x) }))
+  close(timeAt(sw, 786432).t, ll(786432), 1e-6)
   const line = Array.from({ length: 8 }, (_, i) => ({ x: 1024 * 2 ** i, y: 5e-6 + (1024 * 2 ** i) / 1e10 }))
   const e = timeAt(line, 2 ** 24)
   assert.equal(e.from, 'fit-extrapolated')

@@ -1,12 +1,12 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
-import { analyze, bandById } from '../../src/analysis/index.ts'
-import type { Analysis, TopologyView } from '../../src/analysis/index.ts'
+import { analyze, bandById, compare, resolveModel } from '../../src/analysis/index.ts'
+import type { Analysis, Comparison, TopologyView } from '../../src/analysis/index.ts'
 import { importFiles } from '../../src/importer/index.ts'
-import { presetTruth, simulate, trueLatency } from '../../src/sim/index.ts'
+import { presetTruth, simulate, trueLatency, trueTime } from '../../src/sim/index.ts'
 import type { SimOptions } from '../../src/sim/index.ts'
-import { tmp } from '../helpers.ts'
+import { cli, tmp } from '../helpers.ts'
 
 const GPUS = [0, 1, 2, 3, 4, 5, 6, 7]
 const rel = (got: number, want: number): number => Math.abs(got / want - 1)
@@ -69,3 +69,47 @@ for (const preset of ['seed-vm', 'baremetal-turin']) {
     }
   })
 }
+
+/** SIMULATED seed-vm: the p2p matrices plus all_reduce on 0-7 and on 0-3 and 4-7, imported into one set. */
+async function seedVmMixed(env?: Record<string, string>): Promise<string> {
+  const runs: SimOptions[] = [{ preset: 'seed-vm', format: 'p2p', gpus: GPUS, seed: 5, trial: 0 }]
+  for (const gpus of [GPUS, [0, 1, 2, 3], [4, 5, 6, 7]]) for (const trial of [0, 1, 2]) runs.push({ preset: 'seed-vm', format: 'nccl-tests', collective: 'all_reduce', gpus, seed: 5, trial, ...(env ? { env } : {}) })
+  const inputs = runs.map((o, i) => ({ path: `sim-mixed-${i}.txt`, data: Buffer.from(simulate(o)) }))
+  const out = join(tmp('gpucomm-analysis-sim-'), 'set')
+  await importFiles(inputs, { out, command: ['generated-by-test'] })
+  return out
+}
+
+test('decode model on SIMULATED seed-vm: measured all-reduce at the payload, both §4 readings, and which one the data supports', async () => {
+  const m = resolveModel('glm-5')!
+  const payload = 786432
+  // NCCL over SHM: ring steps cost ~2.3 µs, not the 13.7 µs copy floor → neither reading fits within 2×.
+  const shm = await compare(await seedVmMixed(), { model: m })
+  const d = shm.decode!
+  const tp8 = d.plans.find((p) => p.plan === 'TP8')!
+  assert.equal(tp8.grouping, 'ranks=8')
+  const truth8 = trueTime('seed-vm', { kind: 'collective', collective: 'all_reduce', gpus: GPUS, sizeBytes: payload })
+  assert.ok(rel(tp8.allreduceTime as number, truth8) < 0.05, `${tp8.allreduceTime} vs ${truth8}`)
+  assert.equal(tp8.tokPerSec, 64 / (156 * (tp8.allreduceTime as number)))
+  const tp4 = d.plans.find((p) => p.plan === 'TP4×PP2')!
+  const truth4 = trueTime('seed-vm', { kind: 'collective', collective: 'all_reduce', gpus: [0, 1, 2, 3], sizeBytes: payload })
+  assert.ok(rel(tp4.allreduceTime as number, truth4) < 0.05, `${tp4.allreduceTime} vs ${truth4}`)
+  assert.ok(rel(d.p2pReadings!.alpha, 13.7e-6) < 0.05)
+  assert.equal(d.p2pReadings!.supported, 'undecided')
+  // Every ring step a 13.7 µs staged copy (NCCL_SHM_USE_CUDA_MEMCPY=1): the per-hop reading holds.
+  const memcpy = await compare(await seedVmMixed({ NCCL_SHM_USE_CUDA_MEMCPY: '1' }), { model: m })
+  assert.equal(memcpy.decode!.p2pReadings!.supported, 'per-hop', memcpy.decode!.p2pReadings!.why)
+})
+
+test('decode model with only p2p measured: both readings shown, undecided, and no all-reduce time invented', async () => {
+  const inputs = [{ path: 'sim-p2p-only.txt', data: Buffer.from(simulate({ preset: 'seed-vm', format: 'p2p', gpus: GPUS, seed: 6, trial: 0 })) }]
+  const out = join(tmp('gpucomm-analysis-sim-'), 'set')
+  await importFiles(inputs, { out, command: ['generated-by-test'] })
+  const r = await cli(['compare', out, '--model', 'glm-5', '--json'])
+  assert.equal(r.code, 0, r.stderr)
+  const d = (JSON.parse(r.stdout) as Comparison).decode!
+  assert.deepEqual(d.p2pReadings!.readings.map((x) => x.reading), ['per-hop', 'whole-transfer'])
+  assert.equal(d.p2pReadings!.supported, 'undecided')
+  assert.match(d.p2pReadings!.why, /only p2p latency was measured/)
+  assert.ok(d.plans.every((p) => p.allreduceTime === null && p.commTime === null))
+})
