@@ -6,10 +6,20 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
-const listed = readFileSync('test/FILES', 'utf8')
-  .split('\n')
-  .map((l) => l.trim())
-  .filter((l) => l !== '' && !l.startsWith('#'))
+// `--list test/FILES.cluster` runs the second list (npm run test:cluster: the slower launcher
+// tests); every test file must be in one of the two lists.
+const args = process.argv.slice(2)
+const at = args.indexOf('--list')
+const LIST = at >= 0 ? args.splice(at, 2)[1] : 'test/FILES'
+const readList = (f) =>
+  existsSync(f)
+    ? readFileSync(f, 'utf8')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== '' && !l.startsWith('#'))
+    : []
+const listed = readList(LIST)
+const known = [...readList('test/FILES'), ...readList('test/FILES.cluster')]
 const onDisk = []
 const walk = (d) => {
   for (const e of readdirSync(d)) {
@@ -20,13 +30,13 @@ const walk = (d) => {
 }
 walk('test')
 const missing = listed.filter((f) => !existsSync(f))
-const unlisted = onDisk.filter((f) => !listed.includes(f))
-const only = process.argv.slice(2)
+const unlisted = onDisk.filter((f) => !known.includes(f))
+const only = args
 // With a filter (a developer running a few files), list problems are warnings; a full run fails on them.
 const problem = only.length ? (m) => console.error(`run-tests: warning: ${m}`) : fail
-if (listed.length === 0) fail('test/FILES lists no test files')
-if (missing.length) problem(`test/FILES lists files that do not exist: ${missing.join(', ')}`)
-if (unlisted.length) problem(`test files not listed in test/FILES: ${unlisted.join(', ')}`)
+if (listed.length === 0) fail(`${LIST} lists no test files`)
+if (missing.length) problem(`${LIST} lists files that do not exist: ${missing.join(', ')}`)
+if (unlisted.length) problem(`test files not listed in test/FILES or test/FILES.cluster: ${unlisted.join(', ')}`)
 const files = only.length ? listed.filter((f) => existsSync(f) && only.some((o) => f.includes(o))) : listed
 if (files.length === 0) fail(`no listed test file matches ${only.join(' ')}`)
 const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit' })
