@@ -128,7 +128,8 @@ class LspciTvParser implements LineParser {
 /** Confidence that a text head is `lspci -tv` output. */
 function detect(head: string): number {
   const lines = splitLines(head.slice(0, 16384)).map(stripAnsi)
-  const roots = lines.filter((l) => /^[ +\\-]*[+\\-]-\[(?:[0-9a-f]{4}:)?[0-9a-f]{2}\]-[+-]-?[0-9a-f-]/.test(l)).length
+  // `-+-[0000:00]-+-…` / ` \-[0000:e0]-…` with several root buses; `-[0000:00]-+-…` with one.
+  const roots = lines.filter((l) => /^(?:-|[ +\\-]*[+\\-]-)\[(?:[0-9a-f]{4}:)?[0-9a-f]{2}\]-[+-]-?[0-9a-f-]/.test(l)).length
   const kids = lines.filter((l) => /^[ |]*[ |]+[+\\]-[0-9a-f]{2}\.[0-7]/.test(l)).length
   if (roots > 0 && kids > 0) return 0.95
   return roots > 0 ? 0.7 : 0

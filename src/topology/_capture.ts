@@ -32,6 +32,7 @@ export async function captureTopology(dir: string, opts: CollectOptions = {}): P
     commands: g.commands.map(({ stdout: _, ...c }) => c),
     inputs,
     root: g.fs ? 'root' : null,
+    ...(g.simulated ? { simulated: true as const } : {}),
   }
   const report = analyze(g)
   writeFileSync(join(dir, 'report.json'), JSON.stringify(report, null, 1) + '\n')

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { badInput } from '../errors/index.ts'
+import { SIM_MARKER } from '../model/index.ts'
 import { FsView } from './_fsview.ts'
 import { buildGpus } from './_gpus.ts'
 import { adviseGroupings } from './_grouping.ts'
@@ -32,6 +33,8 @@ export interface CaptureIndex {
   inputs: { path: string; file: string }[]
   /** `root` when the sysfs files read were saved under root/. */
   root: string | null
+  /** Present (true) when the capture describes a simulated machine (written by gpucomm's simulator). */
+  simulated?: true
 }
 
 /** Everything read, before analysis. */
@@ -44,6 +47,8 @@ export interface Gathered {
   virt?: VirtAnswers
   hypervisor: TopologyReport['hypervisor']
   cpuVendor?: string
+  /** The sources describe a simulated machine. */
+  simulated?: boolean
 }
 
 function readInputFile(path: string): { path: string; text: string } {
@@ -52,7 +57,7 @@ function readInputFile(path: string): { path: string; text: string } {
   return { path, text: readFileSync(path, 'utf8') }
 }
 
-function fromCapture(dir: string): { commands: CommandRun[]; inputFiles: { path: string; text: string }[]; root?: string } {
+function fromCapture(dir: string): { commands: CommandRun[]; inputFiles: { path: string; text: string }[]; root?: string; simulated?: boolean } {
   const index = join(dir, CAPTURE_INDEX)
   if (!existsSync(index)) throw badInput(`${dir}: not a gpucomm topology capture (no ${CAPTURE_INDEX}); make one with gpucomm topo --capture DIR`)
   let cap: CaptureIndex
@@ -65,7 +70,8 @@ function fromCapture(dir: string): { commands: CommandRun[]; inputFiles: { path:
   const read = (p: string): string => (existsSync(p) ? readFileSync(p, 'utf8') : '')
   const commands = cap.commands.map((c) => ({ ...c, stdout: read(join(dir, 'commands', c.file)) }))
   const inputFiles = cap.inputs.map((i) => ({ path: i.path, text: read(join(dir, 'inputs', i.file)) }))
-  return cap.root && existsSync(join(dir, cap.root)) ? { commands, inputFiles, root: join(dir, cap.root) } : { commands, inputFiles }
+  const simulated = cap.simulated === true ? { simulated: true } : {}
+  return cap.root && existsSync(join(dir, cap.root)) ? { commands, inputFiles, root: join(dir, cap.root), ...simulated } : { commands, inputFiles, ...simulated }
 }
 
 function virtFrom(commands: readonly CommandRun[]): VirtAnswers | undefined {
@@ -84,7 +90,12 @@ export async function gather(opts: CollectOptions): Promise<Gathered> {
   let commands: CommandRun[] = []
   let inputFiles: { path: string; text: string }[] = []
   let root: string | undefined
-  if (opts.from !== undefined) ({ commands, inputFiles, root } = fromCapture(opts.from))
+  let simulated = opts.simulated === true
+  if (opts.from !== undefined) {
+    const cap = fromCapture(opts.from)
+    ;({ commands, inputFiles, root } = cap)
+    simulated ||= cap.simulated === true
+  }
   const live = opts.from === undefined && !opts.inputs?.length && opts.sysfsRoot === undefined
   if (opts.sysfsRoot !== undefined) {
     if (!existsSync(opts.sysfsRoot) || !statSync(opts.sysfsRoot).isDirectory()) throw badInput(`${opts.sysfsRoot}: no such directory (--sysfs-root)`)
@@ -100,16 +111,18 @@ export async function gather(opts: CollectOptions): Promise<Gathered> {
     else usable = addInput(inputs, c.file, c.stdout, 'command') || usable
   }
   for (const f of inputFiles) usable = addInput(inputs, f.path, f.text) || usable
+  simulated ||= [...inputFiles.map((f) => f.text), ...commands.map((c) => c.stdout)].some((t) => t.slice(0, 4096).includes(SIM_MARKER))
   const fs = root !== undefined ? new FsView(root) : undefined
   const scan = fs ? scanPci(fs) : undefined
-  if (scan) inputs.sources.push({ kind: 'sysfs', name: root === '/' ? '/sys' : (root as string), ok: scan.present, note: `${scan.deviceCount} PCI devices, ${scan.gpus.length} NVIDIA GPUs` })
+  const sysfsNote = (s: SysfsScan): string => `${simulated && !s.present ? 'SIMULATED host files (cpuinfo, DMI) only: ' : ''}${s.deviceCount} PCI devices, ${s.gpus.length} NVIDIA GPUs`
+  if (scan) inputs.sources.push({ kind: 'sysfs', name: root === '/' ? '/sys' : (root as string), ok: scan.present, note: sysfsNote(scan) })
   if (!usable && !scan?.present && inputFiles.length > 0) {
     const problems = inputs.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.file}:${d.line}: ${d.message}`)
     throw badInput(`no usable topology input: ${problems.join('; ') || 'nothing recognized'}`)
   }
   const virt = virtFrom(commands)
   const { hypervisor, cpuVendor } = detectHypervisor(fs, virt)
-  return { ...(fs ? { fs } : {}), ...(scan ? { scan } : {}), inputs, commands, inputFiles, ...(virt ? { virt } : {}), hypervisor, ...(cpuVendor ? { cpuVendor } : {}) }
+  return { ...(fs ? { fs } : {}), ...(scan ? { scan } : {}), inputs, commands, inputFiles, ...(virt ? { virt } : {}), hypervisor, ...(cpuVendor ? { cpuVendor } : {}), ...(simulated ? { simulated } : {}) }
 }
 
 /** Records a command that gave nothing to parse. */
@@ -126,13 +139,14 @@ export function analyze(g: Gathered): TopologyReport {
     schema: 1,
     gpus,
     pairs,
-    findings: runRules({ gpus, pairs, hypervisor: g.hypervisor, ...(g.cpuVendor ? { cpuVendor: g.cpuVendor } : {}) }),
+    findings: runRules({ gpus, pairs, hypervisor: g.hypervisor, ...(g.cpuVendor ? { cpuVendor: g.cpuVendor } : {}), ...(g.simulated ? { simulated: true } : {}) }),
     groupings: [],
     hypervisor: g.hypervisor,
     ...(g.cpuVendor ? { cpuVendor: g.cpuVendor } : {}),
     pciRootBuses: [...roots].sort(),
     sources: g.inputs.sources,
     diagnostics: [...g.inputs.diagnostics, ...diagnostics],
+    ...(g.simulated ? { simulated: true as const } : {}),
   }
   report.groupings = adviseGroupings(report)
   return report

@@ -46,7 +46,8 @@ export function parseQueryCsv(text: string): QueryGpu[] | undefined {
   const lines = splitLines(text)
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i] as string
-    if (l.trim() === '' || /^\s*index\s*,\s*name\s*,\s*pci\.bus_id\s*$/.test(l)) continue
+    // Blank lines, the header, and comment lines (the simulator's SIMULATED marker) are skipped.
+    if (l.trim() === '' || l.startsWith('#') || /^\s*index\s*,\s*name\s*,\s*pci\.bus_id\s*$/.test(l)) continue
     const m = QUERY_LINE.exec(l)
     if (!m) return undefined
     gpus.push({ index: Number(m[1]), name: m[2] as string, busId: normalizeBdf(m[3] as string) as string, line: i + 1 })

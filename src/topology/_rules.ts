@@ -12,6 +12,8 @@ export interface RuleContext {
   pairs: readonly TopoPair[]
   hypervisor: HypervisorInfo
   cpuVendor?: string
+  /** The sources describe a simulated machine (gpucomm sim). */
+  simulated?: boolean
 }
 
 /** A verdict rule. */
@@ -167,6 +169,18 @@ const acsRedirect: Rule = {
   },
 }
 
+const simulated: Rule = {
+  id: 'simulated',
+  check: ({ simulated: sim }) =>
+    sim
+      ? {
+          id: 'simulated', severity: 'warn',
+          message: 'SIMULATED topology: these outputs were written by gpucomm\'s simulator for one of its preset machines (the first lines of each name the preset), not read from a real machine; the verdicts below are about that preset.',
+          facts: ['capture.json "simulated": true, or an input starting with "# SIMULATED by gpucomm sim"'],
+        }
+      : undefined,
+}
+
 const noGpus: Rule = {
   id: 'no-gpus',
   check: ({ gpus }) => (gpus.length === 0 ? { id: 'no-gpus', severity: 'problem', message: 'No NVIDIA GPU found (no nvidia-smi output and no NVIDIA display device, vendor 0x10de class 0x03xx, in the PCI tree).', facts: [] } : undefined),
@@ -191,7 +205,7 @@ const expectedLatency: Rule = {
 }
 
 /** Every rule, in the order findings are listed. */
-export const RULES: readonly Rule[] = [noGpus, vmDetected, p2pUnavailable, vmGpudirectClique, ownRootComplex, noPcieSwitch, acsOverrideUseless, acsRedirect, nvlink, pcieSwitchP2p, ncclP2pLevel, expectedLatency]
+export const RULES: readonly Rule[] = [simulated, noGpus, vmDetected, p2pUnavailable, vmGpudirectClique, ownRootComplex, noPcieSwitch, acsOverrideUseless, acsRedirect, nvlink, pcieSwitchP2p, ncclP2pLevel, expectedLatency]
 
 /** Runs every rule. */
 export const runRules = (c: RuleContext): Finding[] => RULES.map((r) => r.check(c)).filter((f): f is Finding => f !== undefined)

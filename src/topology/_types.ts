@@ -138,6 +138,11 @@ export interface TopologyReport {
   pciRootBuses: string[]
   sources: TopoSource[]
   diagnostics: Diagnostic[]
+  /**
+   * True when what was read is SIMULATED (a capture written by the simulator, or inputs that
+   * start with its marker): the report describes a preset machine, not a real one.
+   */
+  simulated?: true
 }
 
 /** Where to read the topology from. */
@@ -150,4 +155,6 @@ export interface CollectOptions {
   from?: string
   /** Timeout per launched command in milliseconds (default 15000). */
   timeoutMs?: number
+  /** The sources describe a simulated machine (gpucomm sim): the report, and a capture, say so. */
+  simulated?: boolean
 }
