@@ -14,6 +14,15 @@ export const FORMATS = ['nccl-tests', 'p2p'] as const
 /** One of FORMATS. */
 export type SimFormat = (typeof FORMATS)[number]
 
+/**
+ * Topology outputs `gpucomm sim` prints (what `nvidia-smi topo -m`, `nvidia-smi topo -p2p r`,
+ * `-p2p w` and `lspci -tv` would print on the preset's machine). Kept apart from FORMATS:
+ * they describe the machine, they are not a benchmark run.
+ */
+export const TOPO_FORMATS = ['topo-m', 'topo-p2p-r', 'topo-p2p-w', 'lspci-tv'] as const
+/** One of TOPO_FORMATS. */
+export type TopoFormat = (typeof TOPO_FORMATS)[number]
+
 /** Faults the simulator can act out, for testing the sweep's failure handling. */
 export const FAULTS = ['hang', 'crash', 'garbage', 'truncated', 'corrupt', 'exit'] as const
 /** One of FAULTS. */
@@ -81,6 +90,44 @@ export interface NoiseParams {
   coldFactor: number
 }
 
+/** A PCI function of a simulated `lspci -tv` tree. */
+export interface PciNode {
+  /** `dd.f` on its bus. */
+  dev: string
+  /** `Vendor Device` as lspci prints it (a bridge with devices below prints none). */
+  name?: string
+  /** A bridge: its secondary bus number and the functions on that bus. */
+  bus?: number
+  /** A bridge's subordinate bus, when firmware reserved more buses than the ones below use (default: the highest below). */
+  subordinate?: number
+  children?: readonly PciNode[]
+  /** The physical GPU this function belongs to (the GPU and its audio function), so a GPU subset can be shown. */
+  gpu?: number
+}
+
+/** A PCI root bus (one host bridge / root complex) and the functions on it. */
+export interface PciRoot {
+  domain: number
+  bus: number
+  devices: readonly PciNode[]
+}
+
+/** What the preset's machine shows the topology tools: NUMA, CPUs, hypervisor, PCI tree. */
+export interface MachineSpec {
+  /** NUMA node of a physical GPU; null where the OS shows none (nvidia-smi prints N/A). */
+  numa(gpu: number): number | null
+  /** The GPU's CPU affinity as `nvidia-smi topo -m` prints it (a cpulist). */
+  cpuAffinity(gpu: number): string
+  /** /proc/cpuinfo's vendor_id. */
+  cpuVendor: string
+  /** A guest: what DMI says (the `hypervisor` CPU flag is set too). Absent on bare metal. */
+  vm?: { sysVendor: string; productName: string }
+  /** NVLinks per GPU pair, printed as NV<k> for pairs at level NV. */
+  nvlinks?: number
+  /** The PCI tree `lspci -tv` prints; absent when not modelled. */
+  pci?: readonly PciRoot[]
+}
+
 /** A simulated machine: every number documented with its source in the preset file. */
 export interface Preset {
   name: string
@@ -104,6 +151,8 @@ export interface Preset {
     shmMemcpy: TransportParams
   }
   noise: NoiseParams
+  /** The machine as the topology tools see it (`nvidia-smi topo`, `lspci -tv`, hypervisor checks). */
+  machine: MachineSpec
 }
 
 /** Options of one simulated run (the CLI's flags, already parsed). */

@@ -1,7 +1,8 @@
 /**
  * The simulator: prints nccl-tests and p2pBandwidthLatencyTest text for four preset machines,
- * with seeded noise and faults on request, so the whole pipeline runs without a GPU. Every
- * output starts with SIM_MARKER. The truth behind the text is exported for tests.
+ * with seeded noise and faults on request, so the whole pipeline runs without a GPU, and the
+ * machines' topology (nvidia-smi topo, lspci -tv, a topology capture). Every output starts
+ * with SIM_MARKER. The truth behind the text is exported for tests.
  */
 import { collectiveModel, p2pBandwidth, p2pLatency, presetByName, trueTimeOf } from './_physics.ts'
 import { PRESETS } from './presets/index.ts'
@@ -12,8 +13,12 @@ export { launchContext } from './_mpi.ts'
 export type { LaunchContext } from './_mpi.ts'
 export { parseGpuList, parseSizes, parseBytes, parseEnvList } from './_args.ts'
 export { protocolAt, modelTime, busFactor, ringSteps } from './_physics.ts'
-export { COLLECTIVES, FORMATS, FAULTS } from './_types.ts'
-export type { Collective, SimFormat, Fault, Protocol, SimOptions, TruthQuery, BandwidthQuery, AlphaBeta, CollectiveModel, NoiseParams, PathLevel } from './_types.ts'
+export { COLLECTIVES, FORMATS, FAULTS, TOPO_FORMATS } from './_types.ts'
+export type { Collective, SimFormat, Fault, Protocol, SimOptions, TruthQuery, BandwidthQuery, AlphaBeta, CollectiveModel, NoiseParams, PathLevel, TopoFormat } from './_types.ts'
+export { simTopologyInputs, simTopologyText, writeSimTopology } from './_topology.ts'
+export type { SimTopologyInput } from './_topology.ts'
+export { renderLspciTree } from './_lspci.ts'
+export type { PciNode, PciRoot, MachineSpec } from './_types.ts'
 
 /** The names `--preset` accepts. */
 export const PRESET_NAMES: readonly string[] = PRESETS.map((p) => p.name)

@@ -4,6 +4,7 @@
  * pairs within a socket are NODE, across sockets SYS.
  */
 import type { LinkParams, Preset } from '../_types.ts'
+import { DUAL_EPYC_CPUS, epycRoot, rootPortGpu } from './_machine.ts'
 import {
   BARE_METAL_NOISE,
   GEN5_P2P_BI_FAR_GBS,
@@ -97,4 +98,13 @@ export const baremetalTurin: Preset = {
     },
   },
   noise: BARE_METAL_NOISE,
+  // SIMULATED machine: socket s holds root complexes 00, 20, 40, 60 (s = 0) or 80, a0, c0, e0
+  // (s = 1), one GPU on root port 01.1 of each (the layout of the Genoa fixture's tree, where
+  // such GPUs are NODE within a socket and SYS across); NUMA node = socket (NPS1).
+  machine: {
+    numa: socket,
+    cpuAffinity: (gpu) => DUAL_EPYC_CPUS[socket(gpu)] as string,
+    cpuVendor: 'AuthenticAMD',
+    pci: [0x01, 0x21, 0x41, 0x61, 0x81, 0xa1, 0xc1, 0xe1].map((bus, gpu) => epycRoot(bus - 1, rootPortGpu('01.1', bus, gpu))),
+  },
 }

@@ -76,4 +76,14 @@ export const nvlink: Preset = {
   // NVSwitch boxes are quiet: σ 1 % (the A100 fixture's small rows scatter about 1.5 % with
   // the launch jitter included; assumption).
   noise: { ...BARE_METAL_NOISE, sigma: 0.01 },
+  // SIMULATED machine: NV12 between every pair, GPUs 0–3 on NUMA 0 (CPUs 0-23) and 4–7 on
+  // NUMA 1 (24-47), as the 8 × A100 topo -m fixture (ml-engineering-8x-a100-nv12-…) prints.
+  // CPU vendor: AMD, as in DGX A100 (assumption; the fixture does not say). The PCI tree
+  // (GPUs behind PCIe switches, NVSwitches) is not modelled: no lspci -tv.
+  machine: {
+    numa: (gpu) => (gpu < 4 ? 0 : 1),
+    cpuAffinity: (gpu) => (gpu < 4 ? '0-23' : '24-47'),
+    cpuVendor: 'AuthenticAMD',
+    nvlinks: 12,
+  },
 }

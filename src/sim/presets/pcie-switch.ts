@@ -4,6 +4,7 @@
  * switch never touch the CPU, pairs across switches cross both sockets.
  */
 import type { LinkParams, Preset } from '../_types.ts'
+import { DUAL_EPYC_CPUS, epycRoot, switchBelowRootPort } from './_machine.ts'
 import {
   BARE_METAL_NOISE,
   GEN5_P2P_BI_FAR_GBS,
@@ -94,4 +95,13 @@ export const pcieSwitch: Preset = {
     },
   },
   noise: BARE_METAL_NOISE,
+  // SIMULATED machine: on each socket one root complex (00, 80), its root port 01.1 leading
+  // to one switch (upstream port on bus 11 / 91, downstream ports on 12 / 92, GPUs on 13–16 /
+  // 93–96). NVML: PIX within a switch (one switch between the GPUs), SYS across the sockets.
+  machine: {
+    numa: sw,
+    cpuAffinity: (gpu) => DUAL_EPYC_CPUS[sw(gpu)] as string,
+    cpuVendor: 'AuthenticAMD',
+    pci: [epycRoot(0x00, switchBelowRootPort(0x11, [0, 1, 2, 3])), epycRoot(0x80, switchBelowRootPort(0x91, [4, 5, 6, 7]))],
+  },
 }

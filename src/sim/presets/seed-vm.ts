@@ -3,7 +3,8 @@
  * each GPU on its own PCIe root port, no P2P between any pair (`nvidia-smi topo -p2p` NS), so
  * every cross-GPU copy is staged through host memory and NCCL runs over SHM.
  */
-import type { LinkParams, Preset } from '../_types.ts'
+import type { LinkParams, MachineSpec, Preset } from '../_types.ts'
+import { rootPortGpu } from './_machine.ts'
 import {
   GEN5_STAGED_BI_GBS,
   GEN5_STAGED_UNI_GBS,
@@ -51,6 +52,42 @@ const LINK: LinkParams = {
   bwBiDisabledGBs: GEN5_STAGED_BI_GBS,
 }
 
+/**
+ * The machine as the guest sees it (SIMULATED), and why. Proxmox's q35 machine gives every
+ * `hostpciN` passed with pcie=1 its own `pcie-root-port`, all on the guest's one root bus
+ * (pcie.0): hostpci0–3 on ports 1–4 at 1c.0–1c.3 (Proxmox's pve-q35 config), hostpci4–7 on
+ * ports 5–8 at 10.0–10.3 (qemu-server's print_pcie_root_port). The firmware numbers buses in
+ * slot order, so the GPUs on 10.x get buses 01–04 and those on 1c.x 05–08 (pciBus above).
+ * Every GPU pair then meets at the guest's single host bridge, so NVML (nvidia-smi topo -m)
+ * says PHB for every pair, not the host's NODE/SYS: the guest sees neither the host's sockets
+ * nor its root complexes (a KVM guest reporting PHB: NVIDIA/nccl issue 1674). The issue-3
+ * tree of the seed host (own root bus per GPU) is the host's view; this is the guest's.
+ * No NUMA in the guest (Proxmox's default numa: 0): nvidia-smi prints NUMA Affinity N/A;
+ * 64 vCPUs is an assumption. DMI and the CPU flag as a q35 guest reports them (QEMU,
+ * "Standard PC (Q35 + ICH9, 2009)", `hypervisor`), `cpu: host` on the Turin host
+ * (AuthenticAMD). Besides the GPUs the tree holds only the q35 chipset's own functions.
+ */
+const MACHINE: MachineSpec = {
+  numa: () => null,
+  cpuAffinity: () => '0-63',
+  cpuVendor: 'AuthenticAMD',
+  vm: { sysVendor: 'QEMU', productName: 'Standard PC (Q35 + ICH9, 2009)' },
+  pci: [
+    {
+      domain: 0,
+      bus: 0,
+      devices: [
+        { dev: '00.0', name: 'Intel Corporation 82G33/G31/P35/P31 Express DRAM Controller' },
+        ...[0, 1, 2, 3].map((k) => rootPortGpu(`10.${k}`, 1 + k, k)),
+        ...[0, 1, 2, 3].map((k) => rootPortGpu(`1c.${k}`, 5 + k, 4 + k)),
+        { dev: '1f.0', name: 'Intel Corporation 82801IB (ICH9) LPC Interface Controller' },
+        { dev: '1f.2', name: 'Intel Corporation 82801IR/IO/IH (ICH9R/DO/DH) 6 port SATA Controller [AHCI mode]' },
+        { dev: '1f.3', name: 'Intel Corporation 82801I (ICH9 Family) SMBus Controller' },
+      ],
+    },
+  ],
+}
+
 /** The seed-vm preset. */
 export const seedVm: Preset = {
   name: 'seed-vm',
@@ -88,4 +125,5 @@ export const seedVm: Preset = {
   // A VM jitters more than bare metal: σ 3 % and 1 % drift between trials (assumption; the
   // p2p sample itself warns of "unstable Latency" on staged copies, FORMATS §2.1).
   noise: { ...BARE_METAL_NOISE, sigma: 0.03, driftSigma: 0.01 },
+  machine: MACHINE,
 }
