@@ -3,7 +3,7 @@
  * summary). One pass over the rows; values are kept per cell as one sample.
  */
 import type { Row } from '../model/index.ts'
-import { DEFAULT_THRESHOLDS, summarize, withinBetween } from '../stats/index.ts'
+import { DEFAULT_THRESHOLDS, summarize, withinBetweenIndexed } from '../stats/index.ts'
 import type { Summary } from '../stats/index.ts'
 import { cellConfig, keyOf } from './_key.ts'
 import type { CellConfig } from './_key.ts'
@@ -44,42 +44,51 @@ export interface RowGroup {
 /** Groups rows by `cellKey` without summarizing; map order is first appearance. */
 export function groupRows(rows: Iterable<Row>): Map<string, RowGroup> {
   const groups = new Map<string, RowGroup>()
-  const launchIds = new Map<string, number>()
+  // Launch ids: one map of trials per source file; the last file is cached (rows come in file order).
+  const files = new Map<string, Map<number, number>>()
+  let lastFile: string | undefined
+  let trials = new Map<number, number>()
+  let nextLaunch = 0
   for (const r of rows) {
-    const config = cellConfig(r)
-    const key = keyOf(config)
-    const lk = `${r.source.file}#${r.trial}`
-    let li = launchIds.get(lk)
-    if (li === undefined) launchIds.set(lk, (li = launchIds.size))
+    if (r.source.file !== lastFile) {
+      lastFile = r.source.file
+      const t = files.get(lastFile)
+      if (t) trials = t
+      else files.set(lastFile, (trials = new Map()))
+    }
+    let li = trials.get(r.trial)
+    if (li === undefined) trials.set(r.trial, (li = nextLaunch++))
+    const key = keyOf(r)
     const g = groups.get(key)
     if (g) {
       g.values.push(r.value)
       g.launch.push(li)
-    } else groups.set(key, { config, values: [r.value], launch: [li] })
+    } else groups.set(key, { config: cellConfig(r), values: [r.value], launch: [li] })
   }
   return groups
 }
 
 function variance(acc: RowGroup): CellVariance | null {
   if (acc.values.length < 2) return null
-  return withinBetween(acc.values.map((value, i) => ({ launch: String(acc.launch[i]), value })))
+  return withinBetweenIndexed(acc.values, acc.launch)
 }
 
 const cmpNull = (a: number | null | undefined, b: number | null | undefined): number => (a ?? -1) - (b ?? -1)
+const cmpStr = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 /** Stable, readable cell order: bench, metric, src, dst, group, ranks, size, then key. */
 export function compareCells(a: { key: string; config: CellConfig }, b: { key: string; config: CellConfig }): number {
   const x = a.config
   const y = b.config
   return (
-    x.bench.localeCompare(y.bench) ||
-    x.metric.localeCompare(y.metric) ||
+    cmpStr(x.bench, y.bench) ||
+    cmpStr(x.metric, y.metric) ||
     cmpNull(x.src, y.src) ||
     cmpNull(x.dst, y.dst) ||
-    (x.group ?? '').localeCompare(y.group ?? '') ||
+    cmpStr(x.group ?? '', y.group ?? '') ||
     cmpNull(x.ranks, y.ranks) ||
     cmpNull(x.sizeBytes, y.sizeBytes) ||
-    (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
+    cmpStr(a.key, b.key)
   )
 }
 

@@ -2,11 +2,11 @@
  * `diffSets`: benchstat for result sets. Both sets are grouped into cells by key; every
  * cell found in both is compared by its medians and the Mann-Whitney U test.
  */
-import { cells, keyLabel, lowerIsBetter } from '../cells/index.ts'
-import type { Cell } from '../cells/index.ts'
+import { compareCells, groupRows, keyLabel, lowerIsBetter } from '../cells/index.ts'
+import type { RowGroup } from '../cells/index.ts'
 import { badInput } from '../errors/index.ts'
 import type { LoadedSet } from '../resultset/index.ts'
-import { DEFAULT_THRESHOLDS, geomean, mannWhitney } from '../stats/index.ts'
+import { DEFAULT_THRESHOLDS, geomean, mannWhitney, summarize } from '../stats/index.ts'
 import type { DiffCell, DiffGeomean, DiffOptions, DiffResult, DiffSide } from './_types.ts'
 
 /**
@@ -33,17 +33,20 @@ function side(set: LoadedSet, n: number): DiffSide {
   return { dir: set.dir, id: m.id, origin: m.origin, simulated: m.simulated, rows: set.rows.length, cells: n }
 }
 
-function compareCell(ca: Cell, cb: Cell, alpha: number, minN: number): DiffCell {
-  const mw = mannWhitney(ca.values, cb.values)
+function compareCell(key: string, ga: RowGroup, gb: RowGroup, opts: { alpha: number; level: number; minN: number }): DiffCell {
+  const { alpha, minN, level } = opts
+  const a = summarize(ga.values, level)
+  const b = summarize(gb.values, level)
+  const mw = mannWhitney(ga.values, gb.values)
   const p = Number.isNaN(mw.p) ? 1 : mw.p
-  const delta = relDelta(ca.summary.median, cb.summary.median)
-  const lower = lowerIsBetter(ca.config.metric, ca.config.unit)
+  const delta = relDelta(a.median, b.median)
+  const { config } = ga
+  const lower = lowerIsBetter(config.metric, config.unit)
   const worse = lower ? delta : -delta
   const significant = p <= alpha
-  const warnings = [...ca.summary.warnings.map((w) => `A: ${w}`), ...cb.summary.warnings.map((w) => `B: ${w}`)]
-  if (!significant && ca.values.length < minN && cb.values.length < minN) warnings.push(`need ≥ ${minN} samples on each side to detect a difference at alpha ${alpha}`)
-  const { config } = ca
-  return { key: ca.key, bench: config.bench, metric: config.metric, unit: config.unit, label: keyLabel(ca.key), config, a: ca.summary, b: cb.summary, delta, p, exact: mw.exact, significant, better: lower ? 'lower' : 'higher', worse, regression: significant && worse > 0, warnings }
+  const warnings = [...a.warnings.map((w) => `A: ${w}`), ...b.warnings.map((w) => `B: ${w}`)]
+  if (!significant && ga.values.length < minN && gb.values.length < minN) warnings.push(`need ≥ ${minN} samples on each side to detect a difference at alpha ${alpha}`)
+  return { key, bench: config.bench, metric: config.metric, unit: config.unit, label: keyLabel(key), config, a, b, delta, p, exact: mw.exact, significant, better: lower ? 'lower' : 'higher', worse, regression: significant && worse > 0, warnings }
 }
 
 function geomeans(rows: readonly DiffCell[], warnings: string[]): DiffGeomean[] {
@@ -99,25 +102,29 @@ export function diffSets(a: LoadedSet, b: LoadedSet, opts: DiffOptions = {}): Di
     const [sim, real] = a.manifest.simulated ? [a, b] : [b, a]
     throw badInput(`diff: ${sim.dir} is SIMULATED and ${real.dir} is real; comparing them says nothing about hardware (pass --allow-sim to do it anyway)`)
   }
-  const ca = cells(a.rows, { level })
-  const cb = new Map(cells(b.rows, { level }).map((c) => [c.key, c]))
+  // Group only (no per-cell variance); summaries are computed for cells found in both.
+  const ga = [...groupRows(a.rows)].map(([key, g]) => ({ key, config: g.config, g })).sort(compareCells)
+  const gb = groupRows(b.rows)
+  const nA = ga.length
+  const nB = gb.size
   const minN = uTestMinN(alpha)
   const rows: DiffCell[] = []
   const onlyA: string[] = []
-  for (const c of ca) {
-    const other = cb.get(c.key)
-    if (!other) onlyA.push(c.key)
+  for (const { key, g } of ga) {
+    const other = gb.get(key)
+    if (!other) onlyA.push(key)
     else {
-      rows.push(compareCell(c, other, alpha, minN))
-      cb.delete(c.key)
+      rows.push(compareCell(key, g, other, { alpha, level, minN }))
+      gb.delete(key)
     }
   }
+  const onlyB = [...gb].map(([key, g]) => ({ key, config: g.config })).sort(compareCells).map((c) => c.key)
   const warnings = setWarnings(a, b)
   if (rows.length === 0) warnings.push('no cell is found in both sets: nothing to compare (are they from the same benchmarks and sizes?)')
   const gm = geomeans(rows, warnings)
   warnings.push(...foldWarnings(rows))
   const simulated = a.manifest.simulated || b.manifest.simulated
-  return { a: side(a, ca.length), b: side(b, rows.length + cb.size), alpha, level, simulated, cells: rows, geomeans: gm, onlyA, onlyB: [...cb.keys()], warnings }
+  return { a: side(a, nA), b: side(b, nB), alpha, level, simulated, cells: rows, geomeans: gm, onlyA, onlyB, warnings }
 }
 
 /**

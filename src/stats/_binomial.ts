@@ -32,7 +32,21 @@ function logAdd(a: number, b: number): number {
  * Order statistics for a median CI at `level` with n values. Walks the Binomial(n, ½) CDF
  * upward in log space (exact, no underflow for large n; O(k) steps).
  */
-export function medianOrderCi(n: number, level: number): OrderCi {
+export function medianOrderCi(n: number, level: number): Readonly<OrderCi> {
+  const key = `${n},${level}`
+  let hit = cache.get(key)
+  if (!hit) {
+    hit = computeOrderCi(n, level)
+    if (cache.size >= 4096) cache.clear()
+    cache.set(key, hit)
+  }
+  return hit
+}
+
+/** Results of `medianOrderCi` by (n, level): cells of one sweep share their n. */
+const cache = new Map<string, Readonly<OrderCi>>()
+
+function computeOrderCi(n: number, level: number): OrderCi {
   const tail = (1 - level) / 2
   if (n < 1) return { lo: 0, hi: n + 1, coverage: 1 }
   let logPmf = -n * LN2 // P(X = 0)

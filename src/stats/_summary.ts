@@ -42,9 +42,12 @@ export interface Summary {
   warnings: string[]
 }
 
-/** The raw MAD of a sorted sample around `center`. */
-function madAround(sorted: SortedSample, center: number): number {
-  return quantile(sortSample(sorted.map((x) => Math.abs(x - center))), 0.5)
+/** The raw MAD of a sample around `center` (one typed-array allocation). */
+function madAround(values: readonly number[], center: number): number {
+  const dev = new Float64Array(values.length)
+  values.forEach((x, i) => void (dev[i] = Math.abs(x - center)))
+  dev.sort()
+  return quantile(dev as unknown as SortedSample, 0.5)
 }
 
 /** Mean and sample standard deviation, by Welford's update (stable for large n). */
@@ -79,18 +82,21 @@ export function modifiedZ(values: readonly number[]): number[] {
   if (values.length === 0) return []
   const sorted = sortSample(values)
   const med = quantile(sorted, 0.5)
-  return zAround(values, med, madAround(sorted, med))
+  return zAround(values, med, madAround(values, med))
 }
 
 /** Modified z-scores given the median and raw MAD (see `modifiedZ`). */
 function zAround(values: readonly number[], med: number, mad: number): number[] {
-  let scale = mad / 0.6745
-  if (mad === 0) {
-    let sum = 0
-    for (const x of values) sum += Math.abs(x - med)
-    scale = 1.253314 * (sum / values.length)
-  }
+  const scale = zScale(values, med, mad)
   return values.map((x) => (scale === 0 ? 0 : (x - med) / scale))
+}
+
+/** The divisor of the modified z-score: MAD/0.6745, or 1.253314·MeanAD when MAD is 0. */
+function zScale(values: readonly number[], med: number, mad: number): number {
+  if (mad !== 0) return mad / 0.6745
+  let sum = 0
+  for (const x of values) sum += Math.abs(x - med)
+  return 1.253314 * (sum / values.length)
 }
 
 /** Summarizes a sample; `level` is the median-CI confidence (default 0.95). */
@@ -106,12 +112,10 @@ export function summarize(values: readonly number[], level: number = DEFAULT_THR
   const warnings: string[] = []
   if (order.lo < 1) warnings.push(`n = ${n} < ${minSamplesFor(level)}: no ${pct(level)} confidence interval of the median (need ≥ ${minSamplesFor(level)} values)`)
   else if (n < DEFAULT_THRESHOLDS.minCiSamples) warnings.push(`n = ${n} < ${DEFAULT_THRESHOLDS.minCiSamples}: confidence interval is wide`)
-  const mad = madAround(sorted, median)
-  const z = zAround(values, median, mad)
+  const mad = madAround(values, median)
+  const scale = zScale(values, median, mad)
   const outliers: number[] = []
-  z.forEach((v, i) => {
-    if (Math.abs(v) > DEFAULT_THRESHOLDS.outlierZ) outliers.push(i)
-  })
+  if (scale > 0) values.forEach((x, i) => void (Math.abs(x - median) / scale > DEFAULT_THRESHOLDS.outlierZ && outliers.push(i)))
   if (outliers.length > 0) warnings.push(`${outliers.length} outlier${outliers.length > 1 ? 's' : ''} (|modified z| > ${DEFAULT_THRESHOLDS.outlierZ})`)
   return {
     n,
@@ -160,22 +164,38 @@ export function geomean(values: readonly number[]): number {
  * more than iterations do (clocks, placement), so repeat launches, not iterations.
  */
 export function withinBetween(samples: { launch: string; value: number }[]): { within: number; between: number; launches: number } {
-  const groups = new Map<string, number[]>()
-  for (const s of samples) {
-    const g = groups.get(s.launch)
-    if (g) g.push(s.value)
-    else groups.set(s.launch, [s.value])
-  }
-  const k = groups.size
-  let ss = 0
+  const ids = new Map<string, number>()
+  const launch = samples.map((s) => {
+    let id = ids.get(s.launch)
+    if (id === undefined) ids.set(s.launch, (id = ids.size))
+    return id
+  })
+  return withinBetweenIndexed(samples.map((s) => s.value), launch)
+}
+
+/**
+ * `withinBetween` over parallel arrays: `values[i]` came from launch number `launch[i]`
+ * (small non-negative integers). No per-value objects, for cells of a million rows.
+ */
+export function withinBetweenIndexed(values: readonly number[], launch: readonly number[]): { within: number; between: number; launches: number } {
+  let k = 0
+  for (const l of launch) if (l + 1 > k) k = l + 1
+  const sum = new Float64Array(k)
+  const count = new Float64Array(k)
+  values.forEach((x, i) => {
+    const l = launch[i] as number
+    sum[l] = (sum[l] as number) + x
+    count[l] = (count[l] as number) + 1
+  })
   const means: number[] = []
-  for (const g of groups.values()) {
-    const m = g.reduce((a, b) => a + b, 0) / g.length
-    means.push(m)
-    for (const x of g) ss += (x - m) ** 2
+  const meanOf = new Float64Array(k)
+  for (let l = 0; l < k; l++) {
+    if ((count[l] as number) === 0) continue
+    meanOf[l] = (sum[l] as number) / (count[l] as number)
+    means.push(meanOf[l] as number)
   }
-  const df = samples.length - k
-  const within = df > 0 ? ss / df : NaN
-  const between = k >= 2 ? meanVariance(means).variance : NaN
-  return { within, between, launches: k }
+  let ss = 0
+  values.forEach((x, i) => void (ss += (x - (meanOf[launch[i] as number] as number)) ** 2))
+  const df = values.length - means.length
+  return { within: df > 0 ? ss / df : NaN, between: means.length >= 2 ? meanVariance(means).variance : NaN, launches: means.length }
 }
