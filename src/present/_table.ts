@@ -37,7 +37,7 @@ export function showLines(rows: readonly Row[]): ShowLine[] {
     else groups.set(key, { row: r, values: [r.value] })
   }
   return [...groups.values()].map(({ row, values }) => ({
-    bench: row.bench + (row.p2p ? ` p2p=${row.p2p}` : '') + (row.copy ? ` ${row.copy}` : '') + (row.direction ? ` ${row.direction}` : '') + (row.timer === 'cpu' ? ' cpu-timed' : ''),
+    bench: row.bench + (row.p2p ? ` p2p=${row.p2p}` : '') + (row.copy ? ` ${row.copy}` : '') + (row.direction ? ` ${row.direction}` : '') + (row.timer === 'cpu' && row.bench.startsWith('p2p.') ? ' cpu-timed' : ''),
     metric: row.metric,
     who: who(row) + (row.grouping ? ` ${row.grouping}` : '') + (row.host ? ` @${row.host}` : ''),
     size: row.sizeBytes === null ? '-' : formatBytes(row.sizeBytes),
