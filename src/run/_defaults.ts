@@ -1,25 +1,32 @@
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { hostname } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import { checkSpecInput } from '../sweep/index.ts'
 import type { SpecInput } from '../sweep/index.ts'
 import type { GpuQuery } from './_provenance.ts'
 
+/** The presets that hold the default plans (schema-checked like any --spec file). */
+export const DEFAULT_PRESETS = {
+  gpu: resolve(import.meta.dirname, '..', '..', 'bench', 'sweep-default.json'),
+  sim: resolve(import.meta.dirname, '..', '..', 'bench', 'sweep-default-sim.json'),
+}
+
+/** Reads and checks a preset file. */
+export function readPreset(path: string): SpecInput {
+  return checkSpecInput(JSON.parse(readFileSync(path, 'utf8')) as unknown, path)
+}
+
 /**
- * The default plan of `gpucomm sweep` (and `npm start`). With GPUs: the native benches on
- * every GPU, all pairs, TPn and TPn/2 groupings, 8 B–128 MiB, 3 trials. Without: the
- * seed-vm simulation of the 8-GPU VM sized to finish in well under a minute on two cores
- * (all 56 pairs, all_reduce under TP8 and 2×TP4, 8 B–64 MiB, 3 trials), with a fixed seed.
+ * The default plan of `gpucomm sweep` (and `npm start`). Without GPUs: bench/sweep-default-sim.json
+ * (the seed-vm simulation of the 8-GPU VM, sized to finish in well under a minute on two cores).
+ * With GPUs: bench/sweep-default.json on every GPU found, with TPn and TPn/2 groupings.
  */
 export function defaultSpecInput(gpu: GpuQuery): SpecInput {
-  if (!gpu.found) {
-    return { instrument: 'sim', preset: 'seed-vm', gpus: '0-7', pairs: 'all', groupings: 'tp8,tp4', collectives: 'all_reduce', sizes: '8:64M:x2', trials: 3, seed: 1 }
-  }
+  if (!gpu.found) return readPreset(DEFAULT_PRESETS.sim)
   const n = gpu.gpus.length
   const groupings = n >= 4 && n % 2 === 0 ? `tp${n},tp${n / 2}` : n >= 2 ? `tp${n}` : ''
-  return {
-    instrument: 'native', gpus: gpu.gpus.map((g) => g.index).join(','), pairs: n >= 2 ? 'all' : 'none', groupings,
-    collectives: n >= 2 ? 'all_reduce' : '', sizes: '8:128M:x2', trials: 3,
-  }
+  const base = readPreset(DEFAULT_PRESETS.gpu)
+  return { ...base, gpus: gpu.gpus.map((g) => g.index).join(','), groupings, ...(n < 2 ? { pairs: 'none', collectives: '' } : {}) }
 }
 
 /**

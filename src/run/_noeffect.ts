@@ -22,15 +22,21 @@ export interface PointEvidence {
   times: Map<number, number[]>
 }
 
-/** Relative spread of medians below which times count as "no visible difference". */
+/**
+ * Timing test of "no visible difference": the geometric mean over sizes of the ratio of
+ * median times (each value against the first) within ±TIMING_TOLERANCE, so row noise
+ * averages out, and no single size apart by more than TIMING_MAX_SPREAD.
+ */
 export const TIMING_TOLERANCE = 0.05
+/** Largest per-size spread of median times still compatible with "no visible difference". */
+export const TIMING_MAX_SPREAD = 0.25
 
 /**
  * Flags env axes that changed nothing visible: for every axis with two or more values,
  * points that differ only in that axis (same bench, grouping, other axes) are compared
  * across all trials. With NCCL INFO accounts on every side, equal transports, algorithms,
- * protocols and channel counts flag the axis; without them, per-size median times within
- * TIMING_TOLERANCE of each other at every size do.
+ * protocols and channel counts flag the axis; without them, median times that agree (see
+ * TIMING_TOLERANCE and TIMING_MAX_SPREAD) do.
  */
 export function findNoEffect(axes: readonly [string, string[]][], points: readonly Point[], evidence: ReadonlyMap<string, PointEvidence>): NoEffectFlag[] {
   const flags: NoEffectFlag[] = []
@@ -68,14 +74,20 @@ function judge(axis: string, values: readonly string[], ps: readonly Point[], ev
   const medians = byValue.map((list) => medianTimes(list))
   const sizes = [...(medians[0]?.keys() ?? [])].filter((s) => medians.every((m) => m.has(s)))
   if (sizes.length === 0) return undefined
-  let worst = 0
+  let spread = 0
+  const logRatio = medians.map(() => 0)
   for (const s of sizes) {
     const v = medians.map((m) => m.get(s) as number)
-    const lo = Math.min(...v)
-    if (lo > 0) worst = Math.max(worst, (Math.max(...v) - lo) / lo)
+    if (v.some((x) => !(x > 0))) return undefined
+    spread = Math.max(spread, Math.max(...v) / Math.min(...v) - 1)
+    v.forEach((x, i) => (logRatio[i] = (logRatio[i] as number) + Math.log(x / (v[0] as number)) / sizes.length))
   }
-  if (worst > TIMING_TOLERANCE) return undefined
-  return { basis: 'timing', detail: `median times within ${(worst * 100).toFixed(1)}% at all ${sizes.length} sizes for ${axis}=${values.join(',')} (no NCCL INFO account to compare)` }
+  const shift = Math.max(...logRatio.map((l) => Math.abs(Math.expm1(l))))
+  if (shift > TIMING_TOLERANCE || spread > TIMING_MAX_SPREAD) return undefined
+  return {
+    basis: 'timing',
+    detail: `median times agree within ${(shift * 100).toFixed(1)}% on average over ${sizes.length} sizes (at most ${(spread * 100).toFixed(1)}% at one size) for ${axis}=${values.join(',')}; no NCCL INFO account to compare`,
+  }
 }
 
 function medianTimes(list: readonly PointEvidence[]): Map<number, number> {

@@ -113,3 +113,17 @@ test('bad input: one line, exit 2, nothing written or overwritten', async () => 
     assert.equal(existsSync(join(d, 'x')), false)
   }
 })
+
+test('env axes: NCCL_P2P_DISABLE on a VM without P2P is flagged as making no visible difference; NCCL_PROTO is not', async () => {
+  const out = join(tmp(), 'set')
+  const r = await sweep(['--instrument', 'sim', '--preset', 'seed-vm', '--gpus', '0-3', '--pairs', 'none', '--groupings', 'tp4', '--sizes', '8:64M:x8', '--trials', '2',
+    '--seed', '5', '--env', 'NCCL_P2P_DISABLE=0,1', '--env', 'NCCL_PROTO=LL,Simple', '--out', out])
+  assert.equal(r.code, 0, r.stderr)
+  const flags = (manifestOf(out).extra?.sweep as SweepExtra).noVisibleEffect
+  assert.deepEqual(flags.map((f) => [f.axis, f.others.NCCL_PROTO, f.basis]), [['NCCL_P2P_DISABLE', 'LL', 'timing'], ['NCCL_P2P_DISABLE', 'Simple', 'timing']])
+  assert.match(r.stdout, /no visible effect: NCCL_P2P_DISABLE=0,1 on nccl\.all_reduce tp4/)
+  const rows = (await loadSet(out)).rows
+  assert.deepEqual([...new Set(rows.map((x) => JSON.stringify(x.env)))].sort(), [
+    '{"NCCL_P2P_DISABLE":"0","NCCL_PROTO":"LL"}', '{"NCCL_P2P_DISABLE":"0","NCCL_PROTO":"Simple"}', '{"NCCL_P2P_DISABLE":"1","NCCL_PROTO":"LL"}', '{"NCCL_P2P_DISABLE":"1","NCCL_PROTO":"Simple"}',
+  ])
+})
