@@ -206,7 +206,7 @@ async function freshManifest(opts: SweepOptions, prep: Prepared, deps: SweepDeps
   const extra = emptyExtra(spec, hashes, prep.plan)
   if (prep.simulated) extra.topology = { reason: 'simulated sweep: no real topology captured' }
   else {
-    const t = await captureTopologyIfAvailable(`${opts.out}/topology`, { gpus: spec.gpus })
+    const t = await captureTopologyIfAvailable(`${opts.out}/topology`, {})
     extra.topology = t.reason ? { reason: t.reason } : { dir: 'topology' }
   }
   const ids = prep.instruments.map((i) => i.id)

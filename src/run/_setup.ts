@@ -115,7 +115,7 @@ async function bestGroups(spec: SweepSpec): Promise<BestGroups> {
     const { mkdtempSync } = await import('node:fs')
     const { tmpdir } = await import('node:os')
     const { join } = await import('node:path')
-    const report = await mod.captureTopology(mkdtempSync(join(tmpdir(), 'gpucomm-topo-')), { gpus: spec.gpus })
+    const report = await mod.captureTopology(join(mkdtempSync(join(tmpdir(), 'gpucomm-topo-')), 'capture'), {})
     const groups = firstGrouping(mod.rankGroupings(report, Math.max(2, spec.gpus.length / 2)))
     return groups ? { groups, note: 'best-ranked grouping of the topology capture' } : { reason: 'the topology ranking offered no grouping' }
   } catch (e) {
