@@ -14,7 +14,7 @@ test('a hang under mpirun: the watchdog kills mpirun and every rank (the process
   const out = join(tmp(), 'set')
   const seed = 770_000 + (process.pid % 1000)
   const r = await sweep(['--instrument', 'sim', '--preset', 'seed-vm', '--launcher', 'mpirun', '--gpus', '0-1', '--pairs', 'none', '--groupings', 'tp2',
-    '--sizes', '8:1K:x2', '--trials', '1', '--seed', String(seed), '--timeout', '2', '--retries', '0', '--sim-fault', 't1=hang', '--out', out])
+    '--sizes', '8:1K:x2', '--trials', '1', '--seed', String(seed), '--timeout', '5', '--retries', '0', '--sim-fault', 't1=hang', '--out', out])
   assert.equal(r.code, 1)
   assert.equal(manifestOf(out).outcomes?.['nccl.all_reduce~tp2~t1']?.status, 'hung')
   const ps = await execa('ps', ['-eo', 'pid,args'], { reject: false })

@@ -17,7 +17,7 @@ test('srun: two TP2 groups run as concurrent job steps; a hanging step is killed
   try {
     const out = join(tmp(), 'set')
     const r = await execa(process.execPath, [BIN, 'sweep', '--instrument', 'sim', '--preset', 'seed-vm', '--launcher', 'srun', '--srun-gpus', 'none',
-      '--gpus', '0-3', '--pairs', 'none', '--groupings', 'tp2', '--sizes', '8:1K:x2', '--trials', '2', '--seed', String(seed), '--timeout', '3', '--retries', '0',
+      '--gpus', '0-3', '--pairs', 'none', '--groupings', 'tp2', '--sizes', '8:1K:x2', '--trials', '2', '--seed', String(seed), '--timeout', '6', '--retries', '0',
       '--sim-fault', 't2=hang', '--out', out],
     { reject: false, cwd: ROOT, timeout: 120_000, env: { ...CLEAN_ENV, SLURM_CONF: cluster.conf }, extendEnv: true })
     assert.equal(r.exitCode, 1, `${r.stdout}\n${r.stderr}`)
