@@ -13,8 +13,8 @@ export const CLEAN_ENV: Record<string, undefined> = Object.fromEntries(
 )
 
 /** Runs `gpucomm sweep ARGS` to the end. */
-export async function sweep(args: readonly string[], timeout = 120_000): Promise<{ code: number; stdout: string; stderr: string }> {
-  const r = await execa(process.execPath, [BIN, 'sweep', ...args], { reject: false, cwd: ROOT, timeout, env: CLEAN_ENV, extendEnv: true })
+export async function sweep(args: readonly string[], timeout = 120_000, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const r = await execa(process.execPath, [BIN, 'sweep', ...args], { reject: false, cwd: ROOT, timeout, env: { ...CLEAN_ENV, ...env }, extendEnv: true })
   return { code: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) }
 }
 
