@@ -94,6 +94,9 @@ async function specFor(req: SweepRequest, io: SweepIo, deps: SweepDeps): Promise
   if (!req.specFile && req.flags.instrument === undefined) {
     const gpu = await deps.queryGpus()
     if (!gpu.found) io.stderr(`no GPU found (${gpu.reason}); running the seed-vm simulation instead (SIMULATED numbers)\n`)
+    else if (gpu.gpus.length < 2) {
+      throw badInput(`only one GPU found (${gpu.gpus[0]?.name ?? 'GPU 0'}): nothing travels between GPUs here; gpucomm sweep --instrument sim --preset seed-vm runs the simulation`)
+    }
     base = defaultSpecInput(gpu)
   }
   const input = { ...base, ...presetInput(req.specFile), ...req.flags }
