@@ -7,26 +7,27 @@ import { existsSync, realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import yargs from 'yargs'
 import { COMMANDS } from './commands/index.ts'
+import { EPILOGUE, USAGE, helpWidth } from './help.ts'
 import { STDIN_ARG } from './_types.ts'
-import type { Io } from './_types.ts'
+import type { CommandDef, Io } from './_types.ts'
 
 class UsageError extends Error {}
 
-/** Runs gpucomm with `argv` (without node and script) and returns the exit code. */
-export async function main(argv: readonly string[], io: Io): Promise<number> {
+/** Runs gpucomm with `argv` (without node and script) and returns the exit code; `commands` is for tests. */
+export async function main(argv: readonly string[], io: Io, commands: readonly CommandDef[] = COMMANDS): Promise<number> {
   let code = 0
   const y = yargs(argv.map((a) => (a === '-' ? STDIN_ARG : a)))
     .scriptName('gpucomm')
-    .usage('gpucomm <command> [options]\n\nMeasure how GPUs talk to each other, and explain what it finds.')
+    .usage(USAGE)
     .strict()
     .demandCommand(1, 'Name a command; see gpucomm --help.')
     .exitProcess(false)
-    .wrap(Math.min(110, process.stdout.columns || 100))
-    .epilogue('Exit codes: 0 ok, 1 the work failed, 2 bad input.')
+    .wrap(helpWidth())
+    .epilogue(EPILOGUE)
     .fail((msg, err) => {
       throw err ?? new UsageError(msg)
     })
-  for (const c of COMMANDS) {
+  for (const c of commands) {
     y.command(c.command, c.describe, c.builder, async (args) => {
       code = await c.run(args as Record<string, unknown>, io)
     })
