@@ -16,6 +16,8 @@ export function heatmapChart(cells: readonly PairCell[], metric: 'latency' | 'ba
   const unit = metric === 'latency' ? 'µs' : 'GB/s'
   const values = cells.map((c) => ({ src: `GPU${c.src}`, dst: `GPU${c.dst}`, v: r4(c.value * scale), text: `${r4(c.value * scale)}${c.link ? `\n${c.link}` : ''}`, link: c.link ?? '' }))
   const n = new Set(cells.flatMap((c) => [c.src, c.dst])).size
+  const vs = values.map((v) => v.v)
+  const mid = r4((Math.min(...vs) + Math.max(...vs)) / 2)
   const side = Math.max(220, Math.min(560, n * 64))
   return {
     ...base(side, side),
@@ -24,7 +26,7 @@ export function heatmapChart(cells: readonly PairCell[], metric: 'latency' | 'ba
     encoding: { x: { field: 'dst', type: 'ordinal', title: 'destination' }, y: { field: 'src', type: 'ordinal', title: 'source' } },
     layer: [
       { mark: 'rect', encoding: { color: { field: 'v', type: 'quantitative', title: unit, scale: { scheme: metric === 'latency' ? 'orangered' : 'blues' } }, tooltip: [{ field: 'src' }, { field: 'dst' }, { field: 'v', title: unit }, { field: 'link' }] } },
-      { mark: { type: 'text', fontSize: 10, lineBreak: '\n' }, encoding: { text: { field: 'text' }, color: { value: 'black' } } },
+      { mark: { type: 'text', fontSize: 10, lineBreak: '\n' }, encoding: { text: { field: 'text' }, color: { condition: { test: `datum.v > ${mid}`, value: 'white' }, value: 'black' } } },
     ],
   } as TopLevelSpec
 }

@@ -10,7 +10,7 @@ import { findNoEffect } from './_noeffect.ts'
 import type { PointEvidence } from './_noeffect.ts'
 import { runAttempt } from './_point.ts'
 import type { AttemptResult, PointDeps } from './_point.ts'
-import { captureTopologyIfAvailable, hostFacts, instrumentHash } from './_provenance.ts'
+import { captureSweepTopology, hostFacts, instrumentHash } from './_provenance.ts'
 import { prepareResume } from './_resume.ts'
 import { defaultDeps, prepare } from './_setup.ts'
 import type { Prepared, SweepDeps } from './_setup.ts'
@@ -204,11 +204,9 @@ async function freshManifest(opts: SweepOptions, prep: Prepared, deps: SweepDeps
   const { spec } = prep
   const gpu = await deps.queryGpus()
   const extra = emptyExtra(spec, hashes, prep.plan)
-  if (prep.simulated) extra.topology = { reason: 'simulated sweep: no real topology captured' }
-  else {
-    const t = await captureTopologyIfAvailable(`${opts.out}/topology`, {})
-    extra.topology = t.reason ? { reason: t.reason } : { dir: 'topology' }
-  }
+  const sim = prep.simulated && spec.preset ? { preset: spec.preset, gpus: spec.gpus } : undefined
+  const t = await captureSweepTopology(`${opts.out}/topology`, sim)
+  extra.topology = t.reason ? { reason: t.reason } : { dir: 'topology', ...(sim ? { simulated: true } : {}) }
   const ids = prep.instruments.map((i) => i.id)
   const combined = createHash('sha256').update(ids.map((i) => `${i}:${hashes[i]}`).join('\n')).digest('hex').slice(0, 16)
   return newManifest({

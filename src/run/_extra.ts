@@ -21,7 +21,7 @@ export interface SweepExtra {
   resumes: { at: string; command: string[]; droppedRows: number; tornLines: number }[]
   interrupted: boolean
   noVisibleEffect: NoEffectFlag[]
-  topology?: { dir?: string; reason?: string }
+  topology?: { dir?: string; reason?: string; simulated?: boolean }
 }
 
 /** A fresh sweep record. */

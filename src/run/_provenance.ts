@@ -5,6 +5,9 @@ import { join } from 'node:path'
 import { execa } from 'execa'
 import type { HostFacts } from '../model/index.ts'
 import type { InstrumentIdentity } from '../instruments/index.ts'
+import { writeSimTopology } from '../sim/index.ts'
+import { captureTopology } from '../topology/index.ts'
+import type { TopologyReport } from '../topology/index.ts'
 
 /** What nvidia-smi says about this machine's GPUs (found = false with the reason when it cannot). */
 export interface GpuQuery {
@@ -91,32 +94,14 @@ function hashPath(h: ReturnType<typeof createHash>, p: string): void {
 }
 
 /**
- * Captures the topology into `dir` with the topology module, when that module exists
- * (it is optional: the sweep goes on without it and says why).
+ * Captures the topology into `dir`: the live machine for real sweeps, or the simulator
+ * preset's (SIMULATED) topology for simulated ones. A failure is a reason, not an error:
+ * the sweep goes on without a capture and says why.
  */
-export async function captureTopologyIfAvailable(dir: string, opts: Record<string, unknown>): Promise<{ report?: unknown; reason?: string }> {
-  const mod = await loadTopology()
-  if (!mod?.captureTopology) return { reason: 'the topology module is not available' }
+export async function captureSweepTopology(dir: string, sim?: { preset: string; gpus: readonly number[] }): Promise<{ report?: TopologyReport; reason?: string }> {
   try {
-    return { report: await mod.captureTopology(dir, opts) }
+    return { report: sim ? await writeSimTopology(dir, sim.preset, sim.gpus) : await captureTopology(dir, {}) }
   } catch (e) {
-    return { reason: `topology capture failed: ${(e as Error).message}` }
-  }
-}
-
-/** The optional topology module's functions gpucomm uses. */
-export interface TopologyModule {
-  captureTopology?: (dir: string, opts: Record<string, unknown>) => Promise<unknown>
-  rankGroupings?: (report: unknown, size: number) => unknown
-}
-
-/** Loads src/topology when it exists; undefined otherwise. */
-export async function loadTopology(): Promise<TopologyModule | undefined> {
-  const path = new URL('../topology/index.ts', import.meta.url)
-  if (!existsSync(path)) return undefined
-  try {
-    return (await import(path.href)) as TopologyModule
-  } catch {
-    return undefined
+    return { reason: `topology capture failed: ${(e as Error).message.split('\n')[0]}` }
   }
 }

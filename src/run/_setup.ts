@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import { existsSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
 import { badInput } from '../errors/index.ts'
 import { detectParser, parserById } from '../parsers/index.ts'
 import type { Parser } from '../parsers/index.ts'
@@ -9,7 +10,8 @@ import { launcherById, resolveHosts } from '../launch/index.ts'
 import type { Command, Launcher } from '../launch/index.ts'
 import { plan } from '../sweep/index.ts'
 import type { BestGroups, Plan, Point, SweepSpec } from '../sweep/index.ts'
-import { loadTopology, queryGpus } from './_provenance.ts'
+import { captureSweepTopology, queryGpus } from './_provenance.ts'
+import { rankGroupings } from '../topology/index.ts'
 import type { GpuQuery } from './_provenance.ts'
 
 /** Injected IO of the driver (tests replace pieces; defaults are the real ones). */
@@ -104,34 +106,14 @@ export async function prepare(specIn: SweepSpec, deps: SweepDeps, opts: { out?: 
 }
 
 /**
- * The `best` grouping from the topology module's ranking (groups of half the GPUs, the
- * TP4-of-8 case), or the reason there is none. Simulated sweeps have no real topology.
+ * The `best` grouping from the topology ranking (groups of half the GPUs, the TP4-of-8
+ * case): of this machine, or of the simulator preset's (SIMULATED) topology.
  */
 async function bestGroups(spec: SweepSpec): Promise<BestGroups> {
-  if (spec.instruments.includes('sim')) return { reason: 'a simulated sweep has no real topology to rank groupings by' }
-  const mod = await loadTopology()
-  if (!mod?.captureTopology || !mod.rankGroupings) return { reason: 'the topology module is not available' }
-  try {
-    const { mkdtempSync } = await import('node:fs')
-    const { tmpdir } = await import('node:os')
-    const { join } = await import('node:path')
-    const report = await mod.captureTopology(join(mkdtempSync(join(tmpdir(), 'gpucomm-topo-')), 'capture'), {})
-    const groups = firstGrouping(mod.rankGroupings(report, Math.max(2, spec.gpus.length / 2)))
-    return groups ? { groups, note: 'best-ranked grouping of the topology capture' } : { reason: 'the topology ranking offered no grouping' }
-  } catch (e) {
-    return { reason: `topology ranking failed: ${(e as Error).message}` }
-  }
+  const sim = spec.instruments.includes('sim') && spec.preset ? { preset: spec.preset, gpus: spec.gpus } : undefined
+  const t = await captureSweepTopology(join(mkdtempSync(join(tmpdir(), 'gpucomm-topo-')), 'capture'), sim)
+  if (!t.report) return { reason: t.reason ?? 'no topology' }
+  const groups = rankGroupings(t.report, Math.max(2, spec.gpus.length / 2))[0]?.groups
+  return groups ? { groups, note: `best-ranked grouping of the ${sim ? 'SIMULATED ' : ''}topology capture` } : { reason: 'the topology ranking offered no grouping' }
 }
 
-/** Accepts number[][] or [{groups: number[][]}, …] (best first). */
-function firstGrouping(v: unknown): number[][] | undefined {
-  const isGroups = (x: unknown): x is number[][] => Array.isArray(x) && x.length > 0 && x.every((g) => Array.isArray(g) && g.every((n) => Number.isInteger(n)))
-  if (isGroups(v)) return v
-  if (Array.isArray(v)) {
-    const first = v[0] as { groups?: unknown } | undefined
-    if (isGroups(first)) return first
-    if (first && isGroups(first.groups)) return first.groups
-  }
-  if (v && typeof v === 'object' && isGroups((v as { groups?: unknown }).groups)) return (v as { groups: number[][] }).groups
-  return undefined
-}

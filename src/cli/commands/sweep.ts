@@ -9,8 +9,13 @@ const SPEC_FLAGS: Record<string, string> = {
   ncclTestsDir: 'ncclTestsDir', p2pBin: 'p2pBin', nvbandwidthBin: 'nvbandwidthBin', nativeDir: 'nativeDir', simFault: 'simFaults',
 }
 
-/** Runs after a sweep that wrote a result set. Hook: the report step (another issue) goes here. */
-async function afterSweep(_dir: string, _io: Io): Promise<void> {}
+/** After a sweep that wrote a result set: the HTML report beside it, and where it is. */
+async function afterSweep(dir: string, io: Io): Promise<void> {
+  const { writeReport } = await import('../../report/index.ts')
+  const { join } = await import('node:path')
+  const path = await writeReport(dir, { out: join(dir, 'report.html') })
+  io.stdout(`report: ${path}\n`)
+}
 
 /** `gpucomm sweep`: plan → launch → parse → append, into a result set (the main job). */
 export const sweepCommand = defineCommand({
