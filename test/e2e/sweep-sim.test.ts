@@ -92,7 +92,9 @@ test('--dry-run prints every point and its exact commands, and writes nothing', 
   const lines = r.stdout.replaceAll(process.execPath, '<node>').replaceAll(ROOT, '<repo>').trimEnd().split('\n')
   checkGolden('sweep/dry-run', lines)
   assert.ok(lines.some((l) => l.startsWith('  [4-7] NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,ENV,TUNING CUDA_VISIBLE_DEVICES=4,5,6,7 <node> <repo>/bin/gpucomm.js sim --preset seed-vm --format nccl-tests')))
-  assert.ok(lines.includes('skipped nccl.all_reduce~best: best: a simulated sweep has no real topology to rank groupings by'))
+  // `best` ranks the preset's SIMULATED topology: the seed VM's pairs all cost the same, so the first TP4 split wins.
+  assert.ok(lines.includes('nccl.all_reduce~best~NCCL_PROTO=LL~t1'))
+  assert.ok(!lines.some((l) => l.startsWith('skipped')))
 })
 
 test('bad input: one line, exit 2, nothing written or overwritten', async () => {
