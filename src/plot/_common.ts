@@ -34,5 +34,5 @@ export const sizeAxis = {
   type: 'quantitative',
   scale: { type: 'log', base: 2 },
   title: 'message size',
-  axis: { labelExpr: "datum.value >= 1073741824 ? datum.value / 1073741824 + ' GiB' : datum.value >= 1048576 ? datum.value / 1048576 + ' MiB' : datum.value >= 1024 ? datum.value / 1024 + ' KiB' : datum.value + ' B'" },
+  axis: { values: Array.from({ length: 21 }, (_, i) => 4 ** i), labelExpr: "datum.value >= 1073741824 ? datum.value / 1073741824 + ' GiB' : datum.value >= 1048576 ? datum.value / 1048576 + ' MiB' : datum.value >= 1024 ? datum.value / 1024 + ' KiB' : datum.value + ' B'" },
 } as const

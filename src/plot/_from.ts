@@ -8,6 +8,7 @@ import type { Analysis, Band, Comparison, Fit, Series } from '../analysis/index.
 import type { DiffResult } from '../diff/index.ts'
 import type { Row } from '../model/index.ts'
 import { summarize } from '../stats/index.ts'
+import { formatBytes } from '../units/index.ts'
 import type { ChartContext } from './_common.ts'
 import { diffChart } from './_diff.ts'
 import { groupsChart } from './_groups.ts'
@@ -123,9 +124,19 @@ export function groupsCharts(cmp: Comparison, ctx: ChartContext): NamedChart[] {
     }))
 }
 
-/** Delta % per cell of a diff; non-significant cells grey. */
+/** A short row label of a diff cell: bench, pair or group, P2P state and size. */
+function diffLabel(c: DiffResult['cells'][number]): string {
+  const k = c.config
+  const who = k.src !== null && k.dst !== null ? `${k.src}→${k.dst}` : k.group ? `${k.group}${k.grouping ? ` ${k.grouping}` : ''}` : k.ranks !== null ? `${k.ranks} ranks` : ''
+  const extra = [k.p2p ? `p2p ${k.p2p === 'enabled' ? 'on' : 'off'}` : '', k.copy ?? '', k.env ? Object.entries(k.env).map(([e, v]) => `${e}=${v}`).join(' ') : ''].filter(Boolean).join(' ')
+  return [c.bench.replace(/^nccl\./, ''), who, extra, k.sizeBytes !== null ? formatBytes(k.sizeBytes) : ''].filter(Boolean).join(' · ')
+}
+
+/** Delta % per cell of a diff (time cells); non-significant cells grey. */
 export function diffCharts(d: DiffResult, ctx: ChartContext): NamedChart[] {
-  if (d.cells.length === 0) return []
-  const bars = d.cells.slice(0, 60).map((c) => ({ label: `${c.bench} ${c.metric} ${c.label}`.slice(0, 80), delta: c.delta, significant: c.significant }))
-  return [{ name: 'diff', kind: 'diff', title: 'Change against the baseline', caption: `Relative change of each cell's median (B vs A); grey bars are not significant (Mann-Whitney p > ${d.alpha}).${d.cells.length > 60 ? ` First 60 of ${d.cells.length} cells.` : ''}`, spec: diffChart(bars, ctx) }]
+  // Times and latencies are the headline (bandwidth mirrors them); out-of-place only, like nccl-tests' summary.
+  const shown = d.cells.filter((c) => (c.metric === 'time' || c.metric === 'latency') && c.config.placement !== 'in-place' && !(c.config.timer === 'cpu' && c.bench.startsWith('p2p.')))
+  if (shown.length === 0) return []
+  const bars = shown.slice(0, 60).map((c) => ({ label: diffLabel(c), delta: c.delta, significant: c.significant }))
+  return [{ name: 'diff', kind: 'diff', title: 'Change against the baseline', caption: `Relative change of each cell's median (B vs A); grey bars are not significant (Mann-Whitney p > ${d.alpha}).${shown.length > 60 ? ` First 60 of ${shown.length} time cells.` : ''}`, spec: diffChart(bars, ctx) }]
 }
