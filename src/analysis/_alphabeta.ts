@@ -105,8 +105,9 @@ function bootstrap(points: readonly XY[], samples: readonly (readonly number[])[
   const slopes: number[] = []
   const fits = segs.map((s) => s.fit)
   if (!stratified && points.length <= 2) return { alphas, slopes }
+  const scratch = new Float64Array(Math.max(0, ...samples.map((s) => s.length)))
   for (let b = 0; b < reps; b++) {
-    const ys = stratified ? resampleWithin(samples, rng) : resampleResiduals(points, segs, fits, rng)
+    const ys = stratified ? resampleWithin(samples, rng, scratch) : resampleResiduals(points, segs, fits, rng)
     const pts = points.map((p, i) => ({ x: p.x, y: ys[i] as number }))
     const f0 = huberLine(pts.slice((segs[0] as SegmentFit).from, (segs[0] as SegmentFit).to + 1))
     const l = segs[segs.length - 1] as SegmentFit
@@ -117,12 +118,62 @@ function bootstrap(points: readonly XY[], samples: readonly (readonly number[])[
   return { alphas, slopes }
 }
 
-/** One median per size from a with-replacement resample of that size's samples. */
-function resampleWithin(samples: readonly (readonly number[])[], rng: Rng): number[] {
+/**
+ * One median per size from a with-replacement resample of that size's samples, drawn into
+ * `scratch`. The median comes from selection, not a sort: the same two order statistics
+ * and the same interpolation as `medianOf`, so the same number in O(n) instead of O(n log n).
+ */
+function resampleWithin(samples: readonly (readonly number[])[], rng: Rng, scratch: Float64Array): number[] {
   return samples.map((s) => {
-    const draw = Array.from({ length: s.length }, () => s[randInt(rng, s.length)] as number)
-    return medianOf(sortSample(draw))
+    const n = s.length
+    for (let i = 0; i < n; i++) scratch[i] = s[randInt(rng, n)] as number
+    return medianInPlace(scratch, n)
   })
+}
+
+/** `medianOf` (quantile 0.5, Hyndman-Fan 7) of a[0..n), reordering a; NaN when n is 0. */
+export function medianInPlace(a: Float64Array, n: number): number {
+  if (n === 0) return NaN
+  const h = (n - 1) * 0.5
+  const lo = Math.floor(h)
+  const x = selectKth(a, n, lo)
+  if (lo + 1 >= n) return x
+  let y = Infinity
+  for (let i = lo + 1; i < n; i++) if ((a[i] as number) < y) y = a[i] as number
+  return x + (h - lo) * (y - x)
+}
+
+/**
+ * The k-th smallest of a[0..n) by quickselect (Hoare partition around a median of three,
+ * so runs of equal values still split evenly); afterwards a[k] holds it, a[0..k) ≤ it ≤ a(k..n).
+ */
+function selectKth(a: Float64Array, n: number, k: number): number {
+  let l = 0
+  let r = n - 1
+  while (r > l) {
+    const m = (l + r) >> 1
+    if ((a[m] as number) < (a[l] as number)) swap(a, m, l)
+    if ((a[r] as number) < (a[l] as number)) swap(a, r, l)
+    if ((a[r] as number) < (a[m] as number)) swap(a, r, m)
+    const pivot = a[m] as number
+    let i = l
+    let j = r
+    while (i <= j) {
+      while ((a[i] as number) < pivot) i++
+      while ((a[j] as number) > pivot) j--
+      if (i <= j) swap(a, i++, j--)
+    }
+    if (k <= j) r = j
+    else if (k >= i) l = i
+    else break
+  }
+  return a[k] as number
+}
+
+function swap(a: Float64Array, i: number, j: number): void {
+  const t = a[i] as number
+  a[i] = a[j] as number
+  a[j] = t
 }
 
 /** ŷ·(1 + r*) with r* drawn from the same segment's relative residuals. */
