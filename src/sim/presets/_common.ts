@@ -2,7 +2,7 @@
  * Numbers several presets share, each with its source. "REFERENCE" is the project's
  * reference table of published numbers (REFERENCE.md in the shared notes); "§n" its section.
  */
-import type { NoiseParams } from '../_types.ts'
+import type { LinkParams, NoiseParams, PathLevel, Preset, TransportParams } from '../_types.ts'
 
 /** NCCL's base latency per call, Ring LL / Ring Simple (µs): REFERENCE §2, NVIDIA/nccl src/graph/tuning.cc baseLat. */
 export const NCCL_BASE_LL_US = 6.6
@@ -76,3 +76,64 @@ export const BARE_METAL_NOISE: NoiseParams = {
   driftSigma: 0.005,
   coldFactor: 10,
 }
+
+/** The GPU of the three RTX PRO 6000 presets, as nvidia-smi and nccl-tests print its name. */
+export const RTX_PRO_6000_NAME = 'NVIDIA RTX PRO 6000 Blackwell Workstation Edition'
+
+/** A ring transport: per-step latencies as given, LL's bus bandwidth LL_BW_FRACTION of Simple's. */
+export const ringTransport = (label: string, hopLLUs: number, hopSimpleUs: number, busBwSimpleGBs: number): TransportParams => ({
+  label,
+  hopLLUs,
+  hopSimpleUs,
+  busBwLLGBs: busBwSimpleGBs * LL_BW_FRACTION,
+  busBwSimpleGBs,
+})
+
+/** A transport over PCIe with NCCL's PCI step latencies (PCI_HOP_*_US) and the given Simple bus bandwidth. */
+export const pciTransport = (label: string, busBwSimpleGBs: number): TransportParams =>
+  ringTransport(label, PCI_HOP_LL_US, PCI_HOP_SIMPLE_US, busBwSimpleGBs)
+
+/**
+ * SHM with NCCL_SHM_USE_CUDA_MEMCPY=1: every ring step a host-staged copy-engine copy of
+ * `stagedCopyUs`, plus Simple's extra step cost over LL on PCI (PCI_HOP_SIMPLE_US − PCI_HOP_LL_US).
+ */
+export const ceMemcpyTransport = (stagedCopyUs: number, busBwSimpleGBs: number): TransportParams =>
+  ringTransport('SHM/CE-memcpy', stagedCopyUs, stagedCopyUs + (PCI_HOP_SIMPLE_US - PCI_HOP_LL_US), busBwSimpleGBs)
+
+/** Which end of the Gen5 P2P copy bandwidth ranges a pair class sits at (GEN5_P2P_*_NEAR/FAR_GBS). */
+export type Gen5Distance = 'near' | 'far'
+
+/**
+ * A pair class of a bare-metal Gen5 preset with P2P on (baremetal-turin, pcie-switch). With P2P
+ * off a copy is host-staged: `stagedCopyUs` per 16 B copy, GEN5_STAGED_* bandwidths. CPU
+ * enqueue times from the 2-socket Genoa RTX 6000 Ada fixture (enabled 1.41–1.74 µs, disabled
+ * 5.24–6.53 µs off the diagonal); the nearest published host. With P2P on: `latEnabledUs`, and
+ * the GEN5_P2P_* bandwidths at the `distance` end of their ranges.
+ */
+export const gen5PeerLink = (level: PathLevel, latEnabledUs: number, distance: Gen5Distance, stagedCopyUs: number): LinkParams => ({
+  peerAccess: true,
+  latDisabledUs: stagedCopyUs,
+  cpuLatEnabledUs: 1.5,
+  cpuLatDisabledUs: 5.8,
+  bwUniDisabledGBs: GEN5_STAGED_UNI_GBS,
+  bwBiDisabledGBs: GEN5_STAGED_BI_GBS,
+  level,
+  latEnabledUs,
+  bwUniEnabledGBs: distance === 'near' ? GEN5_P2P_UNI_NEAR_GBS : GEN5_P2P_UNI_FAR_GBS,
+  bwBiEnabledGBs: distance === 'near' ? GEN5_P2P_BI_NEAR_GBS : GEN5_P2P_BI_FAR_GBS,
+})
+
+/**
+ * NCCL on a bare-metal Gen5 RTX PRO 6000 host (baremetal-turin, pcie-switch): NCCL's base
+ * latencies; P2P and SHM both with NCCL's PCI step latencies (NCCL's model gives a PCI step
+ * the same latency over P2P and SHM, REFERENCE §2), P2P at GEN5_P2P_BUSBW_GBS and SHM at
+ * TURIN_SHM_BUSBW_GBS; SHM/CE-memcpy steps of `stagedCopyUs`. `p2pLevel` as the preset says why.
+ */
+export const gen5BareMetalNccl = (p2pLevel: PathLevel, stagedCopyUs: number): Preset['nccl'] => ({
+  baseLLUs: NCCL_BASE_LL_US,
+  baseSimpleUs: NCCL_BASE_SIMPLE_US,
+  p2pLevel,
+  p2p: pciTransport('P2P/IPC', GEN5_P2P_BUSBW_GBS),
+  shm: pciTransport('SHM', TURIN_SHM_BUSBW_GBS),
+  shmMemcpy: ceMemcpyTransport(stagedCopyUs, TURIN_SHM_BUSBW_GBS),
+})

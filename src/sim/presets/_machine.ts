@@ -3,7 +3,7 @@
  * `lspci -tv`, CPU lists for `nvidia-smi topo -m`. Device names are the ones lspci prints
  * from pci.ids; where a name is not in the project's fixtures it is marked as an assumption.
  */
-import type { PciNode, PciRoot } from '../_types.ts'
+import type { MachineSpec, PciNode, PciRoot } from '../_types.ts'
 
 /**
  * The RTX PRO 6000 Blackwell and its HD audio function. Assumption: pci.ids' GB202GL naming,
@@ -28,6 +28,17 @@ const AMD_DUMMY_BRIDGE = 'Advanced Micro Devices, Inc. [AMD] Device 149f'
  * (`0-51,104-155` / `52-103,156-207`).
  */
 export const DUAL_EPYC_CPUS = ['0-63,128-191', '64-127,192-255'] as const
+
+/**
+ * A bare-metal dual-socket EPYC host: NUMA node = socket (NPS1), a GPU's CPU affinity the
+ * DUAL_EPYC_CPUS list of its socket, AMD CPUs, and the given PCI tree.
+ */
+export const dualEpycMachine = (socketOf: (gpu: number) => number, pci: readonly PciRoot[]): MachineSpec => ({
+  numa: socketOf,
+  cpuAffinity: (gpu) => DUAL_EPYC_CPUS[socketOf(gpu)] as string,
+  cpuVendor: 'AuthenticAMD',
+  pci,
+})
 
 const hex2 = (n: number): string => n.toString(16).padStart(2, '0')
 

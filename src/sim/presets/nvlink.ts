@@ -5,7 +5,7 @@
  * from NCCL's model (REFERENCE §2) and the A100 `-g 8` nccl-tests fixture.
  */
 import type { LinkParams, Preset } from '../_types.ts'
-import { BARE_METAL_NOISE, LL_BW_FRACTION, NCCL_BASE_LL_US, NCCL_BASE_SIMPLE_US, NVLINK_HOP_LL_US, NVLINK_HOP_SIMPLE_US, PCI_HOP_LL_US, PCI_HOP_SIMPLE_US } from './_common.ts'
+import { BARE_METAL_NOISE, ceMemcpyTransport, NCCL_BASE_LL_US, NCCL_BASE_SIMPLE_US, NVLINK_HOP_LL_US, NVLINK_HOP_SIMPLE_US, pciTransport, ringTransport } from './_common.ts'
 
 /** P2P off on A100 ×8 NVSwitch: 23.6–24.8 µs (REFERENCE §1, DistServe issue 3). */
 const STAGED_COPY_US = 24.2
@@ -50,28 +50,10 @@ export const nvlink: Preset = {
     baseSimpleUs: NCCL_BASE_SIMPLE_US,
     p2pLevel: 'SYS',
     // Ring busbw 230 GB/s: the A100 `-g 8` all_reduce fixture tops out at 232 GB/s (4 GiB).
-    p2p: {
-      label: 'P2P/NVLink',
-      hopLLUs: NVLINK_HOP_LL_US,
-      hopSimpleUs: NVLINK_HOP_SIMPLE_US,
-      busBwLLGBs: 230 * LL_BW_FRACTION,
-      busBwSimpleGBs: 230,
-    },
+    p2p: ringTransport('P2P/NVLink', NVLINK_HOP_LL_US, NVLINK_HOP_SIMPLE_US, 230),
     // NCCL_P2P_DISABLE=1: SHM over the PCIe host path, NCCL's PCI step costs.
-    shm: {
-      label: 'SHM',
-      hopLLUs: PCI_HOP_LL_US,
-      hopSimpleUs: PCI_HOP_SIMPLE_US,
-      busBwLLGBs: STAGED_UNI_GBS * LL_BW_FRACTION,
-      busBwSimpleGBs: STAGED_UNI_GBS,
-    },
-    shmMemcpy: {
-      label: 'SHM/CE-memcpy',
-      hopLLUs: STAGED_COPY_US,
-      hopSimpleUs: STAGED_COPY_US + (PCI_HOP_SIMPLE_US - PCI_HOP_LL_US),
-      busBwLLGBs: STAGED_UNI_GBS * LL_BW_FRACTION,
-      busBwSimpleGBs: STAGED_UNI_GBS,
-    },
+    shm: pciTransport('SHM', STAGED_UNI_GBS),
+    shmMemcpy: ceMemcpyTransport(STAGED_COPY_US, STAGED_UNI_GBS),
   },
   // NVSwitch boxes are quiet: σ 1 % (the A100 fixture's small rows scatter about 1.5 % with
   // the launch jitter included; assumption).

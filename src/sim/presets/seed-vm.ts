@@ -6,16 +6,20 @@
 import type { LinkParams, MachineSpec, Preset } from '../_types.ts'
 import { rootPortGpu } from './_machine.ts'
 import {
+  BARE_METAL_NOISE,
+  ceMemcpyTransport,
+  GEN5_P2P_BUSBW_GBS,
   GEN5_STAGED_BI_GBS,
   GEN5_STAGED_UNI_GBS,
-  LL_BW_FRACTION,
   NCCL_BASE_LL_US,
   NCCL_BASE_SIMPLE_US,
   PCI_HOP_LL_US,
   PCI_HOP_SIMPLE_US,
+  pciTransport,
+  ringTransport,
   RTX_PRO_6000_LOCAL,
+  RTX_PRO_6000_NAME,
   TURIN_SHM_BUSBW_GBS,
-  BARE_METAL_NOISE,
 } from './_common.ts'
 
 /** The host-staged per-copy floor the seed measured (µs): REFERENCE §1 ("A ~13.7 µs floor …"). */
@@ -92,7 +96,7 @@ const MACHINE: MachineSpec = {
 export const seedVm: Preset = {
   name: 'seed-vm',
   description: '8 × RTX PRO 6000 Blackwell in a Proxmox VM, no P2P, host-staged copies, NCCL over SHM',
-  gpuName: 'NVIDIA RTX PRO 6000 Blackwell Workstation Edition',
+  gpuName: RTX_PRO_6000_NAME,
   hostname: 'sim-pve-vm',
   // Invented: one bus per root port, as a q35 guest numbers them.
   pciBus: [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08],
@@ -104,23 +108,11 @@ export const seedVm: Preset = {
     baseSimpleUs: NCCL_BASE_SIMPLE_US,
     p2pLevel: 'PXB',
     // Never used: no pair has peer access. NCCL's PCI numbers, for completeness.
-    p2p: { label: 'P2P/IPC', hopLLUs: PCI_HOP_LL_US, hopSimpleUs: PCI_HOP_SIMPLE_US, busBwLLGBs: 18.8, busBwSimpleGBs: 37.6 },
+    p2p: pciTransport('P2P/IPC', GEN5_P2P_BUSBW_GBS),
     // SHM ring bandwidth as measured for default NCCL (= SHM) on RTX PRO 6000 bare metal, REFERENCE §3;
     // the VM is assumed to add no bandwidth cost (its host path is the same Gen5 link).
-    shm: {
-      label: 'SHM',
-      hopLLUs: SHM_HOP_LL_US,
-      hopSimpleUs: PCI_HOP_SIMPLE_US + STAGING_SURCHARGE_US,
-      busBwLLGBs: TURIN_SHM_BUSBW_GBS * LL_BW_FRACTION,
-      busBwSimpleGBs: TURIN_SHM_BUSBW_GBS,
-    },
-    shmMemcpy: {
-      label: 'SHM/CE-memcpy',
-      hopLLUs: STAGED_COPY_US,
-      hopSimpleUs: STAGED_COPY_US + (PCI_HOP_SIMPLE_US - PCI_HOP_LL_US),
-      busBwLLGBs: TURIN_SHM_BUSBW_GBS * LL_BW_FRACTION,
-      busBwSimpleGBs: TURIN_SHM_BUSBW_GBS,
-    },
+    shm: ringTransport('SHM', SHM_HOP_LL_US, PCI_HOP_SIMPLE_US + STAGING_SURCHARGE_US, TURIN_SHM_BUSBW_GBS),
+    shmMemcpy: ceMemcpyTransport(STAGED_COPY_US, TURIN_SHM_BUSBW_GBS),
   },
   // A VM jitters more than bare metal: σ 3 % and 1 % drift between trials (assumption; the
   // p2p sample itself warns of "unstable Latency" on staged copies, FORMATS §2.1).
