@@ -5,6 +5,7 @@ import type { Manifest, PointOutcome, Row } from '../model/index.ts'
 import { Appender, isNonEmptyDir, newManifest, readManifest, writeManifest } from '../resultset/index.ts'
 import { pointDefinition } from '../sweep/index.ts'
 import type { Point, SweepSpec } from '../sweep/index.ts'
+import { AdaptiveTracker } from './_adaptive.ts'
 import { acquireLock, lockHolder } from './_lock.ts'
 import { findNoEffect } from './_noeffect.ts'
 import type { PointEvidence } from './_noeffect.ts'
@@ -84,6 +85,7 @@ async function execute(prep: Prepared, opts: SweepOptions, deps: SweepDeps): Pro
   const extra = sweepExtra(manifest)
   const outcomes = (manifest.outcomes ??= {})
   const evidence = new Map<string, PointEvidence>()
+  const adaptive = spec.adaptive ? new AdaptiveTracker(spec.adaptive) : undefined
   const result: SweepResult = { dir: opts.out, manifest, counts: {}, interrupted: false, ran: 0, alreadyDone: 0, resumeDropped: 0, resumeTorn: [], timing: { driverS: 0, childS: 0 } }
   if (opts.resume) {
     const st = await prepareResume(opts.out, manifest)
@@ -91,6 +93,7 @@ async function execute(prep: Prepared, opts: SweepOptions, deps: SweepDeps): Pro
     result.resumeTorn = st.diagnostics.map((d) => d.message)
     extra.resumes.push({ at: new Date().toISOString(), command: opts.command, droppedRows: st.dropped, tornLines: st.diagnostics.length })
     for (const [id, e] of evidenceOf(st.kept, extra)) evidence.set(id, e)
+    adaptive?.add(st.kept)
   }
   for (const s of plan.skipped) outcomes[s.id] = { status: 'skipped', reason: s.reason }
   const todo = plan.points.filter((p) => outcomes[p.id]?.status !== 'ok')
@@ -107,12 +110,20 @@ async function execute(prep: Prepared, opts: SweepOptions, deps: SweepDeps): Pro
   try {
     for (const [index, p] of todo.entries()) {
       if (opts.signal?.aborted) break
+      const enough = adaptive?.skipReason(p)
+      if (enough) {
+        outcomes[p.id] = { status: 'skipped', reason: enough }
+        continue
+      }
       opts.onProgress?.({ type: 'point-start', index, todo: todo.length, id: p.id })
       const t0 = performance.now()
       const attempts = await runWithRetries(p, pdeps(p), spec, opts)
       if (!attempts) break
       const last = attempts[attempts.length - 1] as AttemptResult
-      if (last.status === 'ok') appender.append(last.rows)
+      if (last.status === 'ok') {
+        appender.append(last.rows)
+        adaptive?.add(last.rows)
+      }
       const outcome = toOutcome(attempts)
       outcomes[p.id] = outcome
       extra.points[p.id] = record(keyOf(p), attempts)
@@ -131,6 +142,7 @@ async function execute(prep: Prepared, opts: SweepOptions, deps: SweepDeps): Pro
     result.interrupted = Boolean(opts.signal?.aborted)
     extra.interrupted = result.interrupted
     extra.noVisibleEffect = findNoEffect(spec.env, plan.points, evidence)
+    if (adaptive) extra.adaptive = adaptive.summary()
     writeManifest(opts.out, manifest)
   }
   for (const o of Object.values(outcomes)) result.counts[o.status] = (result.counts[o.status] ?? 0) + 1

@@ -22,6 +22,8 @@ export interface SweepExtra {
   interrupted: boolean
   noVisibleEffect: NoEffectFlag[]
   topology?: { dir?: string; reason?: string; simulated?: boolean }
+  /** --target-ci: per configuration (point id without ~tN), ok trials and the widest median CI half-width (%). */
+  adaptive?: Record<string, { trials: number; worstCiPct: number | null; reached: boolean }>
 }
 
 /** A fresh sweep record. */

@@ -25,7 +25,20 @@ export function summarizeSweep(m: Manifest, rows: readonly Row[], noEffect: read
   const lines = [`${m.simulated ? 'SIMULATED ' : ''}sweep (${m.instrument?.name ?? '?'}${m.instrument?.version ? `, ${m.instrument.version}` : ''}): ${total} points: ${outcomeCounts(m)}`]
   lines.push(...p2pLines(rows), ...collectiveLines(rows))
   for (const f of noEffect) lines.push(`no visible effect: ${f.axis}=${f.values.join(',')} on ${f.bench} ${f.grouping} (${f.detail})`)
+  const adaptive = adaptiveLine(m)
+  if (adaptive) lines.push(adaptive)
   return lines
+}
+
+/** --target-ci: how many trials the configurations took and how many met the target. */
+function adaptiveLine(m: Manifest): string | undefined {
+  const x = m.extra?.sweep as { spec?: { adaptive?: { targetCiPct: number } }; adaptive?: Record<string, { trials: number; reached: boolean }> } | undefined
+  const target = x?.spec?.adaptive?.targetCiPct
+  const per = Object.values(x?.adaptive ?? {})
+  if (target === undefined || per.length === 0) return undefined
+  const trials = per.reduce((a, c) => a + c.trials, 0)
+  const reached = per.filter((c) => c.reached).length
+  return `adaptive (±${target} % median CI): ${trials} launches over ${per.length} configurations (${(trials / per.length).toFixed(1)} each); target met by ${reached} of ${per.length}`
 }
 
 function p2pLines(rows: readonly Row[]): string[] {

@@ -1,5 +1,5 @@
 import { badInput } from '../errors/index.ts'
-import type { SimFault, SweepSpec } from './_types.ts'
+import type { AdaptiveSpec, SimFault, SweepSpec } from './_types.ts'
 import { parseEnvAxis, parseGpuList, parsePairs, parseSizes } from './_lists.ts'
 import { splitGroupingTokens } from './_groupings.ts'
 
@@ -34,6 +34,9 @@ export interface SpecInput {
   nvbandwidthBin?: string
   nativeDir?: string
   simFaults?: string[]
+  targetCi?: number
+  minTrials?: number
+  maxTrials?: number
 }
 
 type Kind = 'string' | 'list' | 'int' | 'number' | 'boolean' | 'strings'
@@ -44,7 +47,7 @@ export const SPEC_SCHEMA: Readonly<Record<keyof SpecInput, Kind>> = {
   sizes: 'list', env: 'strings', trials: 'int', warmup: 'int', iters: 'int', order: 'string', seed: 'int',
   launcher: 'string', hosts: 'list', srunGpus: 'string', ncclDebug: 'boolean', timeoutS: 'number',
   hardTimeoutS: 'number', retries: 'int', retryBackoffS: 'number', ncclTestsDir: 'string', p2pBin: 'string',
-  nvbandwidthBin: 'string', nativeDir: 'string', simFaults: 'strings',
+  nvbandwidthBin: 'string', nativeDir: 'string', simFaults: 'strings', targetCi: 'number', minTrials: 'int', maxTrials: 'int',
 }
 
 /** Keys a preset may carry for people only. */
@@ -124,8 +127,21 @@ export function resolveSpec(input: SpecInput, seed: number): SweepSpec {
     faults: (i.simFaults ?? []).map(parseFault),
   }
   if (i.preset !== undefined) spec.preset = i.preset
+  if (i.targetCi !== undefined) {
+    spec.adaptive = adaptiveSpec(i.targetCi, i.minTrials, i.maxTrials)
+    spec.trials = spec.adaptive.maxTrials
+  } else if (i.minTrials !== undefined || i.maxTrials !== undefined) throw badInput('--min-trials/--max-trials: they bound --target-ci; give --target-ci PCT too (or use --trials)')
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw badInput('--seed: must be an integer in [0, 4294967295]')
   return spec
+}
+
+/** Adaptive bounds: at least 6 trials by default (the fewest with a finite 95 % CI of the median), at most 20. */
+function adaptiveSpec(targetCi: number, min = 6, max = Math.max(20, min)): AdaptiveSpec {
+  if (!(typeof targetCi === 'number' && targetCi > 0 && targetCi < 100)) throw badInput(`--target-ci: must be a percentage between 0 and 100, e.g. 2 for ±2 % (got ${targetCi})`)
+  positiveInt(min, '--min-trials')
+  positiveInt(max, '--max-trials')
+  if (min > max) throw badInput(`--min-trials ${min} is more than --max-trials ${max}`)
+  return { targetCiPct: targetCi, minTrials: min, maxTrials: max }
 }
 
 function envAxes(list: readonly string[]): [string, string[]][] {

@@ -60,6 +60,16 @@ export interface SweepSpec {
   retryBackoffS: number
   paths: InstrumentPaths
   faults: SimFault[]
+  /** Adaptive repetition (--target-ci): `trials` is then the maximum. */
+  adaptive?: AdaptiveSpec
+}
+
+/** Adaptive repetition: launch a point until its median's 95 % CI is within the target. */
+export interface AdaptiveSpec {
+  /** Target half-width of the CI of the median, in percent of the median. */
+  targetCiPct: number
+  minTrials: number
+  maxTrials: number
 }
 
 /** What kind of measurement a bench makes. */

@@ -7,6 +7,7 @@ const SPEC_FLAGS: Record<string, string> = {
   env: 'env', trials: 'trials', warmup: 'warmup', iters: 'iters', order: 'order', seed: 'seed', launcher: 'launcher', hosts: 'hosts',
   srunGpus: 'srunGpus', ncclDebug: 'ncclDebug', timeout: 'timeoutS', hardTimeout: 'hardTimeoutS', retries: 'retries', retryBackoff: 'retryBackoffS',
   ncclTestsDir: 'ncclTestsDir', p2pBin: 'p2pBin', nvbandwidthBin: 'nvbandwidthBin', nativeDir: 'nativeDir', simFault: 'simFaults',
+  targetCi: 'targetCi', minTrials: 'minTrials', maxTrials: 'maxTrials',
 }
 
 /** After a sweep that wrote a result set: the HTML report beside it, and where it is. */
@@ -32,6 +33,9 @@ export const sweepCommand = defineCommand({
       .option('sizes', { type: 'string', describe: 'MIN:MAX:xF (8:128M:x2), MIN:MAX:+STEP, or a list' })
       .option('env', { type: 'string', array: true, describe: 'env axis NAME=V1,V2 (repeatable), e.g. NCCL_PROTO=LL,Simple' })
       .option('trials', { type: 'number', describe: 'repeats of every point (default 3)' })
+      .option('target-ci', { type: 'number', describe: 'adaptive: repeat each point until its median’s 95 % CI is within ±PCT % (replaces --trials)' })
+      .option('min-trials', { type: 'number', describe: 'adaptive: fewest trials per point (default 6)' })
+      .option('max-trials', { type: 'number', describe: 'adaptive: most trials per point (default 20)' })
       .option('warmup', { type: 'number', describe: 'warm-up iterations per size (default 1)' })
       .option('iters', { type: 'number', describe: 'timed iterations per size (default 20)' })
       .option('order', { type: 'string', choices: ['interleaved', 'shuffled'], describe: 'point order (default interleaved)' })
