@@ -84,3 +84,67 @@ export function findHeader(lines: readonly string[]): { header: MatrixHeader; in
   }
   return undefined
 }
+
+/** Which part of a text a matrix reader is in: before the header, in the device rows, or after them. */
+export type MatrixPart = 'before' | 'matrix' | 'after'
+
+/**
+ * Follows one matrix through a text, line by line: the first header line starts it, device
+ * rows continue it, and the first other line ends it (every later line is 'after').
+ */
+export class MatrixReader {
+  /** The header, once read. */
+  header: MatrixHeader | undefined
+  private part: MatrixPart = 'before'
+
+  /**
+   * Reads one ANSI-stripped line: a device row of the matrix is returned as such; any other
+   * line gives 'header' (the header line), 'before' (a line before it) or 'after' (a line
+   * that ends the matrix, or any line after it).
+   */
+  read(s: string): MatrixRow | 'header' | 'before' | 'after' {
+    if (this.part === 'before') {
+      this.header = parseMatrixHeader(s)
+      if (!this.header) return 'before'
+      this.part = 'matrix'
+      return 'header'
+    }
+    if (this.part === 'matrix' && this.header) {
+      const row = splitMatrixRow(s, this.header)
+      if (row) return row
+      this.part = 'after'
+    }
+    return 'after'
+  }
+}
+
+/**
+ * Walks a row's device cells in column order: the self cell must be X (else a `bad-self`
+ * warning), every other cell goes to `cell(column, value)`. The row has ≥ devices.length fields.
+ */
+export function eachPairCell(row: MatrixRow, devices: readonly string[], at: { file: string; line: number; diagnostics: Diagnostic[] }, cell: (column: string, value: string) => void): void {
+  devices.forEach((b, j) => {
+    const value = row.fields[j] as string
+    if (b !== row.label) return cell(b, value)
+    if (value !== 'X') at.diagnostics.push(diag(at.file, at.line, 'warn', 'bad-self', `row ${row.label}: self cell is ${value}, expected X`))
+  })
+}
+
+/** `list` without an earlier entry for the same ordered pair (a, b), then `item` (a repeated row's later cell wins). */
+export const replacePair = <T extends { a: string; b: string }>(list: readonly T[], item: T): T[] => [...list.filter((x) => !(x.a === item.a && x.b === item.b)), item]
+
+/**
+ * The error of a matrix reader at the end of the text, if any: no header (`no-matrix`) or a
+ * header without one usable row (`no-rows`). `what` names the matrix, e.g. "topo -m".
+ */
+export function matrixEndError(file: string, line: number, header: MatrixHeader | undefined, rows: number, what: string): Diagnostic | undefined {
+  if (!header) return diag(file, line, 'error', 'no-matrix', `no nvidia-smi ${what} matrix found (a header line starting with GPU0 was expected)`)
+  if (rows === 0) return diag(file, line, 'error', 'no-rows', `the ${what} matrix has a header but no usable row`)
+  return undefined
+}
+
+/** A `missing-row` warning naming the `expected` labels without a usable row, if any. */
+export function missingRowWarning(file: string, line: number, expected: readonly string[], rows: ReadonlySet<string>): Diagnostic | undefined {
+  const missing = expected.filter((d) => !rows.has(d))
+  return missing.length ? diag(file, line, 'warn', 'missing-row', `no usable row for ${missing.join(', ')}`) : undefined
+}

@@ -6,7 +6,7 @@
 import type { Diagnostic } from '../model/index.ts'
 import type { LineParser, Origin, Parser } from './types.ts'
 import { splitLines } from './_text.ts'
-import { countValidCells, diag, findHeader, gpuIndex, isGpuLabel, parseMatrixHeader, splitMatrixRow, stripAnsi } from './_topo-matrix.ts'
+import { countValidCells, diag, eachPairCell, findHeader, gpuIndex, isGpuLabel, MatrixReader, matrixEndError, missingRowWarning, replacePair, splitMatrixRow, stripAnsi } from './_topo-matrix.ts'
 import type { MatrixHeader, MatrixRow } from './_topo-matrix.ts'
 
 /** Link classes nvidia-smi prints (NVML topology levels, plus NV# and the old SOC). */
@@ -75,8 +75,8 @@ function affinity(row: MatrixRow, header: MatrixHeader, lineNo: number): Omit<To
 }
 
 class TopoMParser implements LineParser {
-  private header: MatrixHeader | undefined
-  private state: 'before' | 'matrix' | 'after' | 'nics' = 'before'
+  private readonly m = new MatrixReader()
+  private nics = false
   private readonly t: TopoMatrix = { format: 'nvidia-smi topo -m', devices: [], gpus: [], links: [], nics: {}, legend: false }
   private readonly diagnostics: Diagnostic[] = []
   private readonly rows = new Set<string>()
@@ -86,24 +86,18 @@ class TopoMParser implements LineParser {
   line(text: string, lineNo: number): void {
     this.last = lineNo
     const s = stripAnsi(text)
-    if (this.state === 'before') {
-      const h = parseMatrixHeader(s)
-      if (h) [this.header, this.state, this.t.devices] = [h, 'matrix', h.devices]
-      return
-    }
-    if (this.state === 'matrix' && this.header) {
-      const row = splitMatrixRow(s, this.header)
-      if (row) return this.row(row, lineNo)
-      this.state = 'after'
-    }
+    const r = this.m.read(s)
+    if (r === 'header') this.t.devices = (this.m.header as MatrixHeader).devices
+    if (typeof r !== 'string') return this.row(r, lineNo)
+    if (r !== 'after') return
     if (/^\s*Legend:\s*$/.test(s)) this.t.legend = true
-    if (/^\s*NIC Legend:\s*$/.test(s)) this.state = 'nics'
-    const m = this.state === 'nics' ? /^\s*(NIC\d+):\s*(\S+)\s*$/.exec(s) : null
+    if (/^\s*NIC Legend:\s*$/.test(s)) this.nics = true
+    const m = this.nics ? /^\s*(NIC\d+):\s*(\S+)\s*$/.exec(s) : null
     if (m) this.t.nics[m[1] as string] = m[2] as string
   }
 
   private row(row: MatrixRow, lineNo: number): void {
-    const h = this.header as MatrixHeader
+    const h = this.m.header as MatrixHeader
     const n = h.devices.length
     const ok = countValidCells(row.fields, n, isLinkCell)
     if (ok < n) {
@@ -112,15 +106,9 @@ class TopoMParser implements LineParser {
     }
     if (this.rows.has(row.label)) this.diagnostics.push(diag(this.file, lineNo, 'warn', 'repeated-row', `row ${row.label} repeated; the later one is used`))
     this.rows.add(row.label)
-    h.devices.forEach((b, j) => {
-      const cell = row.fields[j] as string
-      if (b === row.label) {
-        if (cell !== 'X') this.diagnostics.push(diag(this.file, lineNo, 'warn', 'bad-self', `row ${row.label}: self cell is ${cell}, expected X`))
-        return
-      }
+    eachPairCell(row, h.devices, { file: this.file, line: lineNo, diagnostics: this.diagnostics }, (b, cell) => {
       if (!knownLink(cell)) this.diagnostics.push(diag(this.file, lineNo, 'warn', 'unknown-link', `row ${row.label}, column ${b}: unknown link class ${cell}`))
-      this.t.links = this.t.links.filter((l) => !(l.a === row.label && l.b === b))
-      this.t.links.push({ a: row.label, b, link: cell, line: lineNo })
+      this.t.links = replacePair(this.t.links, { a: row.label, b, link: cell, line: lineNo })
     })
     if (isGpuLabel(row.label)) {
       this.t.gpus = this.t.gpus.filter((g) => g.index !== gpuIndex(row.label))
@@ -130,13 +118,12 @@ class TopoMParser implements LineParser {
 
   end(): { meta: Record<string, unknown>; diagnostics: Diagnostic[] } {
     const line = Math.max(1, this.last)
-    if (!this.header) this.diagnostics.push(diag(this.file, line, 'error', 'no-matrix', 'no nvidia-smi topo -m matrix found (a header line starting with GPU0 was expected)'))
-    else if (this.rows.size === 0) this.diagnostics.push(diag(this.file, line, 'error', 'no-rows', 'the topo -m matrix has a header but no usable row'))
-    else {
-      const missing = this.header.devices.filter((d) => isGpuLabel(d) && !this.rows.has(d))
-      if (missing.length) this.diagnostics.push(diag(this.file, line, 'warn', 'missing-row', `no usable row for ${missing.join(', ')}`))
-    }
-    return { meta: this.header && this.rows.size > 0 ? { topology: this.t } : {}, diagnostics: this.diagnostics }
+    const header = this.m.header
+    const problem =
+      matrixEndError(this.file, line, header, this.rows.size, 'topo -m') ??
+      missingRowWarning(this.file, line, header?.devices.filter(isGpuLabel) ?? [], this.rows)
+    if (problem) this.diagnostics.push(problem)
+    return { meta: header && this.rows.size > 0 ? { topology: this.t } : {}, diagnostics: this.diagnostics }
   }
 }
 

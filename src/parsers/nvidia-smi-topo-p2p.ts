@@ -5,7 +5,7 @@
 import type { Diagnostic } from '../model/index.ts'
 import type { LineParser, Origin, Parser } from './types.ts'
 import { splitLines } from './_text.ts'
-import { countValidCells, diag, findHeader, parseMatrixHeader, splitMatrixRow, stripAnsi } from './_topo-matrix.ts'
+import { countValidCells, diag, eachPairCell, findHeader, MatrixReader, matrixEndError, missingRowWarning, replacePair, splitMatrixRow, stripAnsi } from './_topo-matrix.ts'
 import type { MatrixHeader, MatrixRow } from './_topo-matrix.ts'
 
 /** P2P status values (NVML nvmlGpuP2PStatus) and X for self. */
@@ -49,8 +49,7 @@ function capabilityFromName(file: string): P2PCapability | undefined {
 }
 
 class P2PParser implements LineParser {
-  private header: MatrixHeader | undefined
-  private state: 'before' | 'matrix' | 'after' = 'before'
+  private readonly m = new MatrixReader()
   private readonly t: P2PMatrix = { format: 'nvidia-smi topo -p2p', devices: [], cells: [], legend: false }
   private readonly diagnostics: Diagnostic[] = []
   private readonly rows = new Set<string>()
@@ -60,23 +59,19 @@ class P2PParser implements LineParser {
   line(text: string, lineNo: number): void {
     this.last = lineNo
     const s = stripAnsi(text)
-    if (this.state === 'before') {
+    const r = this.m.read(s)
+    if (r === 'before' || r === 'header') {
       const c = COMMAND.exec(s)
       if (c) [this.t.capability, this.t.capabilityFrom] = [CAPS[c[1] as string], `command line:${lineNo}`]
-      const h = parseMatrixHeader(s)
-      if (h) [this.header, this.state, this.t.devices] = [h, 'matrix', h.devices]
+      if (r === 'header') this.t.devices = (this.m.header as MatrixHeader).devices
       return
     }
-    if (this.state === 'matrix' && this.header) {
-      const row = splitMatrixRow(s, this.header)
-      if (row) return this.row(row, lineNo)
-      this.state = 'after'
-    }
+    if (typeof r !== 'string') return this.row(r, lineNo)
     if (/^\s*Legend:\s*$/.test(s)) this.t.legend = true
   }
 
   private row(row: MatrixRow, lineNo: number): void {
-    const devices = (this.header as MatrixHeader).devices
+    const devices = (this.m.header as MatrixHeader).devices
     const n = devices.length
     const ok = countValidCells(row.fields, n, isStatus)
     if (ok < n) {
@@ -86,22 +81,17 @@ class P2PParser implements LineParser {
       return
     }
     this.rows.add(row.label)
-    devices.forEach((b, j) => {
-      const cell = row.fields[j] as string
-      if (b === row.label) {
-        if (cell !== 'X') this.diagnostics.push(diag(this.file, lineNo, 'warn', 'bad-self', `row ${row.label}: self cell is ${cell}, expected X`))
-        return
-      }
-      this.t.cells = this.t.cells.filter((c) => !(c.a === row.label && c.b === b))
-      this.t.cells.push({ a: row.label, b, status: cell, line: lineNo })
+    eachPairCell(row, devices, { file: this.file, line: lineNo, diagnostics: this.diagnostics }, (b, cell) => {
+      this.t.cells = replacePair(this.t.cells, { a: row.label, b, status: cell, line: lineNo })
     })
   }
 
   end(): { meta: Record<string, unknown>; diagnostics: Diagnostic[] } {
     const line = Math.max(1, this.last)
-    if (this.header && this.rows.size === 0) this.diagnostics.push(diag(this.file, line, 'error', 'no-rows', 'the topo -p2p matrix has a header but no usable row'))
-    if (!this.header || this.rows.size === 0) {
-      if (!this.header) this.diagnostics.push(diag(this.file, line, 'error', 'no-matrix', 'no nvidia-smi topo -p2p matrix found (a header line starting with GPU0 was expected)'))
+    const header = this.m.header
+    const error = matrixEndError(this.file, line, header, this.rows.size, 'topo -p2p')
+    if (error || !header) {
+      if (error) this.diagnostics.push(error)
       return { meta: {}, diagnostics: this.diagnostics }
     }
     if (!this.t.capability) {
@@ -109,8 +99,8 @@ class P2PParser implements LineParser {
       if (c) [this.t.capability, this.t.capabilityFrom] = [c, 'file name']
       else this.diagnostics.push(diag(this.file, 1, 'warn', 'capability-unknown', 'which capability (r, w, n, a, p) this -p2p matrix shows is not stated; name the file e.g. topo-p2p-r.txt or keep the command line'))
     }
-    const missing = this.header.devices.filter((d) => !this.rows.has(d))
-    if (missing.length) this.diagnostics.push(diag(this.file, line, 'warn', 'missing-row', `no usable row for ${missing.join(', ')}`))
+    const missing = missingRowWarning(this.file, line, header.devices, this.rows)
+    if (missing) this.diagnostics.push(missing)
     return { meta: { topology: this.t }, diagnostics: this.diagnostics }
   }
 }
