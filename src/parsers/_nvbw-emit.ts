@@ -2,6 +2,7 @@
 import type { Row } from '../model/index.ts'
 import { scaled } from './_matrix-common.ts'
 import type { DiagSink } from './_matrix-common.ts'
+import type { NvbwTestcaseMeta } from './_nvbw-meta.ts'
 import { nvbwTestcase } from './_nvbw-testcases.ts'
 
 /** One printed matrix row: its device index, cell texts and the line of each cell. */
@@ -80,6 +81,12 @@ export function emitMatrix(m: NvbwMatrix, ctx: NvbwEmitContext): { rows: number;
     ctx.diags.add(m.line, 'info', 'na-cell', `${m.key}: ${na} N/A cells${off}; no rows for them`)
   }
   return { rows, na }
+}
+
+/** Emits one matrix (emitMatrix) and summarizes it in its testcase's meta, if any (at most 16 matrices a testcase). */
+export function emitRecorded(m: NvbwMatrix, ctx: NvbwEmitContext, tc: NvbwTestcaseMeta | null): void {
+  const { rows, na } = emitMatrix(m, ctx)
+  if (tc && tc.matrices.length < 16) tc.matrices.push({ key: m.key, description: m.description, line: m.line, rows: m.rows.length, columns: m.cols.length, emitted: rows, na })
 }
 
 /** Part suffix of a bidirectional matrix from its description ("… Read1 bandwidth" → `_read1`). */

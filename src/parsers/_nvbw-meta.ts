@@ -1,4 +1,6 @@
 /** The facts an nvbandwidth output states about itself (text and JSON alike). */
+import { SIM_MARKER } from '../model/index.ts'
+import { optionValue } from './_matrix-common.ts'
 import type { BufferSource, NvbwDevice } from './_nvbw-testcases.ts'
 
 /** One matrix of a testcase, summarized. */
@@ -82,3 +84,21 @@ export function emptyMeta(format: 'text' | 'json'): NvbwMeta {
 
 /** Most testcases, devices and summaries kept in meta (a 50 MB log must not grow it without bound). */
 export const NVBW_META_CAP = 1024
+
+/**
+ * Notes a line outside the matrices in `meta`: the simulator's marker sets `simulated`, the
+ * first nvbandwidth command line is kept as `commandLine`. False when the line is neither.
+ */
+export function noteRunLine(meta: NvbwMeta, t: string): boolean {
+  if (t.startsWith(SIM_MARKER)) meta.simulated = true
+  else if (/(?:^|[\s/])nvbandwidth(?:\s|$)/.test(t) && !meta.commandLine) meta.commandLine = t
+  else return false
+  return true
+}
+
+/** The buffer size (MiB) a command line's `-b`/`--bufferSize` asks for; null without a positive integer one. */
+export function commandBufferMiB(commandLine: string | null): number | null {
+  if (commandLine === null) return null
+  const b = Number(optionValue(commandLine, ['-b', '--bufferSize']))
+  return Number.isSafeInteger(b) && b > 0 ? b : null
+}

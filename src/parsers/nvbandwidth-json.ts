@@ -5,13 +5,12 @@
  * in one `bandwidth_matrix`; they become `nvbw.<testcase>_read1|_read2|_total` like the
  * SUM keys of the text output. Log lines around the document are skipped.
  */
-import { SIM_MARKER } from '../model/index.ts'
 import type { Row } from '../model/index.ts'
-import { DiagSink, cleanLine, optionValue } from './_matrix-common.ts'
-import { emitMatrix } from './_nvbw-emit.ts'
+import { DiagSink, cleanLine } from './_matrix-common.ts'
+import { emitRecorded } from './_nvbw-emit.ts'
 import type { NvbwMatrix } from './_nvbw-emit.ts'
 import { JsonDocScanner, MAX_DOC_CHARS, matrixCellLines } from './_nvbw-json-scan.ts'
-import { NVBW_META_CAP, emptyMeta } from './_nvbw-meta.ts'
+import { NVBW_META_CAP, commandBufferMiB, emptyMeta, noteRunLine } from './_nvbw-meta.ts'
 import type { NvbwMeta, NvbwTestcaseMeta } from './_nvbw-meta.ts'
 import { bufferSize, jsonDevice } from './_nvbw-testcases.ts'
 import type { LineParser, Origin, Parser } from './types.ts'
@@ -36,7 +35,6 @@ class NvbwJsonParser implements LineParser {
   private readonly meta: NvbwMeta = emptyMeta('json')
   private doc: JsonDocScanner | null = null
   private docs = 0
-  private commandMiB: number | null = null
   private lastLine = 0
 
   constructor(
@@ -57,7 +55,7 @@ class NvbwJsonParser implements LineParser {
         this.docs++
         return this.more(this.doc, t, no)
       }
-      this.other(t)
+      noteRunLine(this.meta, t)
     } catch (e) {
       this.diags.add(no, 'error', 'parser-error', `nvbandwidth JSON parser failed on this line: ${String(e)}`)
     }
@@ -80,15 +78,6 @@ class NvbwJsonParser implements LineParser {
       return
     }
     this.document(value, doc)
-  }
-
-  private other(t: string): void {
-    if (t.startsWith(SIM_MARKER)) this.meta.simulated = true
-    else if (/(?:^|[\s/])nvbandwidth(?:\s|$)/.test(t) && !this.meta.commandLine) {
-      this.meta.commandLine = t
-      const b = Number(optionValue(t, ['-b', '--bufferSize']))
-      if (Number.isSafeInteger(b) && b > 0) this.commandMiB = b
-    }
   }
 
   /** One parsed document: meta from its header fields, rows from its testcases. */
@@ -148,14 +137,14 @@ class NvbwJsonParser implements LineParser {
     else if (!/^passed$/i.test(status)) this.diags.add(line, 'warn', 'testcase-error', `nvbandwidth ${name}: status ${status}${error ? `: ${error}` : ''}`)
     if (!Array.isArray(tc.bandwidth_matrix)) return
     for (const mx of this.matrices(name, str(tc.bandwidth_description)?.trim() ?? '', tc.bandwidth_matrix, lines, docLine)) {
-      const r = emitMatrix(mx, {
+      const ctx = {
         file: this.origin.file,
         trial: (this.origin.trial ?? 0) + this.meta.runs - 1,
-        sizeBytes: (latency) => bufferSize(this.meta.version, this.commandMiB, latency, false).bytes,
+        sizeBytes: (latency: boolean) => bufferSize(this.meta.version, commandBufferMiB(this.meta.commandLine), latency, false).bytes,
         emit: this.emit,
         diags: this.diags,
-      })
-      if (meta.matrices.length < 16) meta.matrices.push({ key: mx.key, description: mx.description, line: mx.line, rows: mx.rows.length, columns: mx.cols.length, emitted: r.rows, na: r.na })
+      }
+      emitRecorded(mx, ctx, meta)
     }
   }
 
@@ -187,7 +176,7 @@ class NvbwJsonParser implements LineParser {
       this.doc = null
     }
     if (this.docs === 0) this.diags.add(Math.max(1, this.lastLine), 'warn', 'no-data', 'no nvbandwidth JSON document found')
-    this.meta.bufferSize = bufferSize(this.meta.version, this.commandMiB, false, false)
+    this.meta.bufferSize = bufferSize(this.meta.version, commandBufferMiB(this.meta.commandLine), false, false)
     return { meta: this.meta as unknown as Record<string, unknown>, diagnostics: this.diags.finish() }
   }
 }

@@ -7,12 +7,11 @@
  * the data (see _nvbw-testcases.ts); the host end is null. N/A cells yield no row and are
  * counted in one `na-cell` diagnostic per matrix.
  */
-import { SIM_MARKER } from '../model/index.ts'
 import type { Row } from '../model/index.ts'
-import { DiagSink, cleanLine, intToken, optionValue, tokens } from './_matrix-common.ts'
-import { emitMatrix, partSuffix } from './_nvbw-emit.ts'
+import { DiagSink, cleanLine, intToken, tokens } from './_matrix-common.ts'
+import { emitRecorded, partSuffix } from './_nvbw-emit.ts'
 import type { NvbwMatrix } from './_nvbw-emit.ts'
-import { NVBW_META_CAP, emptyMeta } from './_nvbw-meta.ts'
+import { NVBW_META_CAP, commandBufferMiB, emptyMeta, noteRunLine } from './_nvbw-meta.ts'
 import type { NvbwMeta, NvbwTestcaseMeta } from './_nvbw-meta.ts'
 import { bufferSize, cudaVersionNumber, deviceLine } from './_nvbw-testcases.ts'
 import type { LineParser, Origin, Parser } from './types.ts'
@@ -32,7 +31,6 @@ class NvbwTextParser implements LineParser {
   private readonly meta: NvbwMeta = emptyMeta('text')
   private tc: NvbwTestcaseMeta | null = null
   private mx: OpenMatrix | null = null
-  private commandMiB: number | null = null
   private smallBuffer = false
   /** The last unrecognized line, if it came right before this one (blank lines aside): a hostname candidate. */
   private lastOther: string | null = null
@@ -153,12 +151,7 @@ class NvbwTextParser implements LineParser {
   }
 
   private otherLine(t: string): void {
-    if (t.startsWith(SIM_MARKER)) this.meta.simulated = true
-    else if (/(?:^|[\s/])nvbandwidth(?:\s|$)/.test(t) && !this.meta.commandLine) {
-      this.meta.commandLine = t
-      const b = Number(optionValue(t, ['-b', '--bufferSize']))
-      if (Number.isSafeInteger(b) && b > 0) this.commandMiB = b
-    } else if (/buffer size that is smaller than the default/.test(t)) this.smallBuffer = true
+    if (!noteRunLine(this.meta, t) && /buffer size that is smaller than the default/.test(t)) this.smallBuffer = true
     this.lastOther = t
   }
 
@@ -168,22 +161,19 @@ class NvbwTextParser implements LineParser {
     this.mx = null
     if (!m || m.rows.length === 0) return
     m.key = m.sumKey ?? m.testcase + partSuffix(m.description)
-    const { rows, na } = emitMatrix(m, {
+    const ctx = {
       file: this.origin.file,
       trial: (this.origin.trial ?? 0) + Math.max(0, this.meta.runs - 1),
-      sizeBytes: (latency) => this.size(latency).bytes,
+      sizeBytes: (latency: boolean) => this.size(latency).bytes,
       emit: this.emit,
       diags: this.diags,
-    })
-    const tc = this.tc
-    if (tc) {
-      if (tc.status === 'running') tc.status = 'passed'
-      if (tc.matrices.length < 16) tc.matrices.push({ key: m.key, description: m.description, line: m.line, rows: m.rows.length, columns: m.cols.length, emitted: rows, na })
     }
+    emitRecorded(m, ctx, this.tc)
+    if (this.tc?.status === 'running') this.tc.status = 'passed'
   }
 
   private size(latency: boolean): ReturnType<typeof bufferSize> {
-    return bufferSize(this.meta.version, this.commandMiB, latency, this.smallBuffer)
+    return bufferSize(this.meta.version, commandBufferMiB(this.meta.commandLine), latency, this.smallBuffer)
   }
 
   end(): { meta: Record<string, unknown>; diagnostics: ReturnType<DiagSink['finish']> } {
