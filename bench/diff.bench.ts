@@ -17,6 +17,8 @@ import { cells } from '../src/cells/index.ts'
 import { diffSets } from '../src/diff/index.ts'
 import { genSet } from '../test/diff-gen.ts'
 import type { GenSpec } from '../test/diff-gen.ts'
+import { round } from './_util.ts'
+import type { Metric } from './_util.ts'
 
 type Shape = 'large' | 'small'
 type Task = 'cells' | 'diff'
@@ -49,23 +51,31 @@ async function child(shape: Shape, task: Task, perSet: number): Promise<void> {
   console.log(JSON.stringify(out))
 }
 
-/** Runs every scenario as a child process and prints one table. */
-async function parent(): Promise<void> {
+type Scenario = [Shape, Task, number]
+
+/** Every scenario; `npm run bench` runs the first three (the 1,000,000-sample ones). */
+export const SCENARIOS: readonly Scenario[] = [
+  ['large', 'cells', 1_000_000], ['large', 'diff', 500_000], ['small', 'diff', 500_000],
+  ['small', 'cells', 1_000_000], ['large', 'diff', 1_000_000], ['small', 'diff', 1_000_000],
+]
+
+/** Runs `scenarios` each in a child process; prints one line per scenario unless `quiet`. */
+export async function diffBench(scenarios: readonly Scenario[] = SCENARIOS, quiet = false): Promise<Metric[]> {
   const me = fileURLToPath(import.meta.url)
-  const scenarios: [Shape, Task, number][] = [
-    ['large', 'cells', 1_000_000], ['large', 'diff', 500_000], ['large', 'diff', 1_000_000],
-    ['small', 'cells', 1_000_000], ['small', 'diff', 500_000], ['small', 'diff', 1_000_000],
-  ]
-  const lines: string[] = []
+  const metrics: Metric[] = []
   for (const [shape, task, perSet] of scenarios) {
     const r = await execa(process.execPath, ['--import', 'tsx', me, '--child', shape, task, String(perSet)], { stderr: 'inherit' })
     const o = JSON.parse(r.stdout.trim().split('\n').pop() as string) as { samples: number; info: string; meanS: number; minS: number; cpuS: number; peakRssMiB: number }
-    const over = task === 'cells' || perSet * 2 <= 1_000_000 ? (o.peakRssMiB < 1024 ? 'ok' : 'OVER 1 GiB') : '(2M samples)'
-    lines.push(`${`${shape} cells`.padEnd(12)} ${task.padEnd(6)} ${o.samples.toLocaleString('en').padStart(10)} samples  wall mean ${o.meanS.toFixed(2)} s (min ${o.minS.toFixed(2)})  cpu ${o.cpuS.toFixed(2)} s  peak RSS ${o.peakRssMiB.toFixed(0)} MiB ${over}  — ${o.info}`)
-    console.log(lines[lines.length - 1])
+    const inBudget = task === 'cells' || perSet * 2 <= 1_000_000
+    const over = inBudget ? (o.peakRssMiB < 1024 ? 'ok' : 'OVER 1 GiB') : '(2M samples)'
+    if (!quiet) console.log(`${`${shape} cells`.padEnd(12)} ${task.padEnd(6)} ${o.samples.toLocaleString('en').padStart(10)} samples  wall mean ${o.meanS.toFixed(2)} s (min ${o.minS.toFixed(2)})  cpu ${o.cpuS.toFixed(2)} s  peak RSS ${o.peakRssMiB.toFixed(0)} MiB ${over}  — ${o.info}`)
+    const name = `${task === 'cells' ? 'cells' : 'diff'} over ${o.samples.toLocaleString('en')} samples (${shape} cells)`
+    metrics.push({ metric: `${name}: wall`, value: round(o.meanS), unit: 's', note: `CPU ${round(o.cpuS)} s` })
+    metrics.push({ metric: `${name}: peak RSS`, value: round(o.peakRssMiB, 4), unit: 'MiB', ...(inBudget ? { budget: '< 1 GiB', holds: o.peakRssMiB < 1024 } : {}) })
   }
+  return metrics
 }
 
 const i = process.argv.indexOf('--child')
 if (i >= 0) await child(process.argv[i + 1] as Shape, process.argv[i + 2] as Task, Number(process.argv[i + 3]))
-else await parent()
+else if (process.argv[1] === import.meta.filename) await diffBench()

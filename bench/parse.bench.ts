@@ -10,41 +10,20 @@
  * 3. Imports the log at two sizes through `importFiles`, each in a fresh process, and
  *    reports time and peak RSS: streaming means the peak does not grow with the input.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { resourceUsage } from 'node:process'
 import { execa } from 'execa'
 import { Bench } from 'tinybench'
-import { DETECT_BYTES, PARSERS, detectParser } from '../src/parsers/index.ts'
+import { PARSERS } from '../src/parsers/index.ts'
 import type { Parser } from '../src/parsers/index.ts'
+import { fixtures, repeatTo } from './_corpus.ts'
+import { ROOT, round } from './_util.ts'
+import type { Metric } from './_util.ts'
 
-const ROOT = resolve(import.meta.dirname, '..')
-const FIXTURES = join(ROOT, 'test', 'fixtures')
 const mb = (bytes: number): number => bytes / 1e6
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`
-
-/** Every fixture file (not the .source.txt beside it), with the parser that detects it. */
-function fixtures(): { path: string; text: string; parser: Parser | undefined }[] {
-  const walk = (d: string): string[] => readdirSync(d).flatMap((e) => (statSync(join(d, e)).isDirectory() ? walk(join(d, e)) : [join(d, e)]))
-  return walk(FIXTURES).filter((p) => !p.endsWith('.source.txt')).sort().map((path) => {
-    const text = readFileSync(path, 'utf8')
-    return { path, text, parser: detectParser(text.slice(0, DETECT_BYTES)) }
-  })
-}
-
-/** Repeats `parts` (whole files, each ending in a newline) until the text has `bytes` bytes. */
-function repeatTo(parts: readonly string[], bytes: number): string {
-  const out: string[] = []
-  let n = 0
-  for (let i = 0; n < bytes; i++) {
-    const p = parts[i % parts.length] as string
-    const t = p.endsWith('\n') ? p : `${p}\n`
-    out.push(t)
-    n += Buffer.byteLength(t)
-  }
-  return out.join('')
-}
 
 /** Parses `lines` once with `p`; returns the number of rows. */
 function parseLines(p: Parser, lines: readonly string[]): number {
@@ -55,7 +34,7 @@ function parseLines(p: Parser, lines: readonly string[]): number {
   return rows
 }
 
-async function throughput(all: ReturnType<typeof fixtures>, log: string): Promise<void> {
+async function throughput(all: ReturnType<typeof fixtures>, log: string, quiet: boolean): Promise<Metric[]> {
   const bench = new Bench({ name: 'parse', iterations: 3, time: 0, warmup: true, warmupIterations: 1, throws: true })
   const sizes = new Map<string, { bytes: number; rows: number; input: string }>()
   const cpu = new Map<string, number>()
@@ -79,9 +58,12 @@ async function throughput(all: ReturnType<typeof fixtures>, log: string): Promis
     const mean = ((t.result as { latency?: { mean: number } }).latency?.mean ?? NaN) / 1000
     return { parser: t.name, input: s.input, MB: Number(mb(s.bytes).toFixed(2)), rows: s.rows, 'mean s': Number(mean.toPrecision(3)), 'MB/s': Number((mb(s.bytes) / mean).toFixed(1)), 'MB/s by CPU time': Number((mb(s.bytes) / (cpu.get(t.name) ?? NaN)).toFixed(1)) }
   })
-  console.log('\nParse throughput (lines already split; parser work only). "MB/s" is wall time over tinybench')
-  console.log('iterations; "by CPU time" is one more pass timed with process.cpuUsage (closer to the truth on a busy machine).')
-  console.table(table)
+  if (!quiet) {
+    console.log('\nParse throughput (lines already split; parser work only). "MB/s" is wall time over tinybench')
+    console.log('iterations; "by CPU time" is one more pass timed with process.cpuUsage (closer to the truth on a busy machine).')
+    console.table(table)
+  }
+  return table.map((r) => ({ metric: `parse ${r.parser} (${r.input}, ${r.MB} MB)`, value: round(r['MB/s']), unit: 'MB/s', note: `${r['MB/s by CPU time']} MB/s by CPU time` }))
 }
 
 /** Child mode: import one file and print time, rows and peak RSS as JSON. */
@@ -115,23 +97,31 @@ async function importRuns(logPath: string, log: string): Promise<void> {
   console.table(table)
 }
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2)
-  if (args[0] === '--import-child') return importChild(args[1] as string, args[2] as string)
-  const at = args.indexOf('--mb')
-  const target = Math.max(50, Number(at >= 0 ? args[at + 1] : 64) || 64) * 1e6
+/**
+ * Parser throughput over a generated nccl-tests log of `target` bytes (≥ 50 MB) and the
+ * other parsers' repeated fixtures; with `withImport`, also the two-size streaming import.
+ */
+export async function parseBench(target = 64e6, withImport = true, quiet = false): Promise<Metric[]> {
   const all = fixtures()
   const runs = all.filter((f) => f.parser?.id === 'nccl-tests-text').map((f) => f.text)
-  const log = repeatTo(runs, target)
-  const logPath = join(mkdtempSync(join(tmpdir(), 'gpucomm-bench-log-')), 'nccl-tests-big.log')
+  const log = repeatTo(runs, Math.max(50e6, target))
+  const logPath = join(mkdtempSync(join(tmpdir(), 'gpucomm-bench-log-')), 'generated-nccl-tests-big.log')
   writeFileSync(logPath, log)
-  console.log(`generated ${mb(Buffer.byteLength(log)).toFixed(1)} MB nccl-tests log from ${runs.length} real runs, repeated: ${logPath}`)
+  if (!quiet) console.log(`generated ${mb(Buffer.byteLength(log)).toFixed(1)} MB nccl-tests log from ${runs.length} real runs, repeated: ${logPath}`)
   try {
-    await throughput(all, log)
-    await importRuns(logPath, log)
+    const metrics = await throughput(all, log, quiet)
+    if (withImport) await importRuns(logPath, log)
+    return metrics
   } finally {
     rmSync(join(logPath, '..'), { recursive: true, force: true })
   }
 }
 
-await main()
+async function main(): Promise<void> {
+  const args = process.argv.slice(2)
+  if (args[0] === '--import-child') return importChild(args[1] as string, args[2] as string)
+  const at = args.indexOf('--mb')
+  await parseBench(Math.max(50, Number(at >= 0 ? args[at + 1] : 64) || 64) * 1e6)
+}
+
+if (process.argv[1] === import.meta.filename) await main()

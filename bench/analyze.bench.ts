@@ -1,0 +1,52 @@
+/**
+ * `gpucomm analyze DIR --json` over a generated result set of 1,000,000 samples (seeded
+ * log-normal p2p latencies and bandwidths, 56 pairs × 10 sizes, 5 launches; written with
+ * the resultset Appender into the OS temp dir), as a real child process: wall and CPU
+ * time, peak RSS. Budget: peak RSS under 1 GB. Run alone with `npx tsx bench/analyze.bench.ts`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Appender, newManifest, writeManifest } from '../src/resultset/index.ts'
+import type { Row } from '../src/model/index.ts'
+import { genRows } from '../test/diff-gen.ts'
+import { ROOT, mib, round, timedNode } from './_util.ts'
+import type { Metric } from './_util.ts'
+
+/** Writes a generated set of about `samples` rows; returns its directory and row count. */
+export function writeGeneratedSet(dir: string, samples: number): number {
+  writeManifest(dir, newManifest({ origin: 'sweep', simulated: false, command: ['generated-set', 'bench/analyze.bench.ts'] }))
+  const app = new Appender(dir)
+  let batch: Row[] = []
+  let n = 0
+  for (const r of genRows({ seed: 1, pairs: 56, sizes: 10, n: Math.ceil(samples / 1120), launches: 5 })) {
+    batch.push(r)
+    n++
+    if (batch.length === 8192) {
+      app.append(batch, false)
+      batch = []
+    }
+  }
+  app.append(batch, false)
+  app.close()
+  return n
+}
+
+/** Runs the analyze bench. */
+export async function analyzeBench(samples = 1_000_000): Promise<Metric[]> {
+  const dir = join(mkdtempSync(join(tmpdir(), 'gpucomm-bench-')), 'set')
+  try {
+    const n = writeGeneratedSet(dir, samples)
+    const t = await timedNode(join(ROOT, 'bin', 'gpucomm.js'), ['analyze', dir, '--json'])
+    const fits = (JSON.parse(t.stdout) as { fits: unknown[] }).fits.length
+    const rss = t.maxRssBytes ?? NaN
+    return [
+      { metric: `analyze --json over ${n.toLocaleString('en')} samples: peak RSS`, value: mib(rss), unit: 'MiB', budget: '< 1 GB', holds: rss < 1e9, note: `${round(rss / n)} B per sample` },
+      { metric: 'analyze: wall', value: round(t.wallS), unit: 's', note: `CPU ${round(t.cpuS ?? NaN)} s, ${fits} fits` },
+    ]
+  } finally {
+    rmSync(join(dir, '..'), { recursive: true, force: true })
+  }
+}
+
+if (process.argv[1] === import.meta.filename) console.table(await analyzeBench(Number(process.argv[2] ?? 1_000_000)))
