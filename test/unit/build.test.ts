@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { execa } from 'execa'
-import { buildKey, buildUpstream, findNvcc, gencodeFlags, readRegistry } from '../../src/build/index.ts'
+import { buildKey, buildUpstream, findNvcc, gencodeFlags, nativeSources, readRegistry } from '../../src/build/index.ts'
 import { HarnessError } from '../../src/errors/index.ts'
 import { bin, tmp } from '../helpers.ts'
 
@@ -67,6 +67,20 @@ test('cache key: changes with any source byte, the nvcc version, the arches and 
   assert.notEqual(buildKey([src], 'V13.0.88', ['sm_90'], ['-O2']), k)
   writeFileSync(src, 'int main() { return 1; }\n')
   assert.notEqual(buildKey([src], 'V13.0.88', ['sm_90'], ['-O3']), k)
+})
+
+test('cache key sources: every file the benches #include from native/, transitively, is hashed', () => {
+  const hashed = nativeSources().map((f) => f.split('/').pop() as string)
+  const seen = new Set<string>()
+  const walk = (name: string): void => {
+    if (seen.has(name)) return
+    seen.add(name)
+    const text = readFileSync(new URL(`../../native/${name}`, import.meta.url), 'utf8')
+    for (const m of text.matchAll(/^#include "([^"]+)"/gm)) walk(m[1] as string)
+  }
+  for (const main of ['p2p_bench.cu', 'coll_bench.cu']) walk(main)
+  assert.ok(seen.size >= 6, `the benches and their headers: ${[...seen].join(', ')}`)
+  for (const f of seen) assert.ok(hashed.includes(f), `${f} is compiled but not in the cache key's sources (${hashed.join(', ')})`)
 })
 
 test('gencode flags: SASS per arch, PTX of the highest only for fatbins', () => {

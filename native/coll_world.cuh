@@ -1,0 +1,68 @@
+// coll_bench's processes: rank, size and local rank from the launcher's environment, and the
+// NCCL unique id shared through a bootstrap directory.
+#pragma once
+#include "common.cuh"
+#include "nccl_loader.cuh"
+
+#include <unistd.h>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+namespace coll {
+
+// This process's place: global rank, number of processes, local rank on its node.
+struct World {
+  int proc = 0, nprocs = 1, local = 0;
+};
+
+inline int envInt(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::atoi(v) : fallback;
+}
+
+inline World detectWorld() {
+  const char* pairs[][2] = {{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"}, {"PMI_RANK", "PMI_SIZE"}, {"SLURM_PROCID", "SLURM_NTASKS"}};
+  World w;
+  for (auto& p : pairs)
+    if (std::getenv(p[0]) && std::getenv(p[1])) {
+      w.proc = envInt(p[0], 0), w.nprocs = envInt(p[1], 1);
+      break;
+    }
+  w.local = envInt("OMPI_COMM_WORLD_LOCAL_RANK", envInt("MPI_LOCALRANKID", envInt("SLURM_LOCALID", w.proc)));
+  return w;
+}
+
+// Rank 0 writes the unique id to DIR/nccl-unique-id (atomically); the others wait for it.
+inline nccl::UniqueId bootstrapId(const World& w, const std::string& dir, long timeoutS) {
+  nccl::UniqueId id;
+  if (w.nprocs == 1) {
+    NCCL_CHECK(api.getUniqueId(&id));
+    return id;
+  }
+  if (dir.empty()) gc::die(gc::kUsage, "%d processes: --bootstrap DIR is required", w.nprocs);
+  std::string path = dir + "/nccl-unique-id";
+  if (w.proc == 0) {
+    NCCL_CHECK(api.getUniqueId(&id));
+    std::string tmp = path + ".tmp." + std::to_string(getpid());
+    FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f || std::fwrite(&id, sizeof id, 1, f) != 1 || std::fclose(f) != 0 || std::rename(tmp.c_str(), path.c_str()) != 0)
+      gc::die(gc::kNcclError, "bootstrap: cannot write %s", path.c_str());
+    return id;
+  }
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeoutS);
+  while (std::chrono::steady_clock::now() < deadline) {
+    FILE* f = std::fopen(path.c_str(), "rb");
+    if (f) {
+      size_t got = std::fread(&id, sizeof id, 1, f);
+      std::fclose(f);
+      if (got == 1) return id;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  gc::die(gc::kNcclError, "bootstrap: no unique id in %s after %ld s (is rank 0 running?)", path.c_str(), timeoutS);
+}
+
+}  // namespace coll
