@@ -26,7 +26,7 @@ const BENCHES: [string, () => Promise<Metric[]>][] = [
   ['import', () => importBench(200)],
   ['analyze', () => analyzeBench(1_000_000)],
   ['diff', () => diffBench(SCENARIOS.slice(0, 3), true)],
-  ['sweep', () => sweepBench(90, true)],
+  ['sweep', () => sweepBench(150, true)],
   ['charts', () => chartBench()],
   ['adaptive', () => adaptiveBench()],
 ]
