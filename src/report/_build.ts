@@ -38,7 +38,7 @@ const toReportChart = (c: NamedChart): ReportChart => ({ id: c.name, title: c.ti
 const details = (summary: string, body: string): string => `<details><summary>${escapeHtml(summary)}</summary>${body}</details>`
 
 function floorSection(a: Analysis, charts: NamedChart[]): Section {
-  const lines = [...new Set([...a.verdicts.filter((v) => v.kind !== 'floor').map((v) => v.text), ...a.notes])]
+  const lines = [...new Set([...a.verdicts.filter((v) => v.kind !== 'floor').map((v) => (v.kind === 'note' ? v.text : `${v.subject}: ${v.text}`)), ...a.notes])]
   const classes = a.classes.map((c) => [c.linkClass, c.bench, c.p2p ?? '–', c.pairs, s(c.medianAlpha), `${s(c.minAlpha)} – ${s(c.maxAlpha)}`])
   const collective = a.fits.filter((f) => f.src === undefined).map((f) => f.verdict)
   const rows = a.fits.map((f) => [subjectOf(f), f.linkClass ?? '–', s(f.alpha), `[${s(f.alphaCi[0])}, ${s(f.alphaCi[1])}]`, f.beta ? formatRate(f.beta) : '–', f.bands.join(' ') || '–'])

@@ -13,7 +13,11 @@ const SPEC_FLAGS: Record<string, string> = {
 /** After a sweep that wrote a result set: the HTML report beside it, and where it is. */
 async function afterSweep(dir: string, io: Io): Promise<void> {
   const { writeReport } = await import('../../report/index.ts')
+  const { analyze } = await import('../../analysis/index.ts')
   const { join } = await import('node:path')
+  const a = await analyze(dir)
+  for (const v of a.verdicts.filter((x) => x.kind === 'class' || x.kind === 'outlier')) io.stdout(`verdict: ${v.subject}: ${v.text}\n`)
+  for (const n of a.notes) io.stdout(`note: ${n}\n`)
   const path = await writeReport(dir, { out: join(dir, 'report.html') })
   io.stdout(`report: ${path}\n`)
 }
