@@ -26,7 +26,7 @@ test('the default plan: seed-vm simulation without a GPU (all pairs, TP8 vs TP4)
   const sim = resolveSpec(defaultSpecInput({ found: false, reason: 'nvidia-smi not found', gpus: [] }), 1)
   assert.deepEqual([sim.instruments, sim.preset, sim.groupings, sim.seed], [['sim'], 'seed-vm', ['tp8', 'tp4'], 1])
   const p = plan(sim, { benches: instrumentById('sim').benches(sim) })
-  assert.equal(p.points.length, 9)
+  assert.equal(p.points.length, 18) // (p2p + tp8 + tp4) × 6 trials
   assert.equal(p.points.find((x) => x.kind === 'pairs')?.pairs?.length, 56)
   const eight = resolveSpec(defaultSpecInput(gpus(8)), 1)
   assert.deepEqual([eight.instruments, eight.gpus.length, eight.groupings], [['native'], 8, ['tp8', 'tp4']])
