@@ -14,12 +14,17 @@ import type { Segment } from './_types.ts'
 
 /** The numeric part of a Fit. */
 export interface AlphaBeta {
+  /** Floor: α of the first segment (seconds). */
   alpha: number
+  /** Bootstrap percentile interval of α (seconds); [α, α] when it cannot be resampled. */
   alphaCi: [number, number]
+  /** Asymptotic bandwidth: β of the last segment (bytes/second); null when unresolved. */
   beta: number | null
   betaCi: [number, number] | null
   segments: Segment[]
+  /** The measured side of the floor: the smallest size, its median and its minimum. */
   smallest: { sizeBytes: number; median: number; min: number; n: number }
+  /** Distinct sizes and samples that went in. */
   sizes: number
   n: number
   warnings: string[]

@@ -5,6 +5,8 @@
  */
 import type { Summary } from '../stats/index.ts'
 import type { CellConfig } from '../cells/index.ts'
+import type { AlphaBeta } from './_alphabeta.ts'
+import type { SeriesId } from './_series.ts'
 
 /** What a band measures. */
 export type BandMetric =
@@ -65,47 +67,17 @@ export interface Segment {
 }
 
 /** The α–β fit of one pair or group: time = α + size/β. */
-export interface Fit {
-  /** Bench of the series (`p2p.latency` also takes in `p2p.bw_uni` of the same pair). */
-  bench: string
-  /** Every bench whose rows went into the fit. */
+export interface Fit extends SeriesId, AlphaBeta {
+  /** Every bench whose rows went into the fit (`p2p.latency` also takes in `p2p.bw_uni` of the same pair). */
   benches: string[]
-  src?: number
-  dst?: number
-  group?: string
-  ranks?: number
-  grouping?: string
-  p2p: 'enabled' | 'disabled' | null
-  peerAccess?: boolean
-  copy?: 'ce' | 'sm'
-  direction?: 'read' | 'write'
-  placement?: 'out-of-place' | 'in-place'
-  dtype?: string
-  redop?: string
-  root?: number
-  env?: Record<string, string>
   /** Link class of the pair from the topology capture (NODE, SYS, PIX, NV18, …), when known. */
   linkClass?: string
-  /** Floor: α of the first segment (seconds). */
-  alpha: number
-  /** Bootstrap percentile interval of α (seconds); [α, α] when it cannot be resampled. */
-  alphaCi: [number, number]
-  /** Asymptotic bandwidth: β of the last segment (bytes/second); null when unresolved. */
-  beta: number | null
-  betaCi: [number, number] | null
-  segments: Segment[]
-  /** The measured side of the floor: the smallest size, its median and its minimum. */
-  smallest: { sizeBytes: number; median: number; min: number; n: number }
-  /** Distinct sizes and samples that went in. */
-  sizes: number
-  n: number
   /** Ids of the expectation bands α falls in. */
   bands: string[]
   /** Ids of the bandwidth bands β falls in. */
   betaBands: string[]
   /** One sentence placing the floor among the bands. */
   verdict: string
-  warnings: string[]
 }
 
 /**
