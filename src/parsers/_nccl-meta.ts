@@ -111,3 +111,37 @@ export function parseFooterValue(t: readonly string[]): { value: number; status?
   const s = t[c + 2]
   return s === 'OK' || s === 'FAILED' ? { value: v, status: s } : { value: v }
 }
+
+/** How a `Test … failure` line (or its `..` trace line) is counted and reported. */
+export function classifyFailure(s: string): { key: 'failures' | 'failureTraces'; severity: 'error' | 'info'; code: string; text: string } {
+  const text = s.trim()
+  const trace = text.startsWith('..')
+  return { key: trace ? 'failureTraces' : 'failures', severity: trace ? 'info' : 'error', code: trace ? 'failure-trace' : 'test-failure', text: text.slice(0, 300) }
+}
+
+/**
+ * A file's meta: the file-level facts, plus the one run's facts at the top level, or for
+ * several runs the first `kept` runs listed with counts for the rest.
+ */
+export function fileMeta(file: Record<string, unknown>, runMetas: readonly Record<string, unknown>[], runCount: number, collectives: ReadonlySet<string>, kept: number): Record<string, unknown> {
+  const m: Record<string, unknown> = { ...file }
+  if (runCount === 1) Object.assign(m, runMetas[0])
+  else if (runCount > 1) {
+    m.runs = runMetas
+    if (runCount > kept) m.runsNotListed = runCount - kept
+    m.runCount = runCount
+    m.collectives = [...collectives]
+  }
+  return m
+}
+
+/** What an `NCCL INFO` / `NCCL WARN` line says: a warning, NCCL's version, a communicator's nranks. */
+export function ncclLineFacts(s: string, t: readonly string[]): { warning: boolean; version?: string; nranks?: number } {
+  const out: { warning: boolean; version?: string; nranks?: number } = { warning: s.indexOf('NCCL WARN') !== -1 }
+  const v = t.indexOf('version')
+  if (v > 0 && t[v - 1] === 'NCCL' && t[v + 1] !== undefined) out.version = t[v + 1] as string
+  const k = t.indexOf('nranks')
+  const n = k > 0 ? Number(t[k + 1]) : NaN
+  if (Number.isInteger(n) && n > 0) out.nranks = n
+  return out
+}

@@ -6,17 +6,16 @@
 import { SIM_MARKER } from '../model/index.ts'
 import type { Diagnostic, Row } from '../model/index.ts'
 import { COLLECTIVES } from './_nccl-collective.ts'
-import { ncclCodeToVersion, parseBanner, parseFooterValue, parseRankLine, parseVersionLine } from './_nccl-meta.ts'
+import { classifyFailure, fileMeta, ncclLineFacts, ncclCodeToVersion, parseBanner, parseFooterValue, parseRankLine, parseVersionLine } from './_nccl-meta.ts'
 import { layoutFromHeader, parseRow } from './_nccl-row.ts'
 import type { Layout, ParsedRow } from './_nccl-row.ts'
 import { Run } from './_nccl-run.ts'
 import type { RunSink } from './_nccl-run.ts'
 import { collectiveInText, firstNonBlank, isCellShaped, isDigit, num, stripPrefix, tokenize } from './_nccl-tokens.ts'
 import { detectNcclText } from './_nccl-detect.ts'
+import { DiagSink } from './_matrix-common.ts'
 import type { LineParser, Origin, Parser } from './types.ts'
 
-/** Diagnostics of one code kept per file; the rest are counted in a summary line. */
-const DIAG_CAP = 50
 /** Runs whose meta is kept in full (a log of thousands of runs keeps counts for the rest). */
 const RUNS_KEPT = 100
 
@@ -25,8 +24,7 @@ class NcclTextParser implements LineParser {
   private runCount = 0
   private readonly collectives = new Set<string>()
   private run: Run | undefined
-  private readonly diagnostics: Diagnostic[] = []
-  private readonly perCode = new Map<string, number>()
+  private readonly diags: DiagSink
   private readonly file: Record<string, unknown> = {}
   private readonly tok: string[] = []
   private readonly sink: RunSink
@@ -38,22 +36,17 @@ class NcclTextParser implements LineParser {
   private rowLayout: Layout | undefined
   private lastLine = 0
 
-  constructor(private readonly origin: Origin, emit: (row: Row) => void) {
+  constructor(origin: Origin, emit: (row: Row) => void) {
+    this.diags = new DiagSink(origin.file)
     this.sink = {
       file: origin.file,
       trial: Number.isInteger(origin.trial) ? (origin.trial as number) : 0,
       emit,
-      diag: (line, severity, code, message) => this.diag(line, severity, code, message),
+      diag: (line, severity, code, message) => this.diags.add(line, severity, code, message),
       na: (line) => {
         if (this.naCells++ === 0) this.naFirst = line
       },
     }
-  }
-
-  private diag(line: number, severity: Diagnostic['severity'], code: string, message: string): void {
-    const n = (this.perCode.get(code) ?? 0) + 1
-    this.perCode.set(code, n)
-    if (n <= DIAG_CAP) this.diagnostics.push({ file: this.origin.file, line, severity, code, message })
   }
 
   line(text: string, lineNo: number): void {
@@ -62,7 +55,7 @@ class NcclTextParser implements LineParser {
     try {
       this.handle(text, lineNo)
     } catch (e) {
-      this.diag(lineNo, 'error', 'parser-error', `could not read this line: ${(e as Error).message}`)
+      this.diags.add(lineNo, 'error', 'parser-error', `could not read this line: ${(e as Error).message}`)
     }
   }
 
@@ -139,13 +132,13 @@ class NcclTextParser implements LineParser {
     const run = this.runFor(no, (r) => r.footer)
     if (row.glued !== undefined) {
       const failure = /fail|error|timeout|abort/i.test(row.glued)
-      this.diag(no, failure ? 'error' : 'warn', failure ? 'row-error' : 'bad-row', `${failure ? 'error printed inside a result row' : 'unreadable cells in a result row'}: ${row.glued.slice(0, 200)}`)
+      this.diags.add(no, failure ? 'error' : 'warn', failure ? 'row-error' : 'bad-row', `${failure ? 'error printed inside a result row' : 'unreadable cells in a result row'}: ${row.glued.slice(0, 200)}`)
     } else if (row.blocks.length < 2) {
-      this.diag(no, 'warn', 'partial-row', `result row cut short (${row.blocks.length} of 2 placements complete); the complete cells are kept`)
+      this.diags.add(no, 'warn', 'partial-row', `result row cut short (${row.blocks.length} of 2 placements complete); the complete cells are kept`)
     }
     if (row.layout.perIter && !run.info.perIterColumns) {
       run.info.perIterColumns = true
-      this.diag(no, 'info', 'per-iteration-columns', 'the i_min/i_max/i_p99/i_cv% cells (-I) are summaries; they are not stored as rows')
+      this.diags.add(no, 'info', 'per-iteration-columns', 'the i_min/i_max/i_p99/i_cv% cells (-I) are summaries; they are not stored as rows')
     }
     run.addRow(row, no)
   }
@@ -161,7 +154,7 @@ class NcclTextParser implements LineParser {
       b.row.blocks.push({ time: t[i] as string, algbw: t[i + 1] as string, busbw: t[i + 2] as string, wrong: t[i + 3] as string })
     }
     this.broken = undefined
-    this.diag(b.line, 'error', 'row-error', `error printed inside a result row (row completed on the next line): ${(b.row.glued ?? '').slice(0, 200)}`)
+    this.diags.add(b.line, 'error', 'row-error', `error printed inside a result row (row completed on the next line): ${(b.row.glued ?? '').slice(0, 200)}`)
     delete b.row.glued
     this.addRow(b.row, b.line)
     return true
@@ -234,7 +227,7 @@ class NcclTextParser implements LineParser {
     else if ((w0 === 'Blocking' || w0 === 'Parallel' || w0 === 'Per-Iteration') && this.run) this.run.modes.push(rest)
     else if (w0 === 'Writing' && t[1] === 'JSON') this.file.jsonOutput = t.slice(4).join(' ')
     else if (w0 === 'GPU' && t[1] === 'memory' && this.run) this.run.info.gpuMemoryUsage = rest.slice(rest.indexOf(':') + 1).trim()
-    else if (w0 === 'error:' && t.length > 1) this.diag(no, 'error', 'nccl-error', `nccl-tests reported: ${rest.slice(7, 300)}`)
+    else if (w0 === 'error:' && t.length > 1) this.diags.add(no, 'error', 'nccl-error', `nccl-tests reported: ${rest.slice(7, 300)}`)
     else if (w0 === 'NCCL' && t[1] === 'Tests' && t[2] === 'compiled' && this.run) this.run.info.ncclCompiled = t[5]
   }
 
@@ -250,23 +243,18 @@ class NcclTextParser implements LineParser {
   }
 
   private ncclLine(s: string, t: string[]): void {
-    if (s.indexOf('NCCL WARN') !== -1) this.file.ncclWarnings = ((this.file.ncclWarnings as number | undefined) ?? 0) + 1
-    const v = t.indexOf('version')
-    if (v > 0 && t[v - 1] === 'NCCL' && t[v + 1] !== undefined) this.file.nccl ??= t[v + 1]
-    const k = t.indexOf('nranks')
-    const n = k > 0 ? Number(t[k + 1]) : NaN
-    if (Number.isInteger(n) && n > 0) {
-      if (this.run && !this.run.footer) this.run.nranksInfo ??= n
-      else this.nranksInfo ??= n
-    }
+    const f = ncclLineFacts(s, t)
+    if (f.warning) this.file.ncclWarnings = ((this.file.ncclWarnings as number | undefined) ?? 0) + 1
+    if (f.version) this.file.nccl ??= f.version
+    if (f.nranks === undefined) return
+    if (this.run && !this.run.footer) this.run.nranksInfo ??= f.nranks
+    else this.nranksInfo ??= f.nranks
   }
 
   private failure(s: string, no: number): void {
-    const text = s.trim()
-    const trace = text.startsWith('..')
-    const key = trace ? 'failureTraces' : 'failures'
-    this.file[key] = ((this.file[key] as number | undefined) ?? 0) + 1
-    this.diag(no, trace ? 'info' : 'error', trace ? 'failure-trace' : 'test-failure', text.slice(0, 300))
+    const f = classifyFailure(s)
+    this.file[f.key] = ((this.file[f.key] as number | undefined) ?? 0) + 1
+    this.diags.add(no, f.severity, f.code, f.text)
   }
 
   private commandLine(s: string): void {
@@ -283,8 +271,8 @@ class NcclTextParser implements LineParser {
     try {
       return this.finish()
     } catch (e) {
-      this.diag(this.lastLine, 'error', 'parser-error', `could not finish: ${(e as Error).message}`)
-      return { meta: { ...this.file }, diagnostics: this.diagnostics }
+      this.diags.add(this.lastLine, 'error', 'parser-error', `could not finish: ${(e as Error).message}`)
+      return { meta: { ...this.file }, diagnostics: this.diags.finish() }
     }
   }
 
@@ -292,24 +280,13 @@ class NcclTextParser implements LineParser {
     this.settleBroken()
     if (this.run) this.close(this.run)
     this.run = undefined
-    if (this.naCells > 0) this.diag(this.naFirst, 'info', 'na-cell', `${this.naCells} N/A cells (check disabled, or alltoall in-place): no rows for them`)
-    if (this.runCount === 0) this.diag(this.lastLine, 'warn', 'no-results', 'no nccl-tests banner, table or footer found')
-    for (const [code, n] of this.perCode) {
-      if (n > DIAG_CAP) this.diagnostics.push({ file: this.origin.file, line: this.lastLine, severity: 'info', code, message: `${n - DIAG_CAP} more "${code}" diagnostics not listed` })
-    }
-    return { meta: this.meta(), diagnostics: this.diagnostics }
+    if (this.naCells > 0) this.diags.add(this.naFirst, 'info', 'na-cell', `${this.naCells} N/A cells (check disabled, or alltoall in-place): no rows for them`)
+    if (this.runCount === 0) this.diags.add(this.lastLine, 'warn', 'no-results', 'no nccl-tests banner, table or footer found')
+    return { meta: this.meta(), diagnostics: this.diags.finish() }
   }
 
   private meta(): Record<string, unknown> {
-    const m: Record<string, unknown> = { ...this.file }
-    if (this.runCount === 1) Object.assign(m, this.runMetas[0])
-    else if (this.runCount > 1) {
-      m.runs = this.runMetas
-      if (this.runCount > RUNS_KEPT) m.runsNotListed = this.runCount - RUNS_KEPT
-      m.runCount = this.runCount
-      m.collectives = [...this.collectives]
-    }
-    return m
+    return fileMeta(this.file, this.runMetas, this.runCount, this.collectives, RUNS_KEPT)
   }
 }
 
