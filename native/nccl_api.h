@@ -4,6 +4,10 @@
 #pragma once
 #include <cuda_runtime.h>
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -70,20 +74,48 @@ inline std::string versionString(int code) {
   return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
 }
 
-// Site-packages folders of python3 (pip's NCCL wheels install nvidia/nccl/lib there).
+// Site-packages folders of python3 (pip's NCCL wheels, cu12 and cu13 alike, install
+// nvidia/nccl/lib there). python3 is run with an argument vector (no shell), output read
+// through a pipe; no python3 means no folders.
 inline std::vector<std::string> pythonSitePackages() {
   std::vector<std::string> out;
-  const char* cmd =
-      "python3 -c \"import site,sys; print('\\n'.join(site.getsitepackages()+[site.getusersitepackages()]))\" 2>/dev/null";
-  FILE* p = popen(cmd, "r");
-  if (!p) return out;
-  char line[4096];
-  while (std::fgets(line, sizeof line, p)) {
-    std::string s(line);
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
-    if (!s.empty()) out.push_back(s);
+  int fds[2];
+  if (pipe(fds) != 0) return out;
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]), close(fds[1]);
+    return out;
   }
-  pclose(p);
+  if (pid == 0) {
+    dup2(fds[1], 1);
+    int devnull = open("/dev/null", O_WRONLY);
+    if (devnull >= 0) dup2(devnull, 2);
+    close(fds[0]), close(fds[1]);
+    const char* code = "import site; print('\\n'.join(site.getsitepackages() + [site.getusersitepackages()]))";
+    execlp("python3", "python3", "-c", code, (char*)nullptr);
+    _exit(127);
+  }
+  close(fds[1]);
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    text.append(buf, (size_t)n);
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    while (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty()) out.push_back(line);
+    start = end + 1;
+  }
   return out;
 }
 

@@ -23,7 +23,7 @@ inline void loadNccl(bool print) {
   std::string tried, error;
   if (!nccl::load(api, tried, error)) {
     if (!error.empty()) gc::die(gc::kNcclMissing, "NCCL library unusable: %s", error.c_str());
-    gc::die(gc::kNcclMissing, "NCCL library not found; tried: %s (set NCCL_LIBRARY to libnccl.so.2, or NCCL_HOME, or pip install nvidia-nccl-cu12)", tried.c_str());
+    gc::die(gc::kNcclMissing, "NCCL library not found; tried: %s (set NCCL_LIBRARY to libnccl.so.2, or NCCL_HOME, or pip install nvidia-nccl-cu%d)", tried.c_str(), CUDART_VERSION / 1000);
   }
   if (!print) return;
   gc::config("nccl-library", "%s", api.path.c_str());

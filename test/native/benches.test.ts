@@ -149,7 +149,7 @@ test('coll_bench with no NCCL anywhere: exit 4 and one line listing every place 
   assert.match(line, /^coll_bench: error: NCCL library not found; tried: \/nonexistent\/libnccl\.so\.2 \(not found\); \/nonexistent-home\/lib\/libnccl\.so\.2 \(not found\); libnccl\.so\.2 \(not found\)/)
   assert.ok(line.includes(`${userBase}/`) || !existsSync('/usr/bin/python3'), 'the user site-packages of python3 are listed')
   assert.match(line, /nvidia\/nccl\/lib\/libnccl\.so\.2 \(not found\)/)
-  assert.match(line, /set NCCL_LIBRARY/)
+  assert.match(line, /set NCCL_LIBRARY to libnccl\.so\.2, or NCCL_HOME, or pip install nvidia-nccl-cu1\d\)$/)
   // With no NCCL_* variables at all the search starts at the loader path.
   const bare = await run((await built()).collBench, [], { PYTHONUSERBASE: userBase })
   assert.equal(bare.code, 4)
