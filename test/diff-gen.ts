@@ -6,23 +6,7 @@
 import { writeManifest, newManifest, Appender } from '../src/resultset/index.ts'
 import type { LoadedSet } from '../src/resultset/index.ts'
 import type { Row } from '../src/model/index.ts'
-
-/** mulberry32, a seeded uniform generator on [0, 1). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-/** A standard normal deviate generator (Box-Muller) over `u`. */
-export function normals(u: () => number): () => number {
-  return () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u())
-}
+import { mulberry32 as rng, normals } from '../src/random/index.ts'
 
 /** What to generate. */
 export interface GenSpec {

@@ -7,8 +7,8 @@
 import { medianOf, quantile, sortSample, summarize } from '../stats/index.ts'
 import { huberLine, relResiduals, segmentedFit } from './_fit.ts'
 import type { LineFit, SegmentFit, XY } from './_fit.ts'
-import { hashSeed, mulberry32, randInt } from './_prng.ts'
-import type { Rng } from './_prng.ts'
+import { hashSeed, mulberry32, randInt } from '../random/index.ts'
+import type { Uniform as Rng } from '../random/index.ts'
 import type { Series } from './_series.ts'
 import type { Segment } from './_types.ts'
 

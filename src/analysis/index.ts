@@ -25,7 +25,7 @@ export { BANDS, LATENCY_BANDS, COLLECTIVE_BANDS, BANDWIDTH_BANDS, NCCL_MODEL, nc
 export type { NcclModelKey } from './bands.ts'
 export { MODEL_PRESETS, resolveModel } from './models.ts'
 export type { ModelOverrides } from './models.ts'
-export { mulberry32, hashSeed } from './_prng.ts'
+export { mulberry32, hashSeed } from '../random/index.ts'
 export { renderAnalysis, renderComparison } from './_text.ts'
 export type {
   Analysis, AnalysisCell, Fit, Segment, Band, BandKind, BandMetric, Verdict, LinkClassSummary, GpuOutlier,

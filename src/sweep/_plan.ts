@@ -3,7 +3,7 @@ import type { BenchKind, Plan, Point, SkippedPoint, SweepSpec } from './_types.t
 import { allPairs, formatGpuList } from './_lists.ts'
 import { resolveGroupings } from './_groupings.ts'
 import type { BestGroups } from './_groupings.ts'
-import { shuffle } from './_rng.ts'
+import { shuffle } from '../random/index.ts'
 
 /** A bench an instrument offers; the plan crosses it with the spec's axes. */
 export interface BenchDef {

@@ -14,6 +14,7 @@ import { FIXTURES } from '../helpers.ts'
 import { PARSERS } from '../../src/parsers/index.ts'
 import type { Parser } from '../../src/parsers/index.ts'
 import { rowProblem } from '../../src/model/index.ts'
+import { mulberry32 } from '../../src/random/index.ts'
 
 const CASES = 10_000
 const LIMIT_MS = 50
@@ -26,18 +27,6 @@ function fixtureFiles(dir: string): string[] {
   })
 }
 const FILES = fixtureFiles(FIXTURES).sort().map((p) => ({ name: relative(FIXTURES, p), lines: readFileSync(p, 'utf8').split('\n') }))
-
-/** mulberry32: a small seeded PRNG, so a failing case can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const GARBAGE = ['', '#', '# nThread', '#  Rank', 'N/A N/A N/A', '{', '}', '[', '"results": [', '\u0000\u0001', '\x1b[4mGPU0\x1b[0m', 'Device: 0, X, pciBusID: zz', '   D\\D     0     1', 'nan inf -inf 1e309', ' 8 2 float sum -1 1 2 3 4 5 6 7 8', 'GPU0\tX\tOK\t', '-+-[0000:00]-+-00.0', '   ' + '9'.repeat(400), 'é∂ƒ©˙∆˚¬…æ', 'SUM device_to_device_memcpy_read_ce 1e+308']
 const NUMBERS = ['NaN', 'nan', '-1', '-0', '1e308', '1e-320', '99999999999999999999999', 'Infinity', '0x1F', '', '-', '1.2.3', '1e', '4294967296']
@@ -98,7 +87,7 @@ for (const [pi, parser] of PARSERS.entries()) {
     const slow: { seed: number; name: string; lines: string[]; trial: number }[] = []
     for (let c = 0; c < CASES; c++) {
       const seed = pi * 1_000_003 + c
-      const rnd = prng(seed)
+      const rnd = mulberry32(seed)
       const file = FILES[c % FILES.length] as (typeof FILES)[number]
       const whole = c % 50 === 0
       const start = whole ? 0 : Math.floor(rnd() * file.lines.length)
