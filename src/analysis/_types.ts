@@ -84,28 +84,18 @@ export interface Fit extends SeriesId, AlphaBeta {
  * Statistics of one cell (bench × pair or group × size × env × placement × metric), from
  * the cells module; CI ends that cannot be bounded (n < 6 at 95 %) are null.
  */
-export interface AnalysisCell {
+export interface AnalysisCell extends Omit<Summary, 'ci' | 'outliers'> {
   /** The cell key (`cellKey` of src/cells), the join key of diff. */
   key: string
   config: CellConfig
-  n: number
-  median: number
-  mean: number
-  stdev: number
-  min: number
-  max: number
-  p5: number
-  p95: number
-  mad: number
+  /** The median's CI; an end that cannot be bounded is null (JSON has no ±∞). */
   ci: [number | null, number | null]
-  ciLevel: number
   /** Number of values flagged by the modified z-score (|z| > 3.5). */
   outliers: number
   /** Launches (trials) in the cell, and the standard deviation within / between launches. */
   launches: number
   withinStdev: number | null
   betweenStdev: number | null
-  warnings: string[]
 }
 
 /** A verdict line: what the analysis concludes about one subject. */

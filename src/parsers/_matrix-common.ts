@@ -1,8 +1,10 @@
 /**
  * Small pieces shared by the matrix-printing parsers (p2pBandwidthLatencyTest, nvbandwidth):
- * line cleaning, whitespace tokens, exact decimal scaling and a bounded diagnostics sink.
+ * line cleaning, whitespace tokens, exact decimal scaling, a bounded diagnostics sink and the
+ * guarded frame of a line parser.
  */
-import type { Diagnostic } from '../model/index.ts'
+import type { Diagnostic, Row } from '../model/index.ts'
+import type { LineParser, Origin } from './types.ts'
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g
@@ -91,4 +93,47 @@ export function optionValue(line: string, names: readonly string[]): string | un
     }
   }
   return undefined
+}
+
+/**
+ * The frame of a line parser that must never throw: its diagnostics, the last line seen, and
+ * guards that turn a throw while reading a line (or while finishing) into one `parser-error`
+ * diagnostic naming the tool, after which parsing goes on.
+ */
+export abstract class GuardedLineParser implements LineParser {
+  protected readonly diags: DiagSink
+  protected lastLine = 0
+
+  constructor(
+    protected readonly origin: Origin,
+    protected readonly emit: (row: Row) => void,
+    private readonly tool: string,
+  ) {
+    this.diags = new DiagSink(origin.file)
+  }
+
+  line(raw: string, no: number): void {
+    this.lastLine = no
+    try {
+      this.read(raw, no)
+    } catch (e) {
+      this.diags.add(no, 'error', 'parser-error', `${this.tool} parser failed on this line: ${String(e)}`)
+    }
+  }
+
+  end(): { meta: Record<string, unknown>; diagnostics: Diagnostic[] } {
+    try {
+      this.finish()
+    } catch (e) {
+      this.diags.add(this.lastLine, 'error', 'parser-error', `${this.tool} parser failed at the end: ${String(e)}`)
+    }
+    return { meta: this.fileMeta(), diagnostics: this.diags.finish() }
+  }
+
+  /** Reads one raw line (`no` is 1-based). */
+  protected abstract read(raw: string, no: number): void
+  /** Closes what is still open and adds the end-of-file diagnostics. */
+  protected abstract finish(): void
+  /** What the file says about itself, for the parse output's meta. */
+  protected abstract fileMeta(): Record<string, unknown>
 }

@@ -6,14 +6,14 @@
  * SUM keys of the text output. Log lines around the document are skipped.
  */
 import type { Row } from '../model/index.ts'
-import { DiagSink, cleanLine } from './_matrix-common.ts'
+import { GuardedLineParser, cleanLine } from './_matrix-common.ts'
 import { emitRecorded } from './_nvbw-emit.ts'
 import type { NvbwMatrix } from './_nvbw-emit.ts'
 import { JsonDocScanner, MAX_DOC_CHARS, matrixCellLines } from './_nvbw-json-scan.ts'
 import { NVBW_META_CAP, commandBufferMiB, emptyMeta, noteRunLine } from './_nvbw-meta.ts'
 import type { NvbwMeta, NvbwTestcaseMeta } from './_nvbw-meta.ts'
 import { bufferSize, jsonDevice } from './_nvbw-testcases.ts'
-import type { LineParser, Origin, Parser } from './types.ts'
+import type { Origin, Parser } from './types.ts'
 
 type Obj = Record<string, unknown>
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -30,35 +30,25 @@ function nameLine(lines: readonly string[], name: unknown, from: number): number
   return from
 }
 
-class NvbwJsonParser implements LineParser {
-  private readonly diags: DiagSink
+class NvbwJsonParser extends GuardedLineParser {
   private readonly meta: NvbwMeta = emptyMeta('json')
   private doc: JsonDocScanner | null = null
   private docs = 0
-  private lastLine = 0
 
-  constructor(
-    private readonly origin: Origin,
-    private readonly emit: (row: Row) => void,
-  ) {
-    this.diags = new DiagSink(origin.file)
+  constructor(origin: Origin, emit: (row: Row) => void) {
+    super(origin, emit, 'nvbandwidth JSON')
   }
 
-  line(raw: string, no: number): void {
-    this.lastLine = no
-    try {
-      const s = cleanLine(raw)
-      if (this.doc) return this.more(this.doc, s, no)
-      const t = s.trimStart()
-      if (t.startsWith('{')) {
-        this.doc = new JsonDocScanner(no)
-        this.docs++
-        return this.more(this.doc, t, no)
-      }
-      noteRunLine(this.meta, t)
-    } catch (e) {
-      this.diags.add(no, 'error', 'parser-error', `nvbandwidth JSON parser failed on this line: ${String(e)}`)
+  protected read(raw: string, no: number): void {
+    const s = cleanLine(raw)
+    if (this.doc) return this.more(this.doc, s, no)
+    const t = s.trimStart()
+    if (t.startsWith('{')) {
+      this.doc = new JsonDocScanner(no)
+      this.docs++
+      return this.more(this.doc, t, no)
     }
+    noteRunLine(this.meta, t)
   }
 
   private more(doc: JsonDocScanner, s: string, no: number): void {
@@ -170,14 +160,17 @@ class NvbwJsonParser implements LineParser {
     }))
   }
 
-  end(): { meta: Record<string, unknown>; diagnostics: ReturnType<DiagSink['finish']> } {
+  protected finish(): void {
     if (this.doc) {
       this.diags.add(this.doc.startLine, 'error', 'incomplete', `JSON document from line ${this.doc.startLine} never closes (cut short?)`)
       this.doc = null
     }
     if (this.docs === 0) this.diags.add(Math.max(1, this.lastLine), 'warn', 'no-data', 'no nvbandwidth JSON document found')
     this.meta.bufferSize = bufferSize(this.meta.version, commandBufferMiB(this.meta.commandLine), false, false)
-    return { meta: this.meta as unknown as Record<string, unknown>, diagnostics: this.diags.finish() }
+  }
+
+  protected fileMeta(): Record<string, unknown> {
+    return this.meta as unknown as Record<string, unknown>
   }
 }
 

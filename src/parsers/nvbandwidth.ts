@@ -8,13 +8,13 @@
  * counted in one `na-cell` diagnostic per matrix.
  */
 import type { Row } from '../model/index.ts'
-import { DiagSink, cleanLine, intToken, tokens } from './_matrix-common.ts'
+import { GuardedLineParser, cleanLine, intToken, tokens } from './_matrix-common.ts'
 import { emitRecorded, partSuffix } from './_nvbw-emit.ts'
 import type { NvbwMatrix } from './_nvbw-emit.ts'
 import { NVBW_META_CAP, commandBufferMiB, emptyMeta, noteRunLine } from './_nvbw-meta.ts'
 import type { NvbwMeta, NvbwTestcaseMeta } from './_nvbw-meta.ts'
 import { bufferSize, cudaVersionNumber, deviceLine } from './_nvbw-testcases.ts'
-import type { LineParser, Origin, Parser } from './types.ts'
+import type { Origin, Parser } from './types.ts'
 
 /** The matrix being read: waiting for its header, reading rows, or done (waiting for SUM). */
 interface OpenMatrix extends NvbwMatrix {
@@ -26,37 +26,27 @@ const CELL = /^(?:N\/A|[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|-?nan|-?inf)$/i
 const SUMMARY = /^(SUM|COEFFICIENT_OF_VARIATION|MIN|MAX|AVG)\s+(\S+)\s+(\S+)$/
 const PERF = /^&&&& PERF\s+(\S+)\s+(\S+)\s*(\S*)$/
 
-class NvbwTextParser implements LineParser {
-  private readonly diags: DiagSink
+class NvbwTextParser extends GuardedLineParser {
   private readonly meta: NvbwMeta = emptyMeta('text')
   private tc: NvbwTestcaseMeta | null = null
   private mx: OpenMatrix | null = null
   private smallBuffer = false
   /** The last unrecognized line, if it came right before this one (blank lines aside): a hostname candidate. */
   private lastOther: string | null = null
-  private lastLine = 0
 
-  constructor(
-    private readonly origin: Origin,
-    private readonly emit: (row: Row) => void,
-  ) {
-    this.diags = new DiagSink(origin.file)
+  constructor(origin: Origin, emit: (row: Row) => void) {
+    super(origin, emit, 'nvbandwidth')
   }
 
-  line(raw: string, no: number): void {
-    this.lastLine = no
-    try {
-      const t = cleanLine(raw).trim()
-      if (t === '') return this.blank()
-      const other = this.lastOther
-      this.lastOther = null
-      if (this.matrixLine(t, no)) return
-      if (this.bannerLine(t, other)) return
-      if (this.statusLine(t, no)) return
-      this.otherLine(t)
-    } catch (e) {
-      this.diags.add(no, 'error', 'parser-error', `nvbandwidth parser failed on this line: ${String(e)}`)
-    }
+  protected read(raw: string, no: number): void {
+    const t = cleanLine(raw).trim()
+    if (t === '') return this.blank()
+    const other = this.lastOther
+    this.lastOther = null
+    if (this.matrixLine(t, no)) return
+    if (this.bannerLine(t, other)) return
+    if (this.statusLine(t, no)) return
+    this.otherLine(t)
   }
 
   private blank(): void {
@@ -176,18 +166,17 @@ class NvbwTextParser implements LineParser {
     return bufferSize(this.meta.version, commandBufferMiB(this.meta.commandLine), latency, this.smallBuffer)
   }
 
-  end(): { meta: Record<string, unknown>; diagnostics: ReturnType<DiagSink['finish']> } {
-    try {
-      this.flush()
-      for (const tc of this.meta.testcases) {
-        if (tc.status === 'running') this.diags.add(tc.line, 'warn', 'incomplete', `nvbandwidth testcase ${tc.name} started but printed no matrix`)
-      }
-      if (this.meta.runs === 0 && this.meta.testcases.length === 0) this.diags.add(Math.max(1, this.lastLine), 'warn', 'no-data', 'no nvbandwidth output found')
-      this.meta.bufferSize = this.size(false)
-    } catch (e) {
-      this.diags.add(this.lastLine, 'error', 'parser-error', `nvbandwidth parser failed at the end: ${String(e)}`)
+  protected finish(): void {
+    this.flush()
+    for (const tc of this.meta.testcases) {
+      if (tc.status === 'running') this.diags.add(tc.line, 'warn', 'incomplete', `nvbandwidth testcase ${tc.name} started but printed no matrix`)
     }
-    return { meta: this.meta as unknown as Record<string, unknown>, diagnostics: this.diags.finish() }
+    if (this.meta.runs === 0 && this.meta.testcases.length === 0) this.diags.add(Math.max(1, this.lastLine), 'warn', 'no-data', 'no nvbandwidth output found')
+    this.meta.bufferSize = this.size(false)
+  }
+
+  protected fileMeta(): Record<string, unknown> {
+    return this.meta as unknown as Record<string, unknown>
   }
 }
 

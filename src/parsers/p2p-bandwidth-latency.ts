@@ -10,12 +10,12 @@
  */
 import { SIM_MARKER } from '../model/index.ts'
 import type { Row } from '../model/index.ts'
-import { DiagSink, cleanLine, intToken, scaled, tokens } from './_matrix-common.ts'
+import { GuardedLineParser, cleanLine, intToken, scaled, tokens } from './_matrix-common.ts'
 import { P2P_MAX_DEVICES, P2pRun } from './_p2p-run.ts'
 import type { P2pMatrixMeta } from './_p2p-run.ts'
 import { P2P_BANNER, P2P_FOOTER, accessOf, deviceOf, headerOf, optionsOf, sectionOf } from './_p2p-sections.ts'
 import type { P2pOptions, P2pSection } from './_p2p-sections.ts'
-import type { LineParser, Origin, Parser } from './types.ts'
+import type { Origin, Parser } from './types.ts'
 
 const NO_OPTIONS: P2pOptions = { p2pRead: false, smCopy: false, numElems: null, commandLine: null }
 /** Bytes per element of the tool's copies (it copies `int`s). */
@@ -31,8 +31,7 @@ interface OpenSection {
   matrix: P2pMatrixMeta | null
 }
 
-class P2pLineParser implements LineParser {
-  private readonly diags: DiagSink
+class P2pLineParser extends GuardedLineParser {
   /** The first MAX_RUN_METAS + 1 runs (later ones are only counted, so memory stays flat). */
   private readonly runs: P2pRun[] = []
   private runCount = 0
@@ -41,25 +40,13 @@ class P2pLineParser implements LineParser {
   private pending: P2pOptions = NO_OPTIONS
   private readonly cudaLines: string[] = []
   private simulated = false
-  private lastLine = 0
 
-  constructor(
-    private readonly origin: Origin,
-    private readonly emit: (row: Row) => void,
-  ) {
-    this.diags = new DiagSink(origin.file)
+  constructor(origin: Origin, emit: (row: Row) => void) {
+    super(origin, emit, 'p2pBandwidthLatencyTest')
   }
 
-  line(raw: string, no: number): void {
-    this.lastLine = no
-    try {
-      this.step(cleanLine(raw).trim(), no)
-    } catch (e) {
-      this.diags.add(no, 'error', 'parser-error', `p2pBandwidthLatencyTest parser failed on this line: ${String(e)}`)
-    }
-  }
-
-  private step(t: string, no: number): void {
+  protected read(raw: string, no: number): void {
+    const t = cleanLine(raw).trim()
     const o = this.open
     if (t === '') {
       if (o && o.spec === 'connectivity') this.close(no)
@@ -225,17 +212,12 @@ class P2pLineParser implements LineParser {
     this.emit(row)
   }
 
-  end(): { meta: Record<string, unknown>; diagnostics: ReturnType<DiagSink['finish']> } {
-    try {
-      this.finishRun(this.lastLine)
-    } catch (e) {
-      this.diags.add(this.lastLine, 'error', 'parser-error', `p2pBandwidthLatencyTest parser failed at the end: ${String(e)}`)
-    }
+  protected finish(): void {
+    this.finishRun(this.lastLine)
     if (this.runCount === 0) this.diags.add(Math.max(this.lastLine, 1), 'warn', 'no-data', 'no p2pBandwidthLatencyTest output found')
-    return { meta: this.meta(), diagnostics: this.diags.finish() }
   }
 
-  private meta(): Record<string, unknown> {
+  protected fileMeta(): Record<string, unknown> {
     const [first, ...rest] = this.runs
     return {
       tool: 'p2pBandwidthLatencyTest',
