@@ -4,16 +4,19 @@
  * guarded frame of a line parser.
  */
 import type { Diagnostic, Row } from '../model/index.ts'
+import { srunLabelEnd } from './_text.ts'
 import type { LineParser, Origin } from './types.ts'
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g
 const TAG_OUTPUT = /^\[\d+,\d+\]<(?:stdout|stderr)>:\s?/
 
-/** Removes ANSI escapes, an `mpirun --tag-output` prefix, a stray CR and trailing blanks. */
+/** Removes ANSI escapes, an `srun --label` or `mpirun --tag-output` prefix, a stray CR and trailing blanks. */
 export function cleanLine(raw: string): string {
   let s = raw
   if (s.includes('\x1b')) s = s.replace(ANSI, '')
+  const label = srunLabelEnd(s)
+  if (label > 0) s = s.slice(label)
   if (s.charCodeAt(0) === 91 /* [ */ && s.includes('>:')) s = s.replace(TAG_OUTPUT, '')
   return s.trimEnd()
 }

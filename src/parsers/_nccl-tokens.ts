@@ -4,15 +4,19 @@
  * because a 200 MB log goes through them line by line.
  */
 
+import { srunLabelEnd } from './_text.ts'
+
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g
 
 /**
- * Removes ANSI escapes and an `mpirun --tag-output` prefix (`[1,0]<stdout>:`).
- * Returns the text and whether a tag prefix was present.
+ * Removes ANSI escapes, an `srun --label` prefix (`3: `) and an `mpirun --tag-output` prefix
+ * (`[1,0]<stdout>:`). Returns the text and whether a tag prefix was present.
  */
 export function stripPrefix(line: string): { text: string; tagged: boolean } {
   let s = line
   if (s.indexOf('\x1b') !== -1) s = s.replace(ANSI, '')
+  const label = srunLabelEnd(s)
+  if (label > 0) s = s.slice(label)
   if (s.charCodeAt(0) !== 91 /* [ */) return { text: s, tagged: false }
   const end = tagPrefixEnd(s)
   return end < 0 ? { text: s, tagged: false } : { text: s.slice(end), tagged: true }

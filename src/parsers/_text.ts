@@ -17,3 +17,32 @@ export function parseText(parser: Parser, text: string, origin: Origin): ParseOu
   const { meta, diagnostics } = lp.end()
   return { rows, meta, diagnostics }
 }
+
+/**
+ * Length of an `srun --label` prefix at the start of `s`, or 0 when there is none. Slurm
+ * writes `%*d: ` (the task id right-aligned to the width of the largest) before every line,
+ * or `P<offset> %*d: ` in a heterogeneous job; a blank line keeps only the label.
+ */
+export function srunLabelEnd(s: string): number {
+  // Cheap reject first: the colon of a label is within its first 18 characters.
+  const colon = s.indexOf(':')
+  if (colon < 1 || colon > 18) return 0
+  let i = 0
+  if (s.charCodeAt(0) === 80 /* P */) {
+    i = 1
+    while (isDigitAt(s, i)) i++
+    if (i === 1 || s.charCodeAt(i) !== 32) return 0
+    i++
+  }
+  while (s.charCodeAt(i) === 32) i++
+  const start = i
+  while (isDigitAt(s, i)) i++
+  if (i === start || i - start > 7 || i !== colon) return 0
+  if (i + 1 === s.length) return i + 1
+  return s.charCodeAt(i + 1) === 32 ? i + 2 : 0
+}
+
+const isDigitAt = (s: string, i: number): boolean => {
+  const c = s.charCodeAt(i)
+  return c >= 48 && c <= 57
+}

@@ -14,6 +14,7 @@ import type { RunSink } from './_nccl-run.ts'
 import { collectiveInText, firstNonBlank, isCellShaped, isDigit, num, stripPrefix, tokenize } from './_nccl-tokens.ts'
 import { detectNcclText } from './_nccl-detect.ts'
 import { DiagSink } from './_matrix-common.ts'
+import { srunLabelEnd } from './_text.ts'
 import type { LineParser, Origin, Parser } from './types.ts'
 
 /** Runs whose meta is kept in full (a log of thousands of runs keeps counts for the rest). */
@@ -61,6 +62,11 @@ class NcclTextParser implements LineParser {
 
   private handle(text: string, no: number): void {
     let s = text
+    const label = srunLabelEnd(s)
+    if (label > 0) {
+      s = s.slice(label)
+      this.file.srunLabel = true
+    }
     if (s.charCodeAt(0) === 91 || s.indexOf('\x1b') !== -1) {
       const p = stripPrefix(s)
       s = p.text

@@ -181,7 +181,8 @@ class NvbwTextParser extends GuardedLineParser {
 }
 
 /** Confidence that `head` is nvbandwidth plain text. */
-function detect(head: string): number {
+function detect(raw: string): number {
+  const head = raw.replace(/^(?:P\d+ )?[ ]*\d{1,7}(?:: |:$)/gm, '') // srun --label prefixes
   if (/^nvbandwidth Version:/m.test(head)) return 0.95
   if (/^Running \w+\.\s*$/m.test(head) && /\((?:GB\/s|ns)\)\s*$/m.test(head) && /^SUM \w+ /m.test(head)) return 0.8
   return 0
