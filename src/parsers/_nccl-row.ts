@@ -24,7 +24,7 @@ export interface Block {
   wrong: string
 }
 
-/** A parsed row; `blocks[0]` is out-of-place, `blocks[1]` in-place. */
+/** A parsed row; `blocks[0]` is out-of-place, `blocks[1]` in-place (unless `inPlaceOnly`). */
 export interface ParsedRow {
   size: number
   count: number
@@ -36,6 +36,8 @@ export interface ParsedRow {
   glued?: string
   /** 1-3 trailing cells of a block cut short (truncated log). */
   partial: boolean
+  /** Trace/replay mode (2.17.3+): the out-of-place block is printed blank, `blocks[0]` is in-place. */
+  inPlaceOnly?: boolean
   /** The layout this row was read with, and whether its token count matched it exactly. */
   layout: Layout
   exact: boolean

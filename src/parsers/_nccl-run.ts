@@ -151,7 +151,7 @@ export class Run {
     const source = { file: this.sink.file, line }
     for (let b = 0; b < row.blocks.length; b++) {
       const blk = row.blocks[b] as Block
-      const placement = b === 0 ? 'out-of-place' : 'in-place'
+      const placement = b === 0 && !row.inPlaceOnly ? 'out-of-place' : 'in-place'
       this.cell(row, blk.time, 'time', 's', this.timeExp, bench, ranks, placement, source)
       this.cell(row, blk.algbw, 'algbw', 'B/s', 9, bench, ranks, placement, source)
       this.cell(row, blk.busbw, 'busbw', 'B/s', 9, bench, ranks, placement, source)

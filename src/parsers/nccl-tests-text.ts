@@ -17,6 +17,9 @@ import { DiagSink } from './_matrix-common.ts'
 import { srunLabelEnd } from './_text.ts'
 import type { LineParser, Origin, Parser } from './types.ts'
 
+/** The blank out-of-place block of trace/replay mode: 32 blanks between the row's preamble and its cells. */
+const BLANK_BLOCK = /\S {24,}\S/
+
 /** Runs whose meta is kept in full (a log of thousands of runs keeps counts for the rest). */
 const RUNS_KEPT = 100
 
@@ -82,7 +85,7 @@ class NcclTextParser implements LineParser {
     const t = tokenize(s, this.tok)
     if (this.broken && this.resume(t)) return
     this.settleBroken()
-    if (isDigit(c) && this.tryRow(t, no)) return
+    if (isDigit(c) && this.tryRow(t, s, no)) return
     this.other(s, t, no)
   }
 
@@ -121,10 +124,15 @@ class NcclTextParser implements LineParser {
     return run
   }
 
-  private tryRow(t: string[], no: number): boolean {
+  private tryRow(t: string[], s: string, no: number): boolean {
     const layout = this.run?.layout ?? this.rowLayout
     const row = parseRow(t, layout) ?? (layout ? parseRow(t, undefined) : undefined)
     if (!row) return false
+    if (row.blocks.length === 1 && !row.partial && row.glued === undefined && BLANK_BLOCK.test(s)) {
+      row.inPlaceOnly = true
+      if (!this.file.traceMode) this.diags.add(no, 'info', 'trace-mode', 'the out-of-place cells are blank (trace/replay mode): these rows are in-place only')
+      this.file.traceMode = true
+    }
     if (!this.run?.layout && row.exact) this.rowLayout ??= row.layout
     if (row.glued !== undefined && row.blocks.length < 2) {
       this.broken = { row, line: no }
@@ -139,7 +147,7 @@ class NcclTextParser implements LineParser {
     if (row.glued !== undefined) {
       const failure = /fail|error|timeout|abort/i.test(row.glued)
       this.diags.add(no, failure ? 'error' : 'warn', failure ? 'row-error' : 'bad-row', `${failure ? 'error printed inside a result row' : 'unreadable cells in a result row'}: ${row.glued.slice(0, 200)}`)
-    } else if (row.blocks.length < 2) {
+    } else if (row.blocks.length < 2 && !row.inPlaceOnly) {
       this.diags.add(no, 'warn', 'partial-row', `result row cut short (${row.blocks.length} of 2 placements complete); the complete cells are kept`)
     }
     if (row.layout.perIter && !run.info.perIterColumns) {

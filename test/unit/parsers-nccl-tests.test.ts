@@ -363,3 +363,33 @@ test('detection: text markers, row-shaped log tails, JSON; other formats are not
   }
   void strip
 })
+
+test('trace/replay mode (2.17.3+): a blank out-of-place block makes in-place-only rows, never out-of-place ones', () => {
+  // Generated from a real v2.17.8 log: each row's out-of-place cells replaced by 32 blanks,
+  // as FORMATS.md §1 says trace mode prints them.
+  const f = 'gh200-slingshot-2node-2rank-v2.17.8-wrong-elements-oob-failed.txt'
+  const ROW = /^(\s*\d+\s+\d+\s+\S+\s+\S+\s+-?\d+)(\s+\S+\s+\S+\s+\S+\s+\S+)(\s+\S+\s+\S+\s+\S+\s+\S+\s*)$/
+  let blanked = 0
+  const text = splitLines(read(f))
+    .map((l) => {
+      const m = ROW.exec(l)
+      if (!m) return l
+      blanked++
+      return `${m[1] as string}${' '.repeat(32)}${m[3] as string}`
+    })
+    .join('\n')
+  assert.ok(blanked >= 10, `${blanked} rows blanked`)
+  const plain = parse(read(f))
+  const trace = parse(text)
+  const inPlace = plain.rows.filter((r) => r.placement === 'in-place')
+  assert.ok(inPlace.length >= 30)
+  assert.deepEqual(strip(trace), strip({ ...plain, rows: inPlace }))
+  assert.ok(!codes(trace).includes('partial-row'), 'no row is called cut short')
+  assert.equal(codes(trace).filter((c) => c === 'trace-mode').length, 1)
+  assert.equal(trace.meta.traceMode, true)
+  // A row cut short after its first block is still partial and out-of-place, not trace mode.
+  const cut = parse(read(f).replace(/^(\s*8\s+2\s+float\s+sum\s+-1\s+\S+\s+\S+\s+\S+\s+\S+).*$/m, '$1'))
+  assert.ok(codes(cut).includes('partial-row'))
+  assert.ok(!codes(cut).includes('trace-mode'))
+  assert.ok(cut.rows.some((r) => r.sizeBytes === 8 && r.placement === 'out-of-place'))
+})
