@@ -1,6 +1,6 @@
 import { join } from 'node:path'
-import { badInput } from '../errors/index.ts'
 import type { BenchDef, Point, SweepSpec } from '../sweep/index.ts'
+import { geometricFlags, p2pSizeFlags } from './_sizes.ts'
 import type { Instrument, InstrumentContext, Invocation, LaunchShape } from './_types.ts'
 
 /** Where a dry run shows the native binaries when they are not built yet. */
@@ -12,22 +12,10 @@ export const NATIVE_COLLECTIVES = ['all_reduce', 'all_gather', 'reduce_scatter',
 const dirOf = (ctx: InstrumentContext): string => ctx.spec.paths.nativeDir ?? NATIVE_PLACEHOLDER
 const safe = (s: string): string => s.replace(/[^\w.=~,+-]/g, '_')
 
-/** coll_bench takes geometric sizes only: -b MIN -e MAX -f FACTOR. */
-function geometricFlags(sizes: readonly number[]): string[] {
-  const lo = sizes[0] as number
-  const hi = sizes[sizes.length - 1] as number
-  if (sizes.length === 1) return ['-b', String(lo), '-e', String(hi)]
-  const f = (sizes[1] as number) / lo
-  if (!Number.isInteger(f) || f < 2 || !sizes.every((s, i) => i === 0 || s === (sizes[i - 1] as number) * f)) {
-    throw badInput('--sizes: the native coll_bench takes a geometric range (e.g. 8:128M:x2)')
-  }
-  return ['-b', String(lo), '-e', String(hi), '-f', String(f)]
-}
-
 /**
  * gpucomm's own CUDA benches (native/README.md): p2p_bench measures every requested pair
- * (latency, uni- and bidirectional bandwidth, CE and SM copies, P2P on and off) in one
- * run over the visible GPUs; coll_bench runs NCCL collectives, one process per group
+ * (latency up to 1 MiB, uni- and bidirectional bandwidth from 64 KiB, over the sweep's sizes;
+ * CE and SM copies, P2P on and off) in one run over the visible GPUs; coll_bench runs NCCL collectives, one process per group
  * under the local launcher (-g N) or one rank per GPU under mpirun/srun (with a
  * --bootstrap directory inside the result set, fresh per launch).
  */
@@ -59,7 +47,7 @@ export const nativeInstrument: Instrument = {
       // Every ordered pair requested: "all" also measures each GPU to itself (the local and host-staged floors).
       const every = req.length === shape.gpus.length * (shape.gpus.length - 1)
       const pairs = every ? 'all' : req.map(([a, b]) => `${pos.get(a)}:${pos.get(b)}`).join(',')
-      return { argv: [join(dirOf(ctx), 'p2p_bench'), '--pairs', pairs, ...common], env: {} }
+      return { argv: [join(dirOf(ctx), 'p2p_bench'), '--pairs', pairs, ...p2pSizeFlags(point.sizes), ...common], env: {} }
     }
     const argv = [join(dirOf(ctx), 'coll_bench'), '--coll', point.collective ?? 'all_reduce', ...geometricFlags(point.sizes), ...common]
     const perProc = Math.max(1, Math.round(shape.gpus.length / shape.procs))

@@ -12,7 +12,7 @@ export { INSTRUMENTS } from './registry.ts'
 export { SIM_PRESETS } from './_sim.ts'
 export { NATIVE_PLACEHOLDER, NATIVE_COLLECTIVES } from './_native.ts'
 export { NVBANDWIDTH_TESTCASES } from './_upstream.ts'
-export { ncclSizeFlags } from './_sizes.ts'
+export { ncclSizeFlags, geometricFlags, p2pSizeFlags } from './_sizes.ts'
 
 /** The instrument with this id; unknown ids are bad input naming the known ones. */
 export function instrumentById(id: string): Instrument {

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { INSTRUMENTS, instrumentById, ncclSizeFlags } from '../../src/instruments/index.ts'
+import { INSTRUMENTS, geometricFlags, instrumentById, ncclSizeFlags, p2pSizeFlags } from '../../src/instruments/index.ts'
 import type { InstrumentContext } from '../../src/instruments/index.ts'
 import { expandHostlist, launcherById, resolveHosts } from '../../src/launch/index.ts'
 import { plan, resolveSpec } from '../../src/sweep/index.ts'
@@ -59,7 +59,15 @@ test('native: p2p_bench gets "all" or visible-ordinal pairs; coll_bench a fresh 
   const pts = pointsOf(ctx)
   const pairs = pts.find((p) => p.kind === 'pairs')
   assert.ok(pairs)
-  assert.deepEqual(nat.command(pairs, { gpus: [2, 3, 5], procs: 1 }, ctx, 1).argv.slice(0, 3), ['/nb/p2p_bench', '--pairs', 'all'])
+  // The sweep's sizes 8:1M:x4: latency over all of them (≤ 1 MiB), bandwidth over those ≥ 64 KiB.
+  assert.deepEqual(nat.command(pairs, { gpus: [2, 3, 5], procs: 1 }, ctx, 1).argv.slice(0, 17), [
+    '/nb/p2p_bench', '--pairs', 'all', '--tests', 'latency,bw_uni,bw_bi', '-b', '8', '-e', '524288', '-f', '4', '-B', '131072', '-E', '524288', '-F', '4',
+  ])
+  assert.deepEqual(p2pSizeFlags([8, 16, 32]), ['--tests', 'latency', '-b', '8', '-e', '32', '-f', '2'])
+  assert.deepEqual(p2pSizeFlags([4 << 20, 16 << 20]), ['--tests', 'bw_uni,bw_bi', '-B', '4194304', '-E', '16777216', '-F', '4'])
+  assert.deepEqual(p2pSizeFlags([1 << 20]), ['--tests', 'latency,bw_uni,bw_bi', '-b', '1048576', '-e', '1048576', '-B', '1048576', '-E', '1048576'])
+  assert.throws(() => p2pSizeFlags([8, 24, 40]), /geometric/)
+  assert.deepEqual(geometricFlags([8, 64, 512]), ['-b', '8', '-e', '512', '-f', '8'])
   const some = { ...pairs, pairs: [[2, 5], [5, 3]] as [number, number][] }
   assert.deepEqual(nat.command(some, { gpus: [2, 3, 5], procs: 1 }, ctx, 1).argv.slice(1, 3), ['--pairs', '0:2,2:1'])
   const coll = pts.find((p) => p.kind === 'collective')
