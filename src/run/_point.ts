@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Diagnostic, Row } from '../model/index.ts'
 import type { LineParser, Parser } from '../parsers/index.ts'
@@ -67,9 +67,22 @@ export interface AttemptResult {
 /** A file-name-safe form of a point id. */
 export const safeName = (s: string): string => s.replace(/[^\w.=~,+-]/g, '_')
 
+/**
+ * Moves the raw logs of an earlier run of a point (a sweep interrupted and resumed) to
+ * `<dir>.earlier-N`, so its attempts never overwrite them and every launch starts with fresh
+ * scratch files (coll_bench's bootstrap directory).
+ */
+function keepEarlierRun(abs: string): void {
+  if (!existsSync(abs) || readdirSync(abs).length === 0) return
+  let n = 1
+  while (existsSync(`${abs}.earlier-${n}`)) n++
+  renameSync(abs, `${abs}.earlier-${n}`)
+}
+
 /** Runs every group of a point concurrently (a TP4 grouping runs both groups at once). */
 export async function runAttempt(point: Point, attempt: number, deps: PointDeps): Promise<AttemptResult> {
   const dir = join('raw', safeName(point.id))
+  if (attempt === 1) keepEarlierRun(join(deps.out, dir))
   mkdirSync(join(deps.out, dir), { recursive: true })
   const results = await Promise.all(point.groups.map((g) => launchGroup(point, g, attempt, dir, deps)))
   const verdict = worst(results.map((r) => r.record))

@@ -73,3 +73,18 @@ test('retries with backoff: a crash on the first attempt is retried and recorded
   assert.equal(set.rows.length, 64)
   assert.ok(set.rows.every((x) => x.source.file === 'raw/nccl.all_reduce~tp4~t1/a2-g0-3.stdout'))
 })
+
+test('--resume reruns a failed point without overwriting its earlier logs: they move to raw/<point>.earlier-1', async () => {
+  const out = join(tmp(), 'set')
+  const r = await sweep([...BASE, '--trials', '2', '--seed', '5', '--sim-fault', 't1=exit', '--out', out])
+  assert.equal(r.code, 1, r.stderr)
+  const id = 'nccl.all_reduce~tp4~t1'
+  const raw = join(out, 'raw', id)
+  const first = readFileSync(join(raw, 'a1-g0-3.stderr'), 'utf8')
+  const resumed = await sweep(['--resume', out])
+  assert.equal(resumed.code, 1, 'the fault is part of the spec, so the point fails again')
+  assert.match(resumed.stderr, /1 points to run, 1 already done/)
+  assert.equal(readFileSync(join(`${raw}.earlier-1`, 'a1-g0-3.stderr'), 'utf8'), first, 'the first run\'s log, moved intact')
+  assert.ok(existsSync(join(raw, 'a1-g0-3.stdout')), 'the resumed run wrote its own logs')
+  assert.ok(!existsSync(join(out, 'raw', 'nccl.all_reduce~tp4~t2.earlier-1')), 'a point that did not run again keeps its logs in place')
+})
