@@ -124,9 +124,14 @@ void measure(Bench& B, const Case& c) {
 void setupDevs(Bench& B) {
   size_t maxBytes = (gc::sizeSweep(B.o.b, B.o.e, B.o.f).back() + 255) / 256 * 256;
   std::vector<int> gpus = B.o.gpus;
+  int count = gc::deviceCount();
+  // Each process takes the -g GPUs at its local rank's offset, unless the launcher gave every
+  // process only its own GPUs (srun --gpus-per-task): then it takes those, from 0.
+  long first = B.w.local * B.o.ngpus;
+  if (first + B.o.ngpus > count && B.o.ngpus == count) first = 0;
   if (gpus.empty())
-    for (long j = 0; j < B.o.ngpus; j++) gpus.push_back((int)(B.w.local * B.o.ngpus + j));
-  gc::checkGpus(gpus, gc::deviceCount());
+    for (long j = 0; j < B.o.ngpus; j++) gpus.push_back((int)(first + j));
+  gc::checkGpus(gpus, count);
   B.nranks = B.w.nprocs * (int)gpus.size();
   B.devs.resize(gpus.size());
   for (size_t j = 0; j < gpus.size(); j++) {
@@ -159,9 +164,10 @@ int main(int argc, char** argv) {
   B.w = coll::detectWorld();
   if (B.w.proc == 0) gc::printHeader("coll_bench");
   coll::loadNccl(B.w.proc == 0);
+  nccl::UniqueId id = coll::bootstrapId(B.w, B.o.bootstrap, B.o.timeoutS);
   setupDevs(B);
   if (B.o.latch) latch.init();
-  initComms(B, coll::bootstrapId(B.w, B.o.bootstrap, B.o.timeoutS));
+  initComms(B, id);
   if (B.w.proc == 0) {
     gc::config("nprocs", "%d", B.w.nprocs), gc::config("nranks", "%d", B.nranks);
     gc::config("iters", "%ld", B.o.iters), gc::config("warmup", "%ld", B.o.warmup), gc::config("check", "%ld", B.o.check);

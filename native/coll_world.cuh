@@ -4,7 +4,10 @@
 #include "common.cuh"
 #include "nccl_loader.cuh"
 
+#include <sys/stat.h>
 #include <unistd.h>
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -35,7 +38,19 @@ inline World detectWorld() {
   return w;
 }
 
-// Rank 0 writes the unique id to DIR/nccl-unique-id (atomically); the others wait for it.
+// Creates `dir` and any missing parent (like mkdir -p); false when it cannot.
+inline bool makeDirs(const std::string& dir) {
+  for (size_t i = 1; i <= dir.size(); i++) {
+    if (i < dir.size() && dir[i] != '/') continue;
+    std::string part = dir.substr(0, i);
+    if (mkdir(part.c_str(), 0755) != 0 && errno != EEXIST) return false;
+  }
+  return true;
+}
+
+// Rank 0 creates DIR and writes the unique id to DIR/nccl-unique-id (atomically); the others
+// wait for it. Called before any GPU is touched, so a rank 0 that fails later never leaves the
+// others waiting out the timeout.
 inline nccl::UniqueId bootstrapId(const World& w, const std::string& dir, long timeoutS) {
   nccl::UniqueId id;
   if (w.nprocs == 1) {
@@ -46,6 +61,7 @@ inline nccl::UniqueId bootstrapId(const World& w, const std::string& dir, long t
   std::string path = dir + "/nccl-unique-id";
   if (w.proc == 0) {
     NCCL_CHECK(api.getUniqueId(&id));
+    if (!makeDirs(dir)) gc::die(gc::kNcclError, "bootstrap: cannot create %s: %s", dir.c_str(), std::strerror(errno));
     std::string tmp = path + ".tmp." + std::to_string(getpid());
     FILE* f = std::fopen(tmp.c_str(), "wb");
     if (!f || std::fwrite(&id, sizeof id, 1, f) != 1 || std::fclose(f) != 0 || std::rename(tmp.c_str(), path.c_str()) != 0)

@@ -155,3 +155,25 @@ test('coll_bench with no NCCL anywhere: exit 4 and one line listing every place 
   assert.equal(bare.code, 4)
   assert.match(bare.stderr.trim(), /^coll_bench: error: NCCL library not found; tried: libnccl\.so\.2 \(not found\); \//)
 })
+
+test('coll_bench bootstrap: rank 0 creates DIR and writes the id before touching a GPU, rank 1 reads it; a lone rank 1 times out', { skip: stubSkip || noGpuSkip }, async () => {
+  const coll = (await built()).collBench
+  const lib = await stubNccl(tmp(), 22807)
+  const dir = join(tmp(), 'raw', 'point', 'a1-g0,1.bootstrap') // its parents do not exist yet
+  const rank = (r: number, extra: string[] = [], d = dir) =>
+    run(coll, ['-n', '1', '--bootstrap', d, ...extra], { NCCL_LIBRARY: lib, OMPI_COMM_WORLD_RANK: String(r), OMPI_COMM_WORLD_SIZE: '2', OMPI_COMM_WORLD_LOCAL_RANK: String(r) })
+  const r0 = await rank(0)
+  assert.equal(r0.code, 3, r0.stderr)
+  assert.equal(statSync(join(dir, 'nccl-unique-id')).size, 128, 'the 128-byte ncclUniqueId')
+  const t0 = Date.now()
+  const r1 = await rank(1, ['--bootstrap-timeout', '20'])
+  assert.equal(r1.code, 3, `rank 1 got past the bootstrap to the (absent) GPU: ${r1.stderr}`)
+  assert.ok(Date.now() - t0 < 10_000, 'rank 1 found the id at once')
+  assert.equal(r1.stdout, '', 'only rank 0 prints')
+  const lone = await rank(1, ['--bootstrap-timeout', '1'], join(tmp(), 'empty'))
+  assert.equal(lone.code, 5)
+  assert.match(lone.stderr.trim(), /^coll_bench: error: bootstrap: no unique id in .*empty\/nccl-unique-id after 1 s \(is rank 0 running\?\)$/)
+  const none = await run(coll, ['-n', '1'], { NCCL_LIBRARY: lib, OMPI_COMM_WORLD_RANK: '0', OMPI_COMM_WORLD_SIZE: '2' })
+  assert.equal(none.code, 2)
+  assert.match(none.stderr, /2 processes: --bootstrap DIR is required/)
+})
