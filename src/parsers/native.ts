@@ -3,8 +3,9 @@
  * native/README.md): `key: value` config lines, then one benchstat-like line per
  * measurement `Name/k=v/…  1  <value> <unit> …`, plus `CORRUPT`, `SKIP` and `WARN` lines.
  */
-import type { Diagnostic, Row } from '../model/index.ts'
-import type { LineParser, Origin, Parser } from './types.ts'
+import type { Row } from '../model/index.ts'
+import { GuardedLineParser, cleanLine } from './_matrix-common.ts'
+import type { Origin, Parser } from './types.ts'
 
 const CONFIG = /^([a-z][A-Za-z0-9_.-]*): (.*)$/
 const RESULT = /^Benchmark(\S+)\s+(\d+)\s+(\S.*)$/
@@ -76,20 +77,21 @@ function baseRow(bench: string, keys: Map<string, string>, origin: Origin, line:
   return row
 }
 
-class NativeParser implements LineParser {
+class NativeParser extends GuardedLineParser {
   private readonly config: Record<string, string> = {}
-  private readonly diagnostics: Diagnostic[] = []
   private results = 0
-  private last = 0
-  constructor(private readonly origin: Origin, private readonly emit: (row: Row) => void) {}
 
-  private diag(line: number, severity: Diagnostic['severity'], code: string, message: string): void {
-    this.diagnostics.push({ file: this.origin.file, line, severity, code, message })
+  constructor(origin: Origin, emit: (row: Row) => void) {
+    super(origin, emit, 'native bench')
   }
 
-  line(text: string, lineNo: number): void {
-    this.last = lineNo
-    const t = text.trim()
+  private diag(line: number, severity: 'info' | 'warn' | 'error', code: string, message: string): void {
+    this.diags.add(line, severity, code, message)
+  }
+
+  /** One line; `mpirun --tag-output` and `srun --label` prefixes (multi-process runs) are dropped. */
+  protected read(text: string, lineNo: number): void {
+    const t = cleanLine(text).trim()
     if (t === '' || t.startsWith('#')) return
     const r = RESULT.exec(t)
     if (r) return this.result(r[1] as string, r[3] as string, lineNo)
@@ -133,7 +135,11 @@ class NativeParser implements LineParser {
     for (const row of rows) this.emit(row)
   }
 
-  end(): { meta: Record<string, unknown>; diagnostics: Diagnostic[] } {
+  protected finish(): void {
+    if (this.results === 0) this.diag(this.lastLine, 'warn', 'no-results', 'no result lines (did the bench stop early? see its stderr)')
+  }
+
+  protected fileMeta(): Record<string, unknown> {
     const c = this.config
     const meta: Record<string, unknown> = { config: { ...c } }
     if (c.format) meta.version = c.format
@@ -144,8 +150,7 @@ class NativeParser implements LineParser {
     if (c['cuda-driver']) meta.cudaDriver = Number(c['cuda-driver'])
     const gpus = Object.keys(c).filter((k) => /^gpu\.\d+$/.test(k))
     if (gpus.length) meta.gpus = gpus.map((k) => ({ index: Number(k.slice(4)), ...gpuFacts(c[k] as string) }))
-    if (this.results === 0) this.diag(this.last, 'warn', 'no-results', 'no result lines (did the bench stop early? see its stderr)')
-    return { meta, diagnostics: this.diagnostics }
+    return meta
   }
 }
 
@@ -159,9 +164,14 @@ function gpuFacts(v: string): { name?: string; computeCap?: string; busId?: stri
   return out
 }
 
+/** An optional `mpirun --tag-output` or `srun --label` prefix at a line start. */
+const PREFIX = String.raw`(?:\[\d+,\d+\]<stdout>:|(?:P\d+ )? *\d{1,7}: )?`
+const FORMAT_LINE = new RegExp(String.raw`^${PREFIX}format: gpucomm-native\/\d+\s*$`, 'm')
+const RESULT_LINE = new RegExp(String.raw`^${PREFIX}Benchmark(P2P(Latency|BwUni|BwBi)|Nccl[A-Z]\w*)\/\S+\s+\d+\s+\S+ (us\/op|GB\/s|wrong)`, 'm')
+
 function detect(head: string): number {
-  if (/^format: gpucomm-native\/\d+\s*$/m.test(head)) return 0.99
-  if (/^Benchmark(P2P(Latency|BwUni|BwBi)|Nccl[A-Z]\w*)\/\S+\s+\d+\s+\S+ (us\/op|GB\/s|wrong)/m.test(head)) return 0.8
+  if (FORMAT_LINE.test(head)) return 0.99
+  if (RESULT_LINE.test(head)) return 0.8
   return 0
 }
 

@@ -137,3 +137,19 @@ test('negative, infinite and overflowing values are bad lines, never rows', () =
   assert.deepEqual(out.diagnostics.filter((d) => d.code === 'bad-line').map((d) => d.line), [1, 2, 3])
   assert.deepEqual(out.rows.map((r) => [r.source.line, r.sizeBytes, r.value]), [[4, null, 3e-6]])
 })
+
+test('multi-process output: mpirun --tag-output and srun --label prefixes give the same rows, meta and diagnostics', () => {
+  for (const name of ['generated-coll.txt', 'generated-p2p.txt']) {
+    const text = read(name)
+    const want = parseText(parser, text, { file: name })
+    assert.ok(want.rows.length > 0)
+    for (const prefix of ['[1,0]<stdout>:', '0: ', ' 0: ']) {
+      const tagged = text.split('\n').map((l) => (l === '' ? l : prefix + l)).join('\n')
+      assert.equal(detectParser(tagged)?.id, 'native', `${name} with "${prefix}" detected`)
+      const got = parseText(parser, tagged, { file: name })
+      assert.deepEqual(got.rows, want.rows, `${name} with "${prefix}": rows`)
+      assert.deepEqual(got.meta, want.meta, `${name} with "${prefix}": meta`)
+      assert.deepEqual(got.diagnostics, want.diagnostics, `${name} with "${prefix}": diagnostics`)
+    }
+  }
+})
