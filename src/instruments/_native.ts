@@ -45,8 +45,9 @@ export const nativeInstrument: Instrument = {
       const pos = new Map(shape.gpus.map((g, i) => [g, i]))
       const req = point.pairs ?? []
       // Every ordered pair requested: "all" also measures each GPU to itself (the local and host-staged floors).
-      const every = req.length === shape.gpus.length * (shape.gpus.length - 1)
-      const pairs = every ? 'all' : req.map(([a, b]) => `${pos.get(a)}:${pos.get(b)}`).join(',')
+      const self = req.length === shape.gpus.length && req.every(([a, b]) => a === b)
+      const every = !self && req.length === shape.gpus.length * (shape.gpus.length - 1)
+      const pairs = every ? 'all' : self ? 'self' : req.map(([a, b]) => `${pos.get(a)}:${pos.get(b)}`).join(',')
       return { argv: [join(dirOf(ctx), 'p2p_bench'), '--pairs', pairs, ...p2pSizeFlags(point.sizes), ...common], env: {} }
     }
     const argv = [join(dirOf(ctx), 'coll_bench'), '--coll', point.collective ?? 'all_reduce', ...geometricFlags(point.sizes), ...common]

@@ -19,14 +19,16 @@ export function readPreset(path: string): SpecInput {
 /**
  * The default plan of `gpucomm sweep` (and `npm start`). Without GPUs: bench/sweep-default-sim.json
  * (the seed-vm simulation of the 8-GPU VM, sized to finish in well under a minute on two cores).
- * With GPUs: bench/sweep-default.json on every GPU found, with TPn and TPn/2 groupings.
+ * With GPUs: bench/sweep-default.json on every GPU found, with TPn and TPn/2 groupings (one GPU:
+ * its copies to itself only).
  */
 export function defaultSpecInput(gpu: GpuQuery): SpecInput {
   if (!gpu.found) return readPreset(DEFAULT_PRESETS.sim)
   const n = gpu.gpus.length
   const groupings = n >= 4 && n % 2 === 0 ? `tp${n},tp${n / 2}` : n >= 2 ? `tp${n}` : ''
   const base = readPreset(DEFAULT_PRESETS.gpu)
-  return { ...base, gpus: gpu.gpus.map((g) => g.index).join(','), groupings, ...(n < 2 ? { pairs: 'none', collectives: '' } : {}) }
+  // One GPU: no pair and no group of two, but each GPU to itself still shows the local-copy and host-staged floors.
+  return { ...base, gpus: gpu.gpus.map((g) => g.index).join(','), groupings, ...(n < 2 ? { pairs: 'self', collectives: '' } : {}) }
 }
 
 /**

@@ -97,16 +97,20 @@ export function parseEnvAxis(text: string, what = '--env'): [string, string[]] {
   return [m[1] as string, values]
 }
 
-/** Parses "0-1,2-3" or "0>1,2>3" pair lists into ordered pairs. */
+/**
+ * Parses `all` (every ordered pair of different GPUs), `self` (each GPU to itself: the
+ * local-copy and host-staged floors, measurable on one GPU) or "0>1,2>3" pair lists.
+ */
 export function parsePairs(text: string, gpus: readonly number[], what = '--pairs'): [number, number][] {
   const t = text.trim()
   if (t === 'all') return allPairs(gpus)
+  if (t === 'self') return gpus.map((g) => [g, g])
   const out: [number, number][] = []
   for (const part of t.split(',')) {
     const m = /^\s*(\d+)\s*[>:]\s*(\d+)\s*$/.exec(part)
-    if (!m) throw badInput(`${what}: "${part}" is not a pair (use all, or SRC>DST pairs like 0>1,2>3)`)
+    if (!m) throw badInput(`${what}: "${part}" is not a pair (use all, self, or SRC>DST pairs like 0>1,2>3)`)
     const p: [number, number] = [Number(m[1]), Number(m[2])]
-    if (p[0] === p[1]) throw badInput(`${what}: pair "${part}" names one GPU twice`)
+    if (p[0] === p[1]) throw badInput(`${what}: pair "${part}" names one GPU twice (use self for each GPU to itself)`)
     for (const g of p) if (!gpus.includes(g)) throw badInput(`${what}: GPU ${g} of pair "${part}" is not in --gpus`)
     out.push(p)
   }

@@ -76,8 +76,9 @@ function pairConfigs(spec: SweepSpec, b: BenchDef): Config[] {
     return pairs.map((p) => ({ base: `${b.bench}~${p[0]}>${p[1]}`, point: point([[p[0], p[1]]], [p]) }))
   }
   const used = spec.gpus.filter((g) => pairs.some((p) => p[0] === g || p[1] === g))
-  const every = pairs.length === allPairs(used).length
-  const where = every ? formatGpuList(used) : `${formatGpuList(used)}:${pairs.length}pairs`
+  const self = pairs.length === used.length && pairs.every(([a, b]) => a === b)
+  const every = !self && pairs.length === allPairs(used).length
+  const where = every ? formatGpuList(used) : self ? `${formatGpuList(used)}:self` : `${formatGpuList(used)}:${pairs.length}pairs`
   return [{ base: `${b.bench}~${where}`, point: point([used], pairs) }]
 }
 

@@ -68,6 +68,8 @@ test('native: p2p_bench gets "all" or visible-ordinal pairs; coll_bench a fresh 
   assert.deepEqual(p2pSizeFlags([1 << 20]), ['--tests', 'latency,bw_uni,bw_bi', '-b', '1048576', '-e', '1048576', '-B', '1048576', '-E', '1048576'])
   assert.throws(() => p2pSizeFlags([8, 24, 40]), /geometric/)
   assert.deepEqual(geometricFlags([8, 64, 512]), ['-b', '8', '-e', '512', '-f', '8'])
+  const selfPairs = { ...pairs, pairs: [[2, 2], [3, 3], [5, 5]] as [number, number][] }
+  assert.deepEqual(nat.command(selfPairs, { gpus: [2, 3, 5], procs: 1 }, ctx, 1).argv.slice(1, 3), ['--pairs', 'self'])
   const some = { ...pairs, pairs: [[2, 5], [5, 3]] as [number, number][] }
   assert.deepEqual(nat.command(some, { gpus: [2, 3, 5], procs: 1 }, ctx, 1).argv.slice(1, 3), ['--pairs', '0:2,2:1'])
   const coll = pts.find((p) => p.kind === 'collective')

@@ -53,7 +53,8 @@ test('groupings: tpN splits in order, explicit groups, best falls back with a re
 test('pairs and env axes', () => {
   assert.equal(allPairs([0, 1, 2]).length, 6)
   assert.deepEqual(parsePairs('0>1,2:3', [0, 1, 2, 3]), [[0, 1], [2, 3]])
-  bad(() => parsePairs('0>0', [0, 1]), /one GPU twice/)
+  bad(() => parsePairs('0>0', [0, 1]), /one GPU twice \(use self/)
+  assert.deepEqual(parsePairs('self', [0, 2]), [[0, 0], [2, 2]])
   assert.deepEqual(envCombos([['A', ['0', '1']], ['B', ['x', 'y']]]), [{ A: '0', B: 'x' }, { A: '0', B: 'y' }, { A: '1', B: 'x' }, { A: '1', B: 'y' }])
   assert.deepEqual(envCombos([]), [{}])
 })

@@ -31,6 +31,14 @@ test('the default plan: seed-vm simulation without a GPU (all pairs, TP8 vs TP4)
   const eight = resolveSpec(defaultSpecInput(gpus(8)), 1)
   assert.deepEqual([eight.instruments, eight.gpus.length, eight.groupings], [['native'], 8, ['tp8', 'tp4']])
   assert.deepEqual(resolveSpec(defaultSpecInput(gpus(4)), 1).groupings, ['tp4', 'tp2'])
+  // One GPU: its copies to itself (local and host-staged floors), nothing else; 3 trials.
+  const one = resolveSpec(defaultSpecInput(gpus(1)), 1)
+  assert.deepEqual([one.pairs, one.collectives, one.groupings], [[[0, 0]], [], []])
+  const p1 = plan(one, { benches: instrumentById('native').benches(one) })
+  assert.deepEqual(p1.points.map((x) => x.id), ['native.p2p~0:self~t1', 'native.p2p~0:self~t2', 'native.p2p~0:self~t3'])
+  // Two GPUs' self pairs are as many as their cross pairs, and still named self.
+  const two = resolveSpec({ ...defaultSpecInput(gpus(2)), pairs: 'self' }, 1)
+  assert.equal(plan(two, { benches: instrumentById('native').benches(two) }).points[0]?.id, 'native.p2p~0,1:self~t1')
 })
 
 test('--spec FILE with flags on top, and a bad preset named in one line', async () => {

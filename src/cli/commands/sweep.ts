@@ -31,7 +31,7 @@ export const sweepCommand = defineCommand({
       .option('instrument', { type: 'string', describe: 'native (default with GPUs), sim, nccl-tests, p2p, nvbandwidth (comma list)' })
       .option('preset', { type: 'string', describe: 'simulator preset: seed-vm, baremetal-turin, pcie-switch, nvlink' })
       .option('gpus', { type: 'string', describe: 'GPUs: 0-7 or 0,2,4' })
-      .option('pairs', { type: 'string', describe: 'all (every ordered pair), none, or 0>1,2>3' })
+      .option('pairs', { type: 'string', describe: 'all (every ordered pair), self (each GPU to itself), none, or 0>1,2>3' })
       .option('groupings', { type: 'string', describe: 'tp8,tp4,tp2, best, or explicit 0-3/4-7 (";" between explicit ones)' })
       .option('collectives', { alias: 'collective', type: 'string', describe: 'all_reduce,all_gather,… (default all_reduce)' })
       .option('sizes', { type: 'string', describe: 'MIN:MAX:xF (8:128M:x2), MIN:MAX:+STEP, or a list' })
