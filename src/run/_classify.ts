@@ -33,17 +33,25 @@ export function enrichRow(row: Row, point: Point, group: readonly number[], visi
 /**
  * Judges one launch: killed by the watchdog → hung; could not start, died by a signal or
  * exited non-zero → failed; exited 0 but the output is not what was asked for (no rows,
- * parse errors, sizes or pairs missing, a failed data check) → corrupt; else ok.
+ * parse errors, sizes or pairs missing, a failed data check) → corrupt; else ok. A failure's
+ * reason ends with the last line the process wrote on stderr (`lastError`), where the
+ * benches say why.
  */
-export function classifyLaunch(point: Point, exec: ExecResult, rows: readonly Row[], diagnostics: readonly Diagnostic[], noOutputS: number): { status: AttemptStatus; reason: string } {
+export function classifyLaunch(point: Point, exec: ExecResult, rows: readonly Row[], diagnostics: readonly Diagnostic[], noOutputS: number, lastError = ''): { status: AttemptStatus; reason: string } {
   const wrong = rows.filter((r) => r.metric === 'wrong' && r.value > 0)
-  const dataCheck = wrong.length ? `data check failed: ${wrong.reduce((s, r) => s + r.value, 0)} wrong elements in ${wrong.length} cells` : undefined
+  const corrupt = diagnostics.find((d) => d.code === 'corrupt')
+  const dataCheck = wrong.length
+    ? `data check failed: ${wrong.reduce((s, r) => s + r.value, 0)} wrong elements in ${wrong.length} cells`
+    : corrupt
+      ? `${corrupt.message} (${corrupt.file}:${corrupt.line})`
+      : undefined
+  const why = lastError ? `: ${lastError.length > 300 ? `${lastError.slice(0, 300)}…` : lastError}` : ''
   if (exec.killed === 'no-output') return { status: 'hung', reason: `no output for ${noOutputS} s; killed the process group` }
   if (exec.killed === 'hard-cap') return { status: 'hung', reason: `still running after the hard cap of ${exec.wallS.toFixed(0)} s; killed the process group` }
   if (exec.killed === 'abort') return { status: 'failed', reason: 'interrupted' }
   if (exec.spawnError) return { status: 'failed', reason: exec.spawnError }
-  if (exec.signal) return { status: 'failed', reason: `crashed: killed by ${exec.signal}` }
-  if (exec.exitCode !== 0) return { status: dataCheck ? 'corrupt' : 'failed', reason: dataCheck ?? `exited with status ${exec.exitCode}` }
+  if (exec.signal) return { status: 'failed', reason: `crashed: killed by ${exec.signal}${why}` }
+  if (exec.exitCode !== 0) return { status: dataCheck ? 'corrupt' : 'failed', reason: dataCheck ?? `exited with status ${exec.exitCode}${why}` }
   if (dataCheck) return { status: 'corrupt', reason: dataCheck }
   const err = diagnostics.find((d) => d.severity === 'error')
   if (rows.length === 0) return { status: 'corrupt', reason: err ? `no rows: ${err.message}` : 'no rows parsed from the output (not in the expected format)' }

@@ -123,18 +123,20 @@ async function launchGroup(point: Point, group: number[], attempt: number, dir: 
     if (e) rows.push(e)
   })
   const nccl = new NcclInfoCollector()
+  let lastError = ''
   const hardMs = Math.min(spec.hardTimeoutS * 1000, timeoutMs ?? Infinity)
   const exec: ExecResult = await execWatched({
     command: cmd, noOutputMs: spec.noOutputTimeoutS * 1000, hardMs, stdoutPath: join(deps.out, stdout), stderrPath: join(deps.out, stderr),
     killGraceMs: deps.killGraceMs,
     onLine: (stream, line) => {
       if (stream === 'stdout') reader.line(line)
+      else if (line.trim() !== '') lastError = line.trim()
       nccl.line(line)
     },
     ...(deps.signal ? { signal: deps.signal } : {}),
   })
   const { diagnostics, parser, meta } = reader.end()
-  const verdict = classifyLaunch(point, exec, rows, diagnostics, spec.noOutputTimeoutS)
+  const verdict = classifyLaunch(point, exec, rows, diagnostics, spec.noOutputTimeoutS, lastError)
   const record: LaunchRecord = {
     group: formatGpuList(group), argv: [cmd.file, ...cmd.args], env: cmd.env, stdout, stderr,
     exitCode: exec.exitCode, signal: exec.signal, startedMs: exec.startedMs, wallS: exec.wallS, rows: rows.length, ...verdict,

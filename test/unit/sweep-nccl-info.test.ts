@@ -81,6 +81,13 @@ test('classify: watchdog kills are hung, signals and exit codes failed, bad outp
   assert.match(classifyLaunch(p, exec(), [time(8)], [], 60).reason, /rows for 1 of 2 sizes/)
   const wrong = makeRow({ bench: 'nccl.all_reduce', metric: 'wrong', unit: 'count', value: 12, sizeBytes: 8, source: { file: 'x', line: 1 } })
   assert.deepEqual(classifyLaunch(p, exec({ exitCode: 1 }), [...full, wrong], [], 60).status, 'corrupt')
+  // The bench's own last stderr line says why it stopped.
+  const why = 'p2p_bench: error: cudaGetDeviceCount(&n): cudaErrorNoDevice (no CUDA-capable device is detected) at native/common.cuh:184'
+  assert.deepEqual(classifyLaunch(p, exec({ exitCode: 3 }), [], [], 60, why), { status: 'failed', reason: `exited with status 3: ${why}` })
+  assert.equal(classifyLaunch(p, exec({ exitCode: 3 }), [], [], 60, 'x'.repeat(400)).reason, `exited with status 3: ${'x'.repeat(300)}…`)
+  // A native CORRUPT line (exit 1, no 'wrong' rows): corrupt, naming the line.
+  const corrupt = { file: 'p2p.stdout', line: 42, severity: 'error' as const, code: 'corrupt', message: 'data check failed, values not to be trusted: BenchmarkP2PBwBi/src=1/dst=0' }
+  assert.deepEqual(classifyLaunch(p, exec({ exitCode: 1 }), full, [corrupt], 60), { status: 'corrupt', reason: `${corrupt.message} (p2p.stdout:42)` })
 })
 
 test('rows get the sweep fields; visible device ordinals map back to physical GPUs; unrequested pairs drop', () => {
