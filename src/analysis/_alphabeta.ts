@@ -22,8 +22,8 @@ export interface AlphaBeta {
   beta: number | null
   betaCi: [number, number] | null
   segments: Segment[]
-  /** The measured side of the floor: the smallest size, its median and its minimum. */
-  smallest: { sizeBytes: number; median: number; min: number; n: number }
+  /** The measured side of the floor: the smallest size (null: the tool did not state it), its median and its minimum. */
+  smallest: { sizeBytes: number | null; median: number; min: number; n: number }
   /** Distinct sizes and samples that went in. */
   sizes: number
   n: number
@@ -86,7 +86,7 @@ export function fitSeries(series: Series, opts: FitOptions = {}): AlphaBeta {
     beta,
     betaCi: direct ? direct.ci : beta === null ? null : betas.length > boot.slopes.length / 2 ? ci(betas) : [beta, beta],
     segments: segs.map((s) => toSegment(points, s)),
-    smallest: { sizeBytes: sizes[0] as number, median: medianOf(s0), min: s0[0] as number, n: s0.length },
+    smallest: { sizeBytes: sizes[0] === 0 && series.unsized > 0 ? null : (sizes[0] as number), median: medianOf(s0), min: s0[0] as number, n: s0.length },
     sizes: sizes.length,
     n: samples.reduce((a, s) => a + s.length, 0),
     warnings,

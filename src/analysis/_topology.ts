@@ -33,6 +33,7 @@ export async function loadTopology(dir: string, manifest: Manifest): Promise<{ v
       // Loaded lazily: only sets with a capture pay for the topology module.
       const { collectTopology, pairLinkClass } = await import('../topology/index.ts')
       const report = await collectTopology({ from: capture })
+      if (report.gpus.length === 1) return { view: null, note: 'one GPU in the topology capture: no links between GPUs' }
       if (!report.pairs.some((p) => p.link)) throw new Error('the capture names no link classes')
       return { view: { source: capture, linkClass: (a, b) => pairLinkClass(report, a, b) }, note: 'pairs aggregated by link class' }
     } catch (e) {

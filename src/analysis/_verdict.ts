@@ -96,7 +96,7 @@ const fmtRatio = (r: number): string => (r >= 10 ? r.toFixed(0) : r.toFixed(1))
 /** The verdict sentence of one fit. */
 export function verdictText(f: FitCore & Pick<Fit, 'grouping'>, ctx: VerdictContext): string {
   const ci = `[${formatSeconds(f.alphaCi[0]).replace(/ .*/, '')}, ${formatSeconds(f.alphaCi[1])}]`
-  const head = `${subjectOf(f)} floor ${formatSeconds(f.alpha)} ${ci} (smallest size ${f.smallest.sizeBytes} B: median ${formatSeconds(f.smallest.median)}, min ${formatSeconds(f.smallest.min)})`
+  const head = `${subjectOf(f)} floor ${formatSeconds(f.alpha)} ${ci} (${f.smallest.sizeBytes === null ? 'size not stated by the tool' : `smallest size ${f.smallest.sizeBytes} B`}: median ${formatSeconds(f.smallest.median)}, min ${formatSeconds(f.smallest.min)})`
   const cands = candidateBands(f)
   if (cands.length === 0) return `${head}; no published band for this bench`
   const within = cands.filter((b) => inBand(b, f.alpha))

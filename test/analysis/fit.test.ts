@@ -101,4 +101,10 @@ test('the smallest size is reported beside the floor: its median and minimum', (
   assert.equal(f.smallest.min, v[0])
   assert.equal(f.smallest.median, v[2])
   assert.equal(f.smallest.n, 5)
+  // Rows the tool gave no size (p2pBandwidthLatencyTest's latency matrices) sit at 0 B: not stated, not "0 B".
+  const bySize = new Map(s.bySize)
+  bySize.set(0, [{ value: 2e-6, launch: 't1' }])
+  const unsized = fitSeries({ ...s, bySize, unsized: 1 }, { replicates: 0 })
+  assert.equal(unsized.smallest.sizeBytes, null)
+  assert.equal(fitSeries({ ...s, bySize, unsized: 0 }, { replicates: 0 }).smallest.sizeBytes, 0)
 })
