@@ -86,7 +86,7 @@ const text = (v: string | readonly (string | number)[] | undefined): string | un
 /** Spec defaults that do not depend on the machine. */
 export const SPEC_DEFAULTS = {
   pairs: 'all', groupings: 'tp8,tp4', collectives: 'all_reduce', sizes: '8:128M:x2', trials: 3, warmup: 1, iters: 20,
-  order: 'interleaved', launcher: 'local', srunGpus: 'gpus-per-task', timeoutS: 60, hardTimeoutS: 600, retries: 1, retryBackoffS: 1,
+  order: 'interleaved', launcher: 'local', srunGpus: 'gpus-per-task', timeoutS: 60, hardTimeoutS: 3600, retries: 1, retryBackoffS: 1,
 } as const
 
 /**

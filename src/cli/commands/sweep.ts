@@ -49,7 +49,7 @@ export const sweepCommand = defineCommand({
       .option('srun-gpus', { type: 'string', choices: ['gpus-per-task', 'gres', 'none'], describe: 'how srun requests GPUs' })
       .option('nccl-debug', { type: 'boolean', describe: 'capture NCCL_DEBUG=INFO and record NCCL’s transports/algo/proto (default: on with --env)' })
       .option('timeout', { type: 'number', describe: 'watchdog: seconds without output before a launch is killed (default 60)' })
-      .option('hard-timeout', { type: 'number', describe: 'watchdog: hard cap in seconds per launch (default 600)' })
+      .option('hard-timeout', { type: 'number', describe: 'watchdog: hard cap in seconds per launch (default 3600)' })
       .option('retries', { type: 'number', describe: 'retries of a failed point, with backoff (default 1)' })
       .option('retry-backoff', { type: 'number', describe: 'first backoff in seconds, doubled per retry (default 1)' })
       .option('nccl-tests-dir', { type: 'string', describe: 'directory of nccl-tests binaries (<coll>_perf)' })
