@@ -10,7 +10,7 @@ import { AdaptiveTracker } from './_adaptive.ts'
 import { acquireLock, lockHolder } from './_lock.ts'
 import { findNoEffect } from './_noeffect.ts'
 import type { PointEvidence } from './_noeffect.ts'
-import { runAttempt, safeName } from './_point.ts'
+import { runAttempt } from './_point.ts'
 import type { AttemptResult, PointDeps } from './_point.ts'
 import { captureSweepTopology, hostFacts, instrumentHash } from './_provenance.ts'
 import { prepareResume } from './_resume.ts'
@@ -24,7 +24,7 @@ export type ProgressEvent =
   | { type: 'plan'; total: number; todo: number; done: number; skipped: number; out: string }
   | { type: 'point-start'; index: number; todo: number; id: string }
   | { type: 'retry'; id: string; attempt: number; status: string; reason: string; delayS: number }
-  | { type: 'point'; index: number; todo: number; id: string; outcome: PointOutcome; elapsedS: number; etaS: number; partial?: { rows: number; raw: string } }
+  | { type: 'point'; index: number; todo: number; id: string; outcome: PointOutcome; elapsedS: number; etaS: number; partial?: { rows: number; files: string[] } }
 
 /** Options of runSweep. */
 export interface SweepOptions {
@@ -137,7 +137,7 @@ async function execute(prep: Prepared, opts: SweepOptions, deps: SweepDeps): Pro
       result.timing.childS += attempts.reduce((s, a) => s + a.childS, 0)
       const elapsedS = (performance.now() - started) / 1000
       // Rows a failed point printed before it stopped are not in the set, but its raw log keeps them.
-      const partial = last.status !== 'ok' && last.rows.length > 0 ? { rows: last.rows.length, raw: join('raw', safeName(p.id)) } : undefined
+      const partial = last.status !== 'ok' && last.rows.length > 0 ? { rows: last.rows.length, files: last.launches.map((l) => join(opts.out, l.stdout)) } : undefined
       const etaS = (elapsedS / (index + 1)) * (todo.length - index - 1)
       opts.onProgress?.({ type: 'point', index, todo: todo.length, id: p.id, outcome, elapsedS, etaS, ...(partial ? { partial } : {}) })
     }

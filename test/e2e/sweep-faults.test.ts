@@ -40,8 +40,10 @@ test('hang → hung at the watchdog (group killed); crash, exit, garbage, trunca
   assert.match((o(6) as { reason: string }).reason, /data check failed: \d+ wrong elements/)
   assert.equal(o(7)?.status, 'ok')
   // Rows a failed point printed are not in the set; the progress line says where they are.
-  assert.match(r.stderr, /t6 corrupt: data check failed[^\n]*\(\d+ rows read before it stopped are only in raw\/nccl\.all_reduce~tp4~t6\/; gpucomm import recovers them\)/)
-  assert.doesNotMatch(r.stderr, /t7 ok[^\n]*rows read before it stopped/)
+  const hint = /t6 corrupt: data check failed[^\n]*\(its \d+ rows are not in the set: gpucomm import (\S+) recovers them\)/.exec(r.stderr)
+  assert.equal(hint?.[1], join(out, 'raw', 'nccl.all_reduce~tp4~t6', 'a1-g0-3.stdout'))
+  assert.ok(existsSync(hint?.[1] ?? ''))
+  assert.doesNotMatch(r.stderr, /t7 ok[^\n]*not in the set/)
   assert.ok(wall < 40, `the hang cost about the watchdog time, not more (${wall.toFixed(1)} s)`)
   // Only the ok point's rows are kept; every launch's raw output and status are.
   const set = await loadSet(out)
