@@ -40,7 +40,7 @@ test('hang → hung at the watchdog (group killed); crash, exit, garbage, trunca
   assert.match((o(6) as { reason: string }).reason, /data check failed: \d+ wrong elements/)
   assert.equal(o(7)?.status, 'ok')
   // Rows a failed point printed are not in the set; the progress line says where they are.
-  const hint = /t6 corrupt: data check failed[^\n]*\(its \d+ rows are not in the set: gpucomm import (\S+) recovers them\)/.exec(r.stderr)
+  const hint = /t6 corrupt: data check failed[^\n]*\(its \d+ rows are not in the set: gpucomm import (\S+) --out DIR recovers them\)/.exec(r.stderr)
   assert.equal(hint?.[1], join(out, 'raw', 'nccl.all_reduce~tp4~t6', 'a1-g0-3.stdout'))
   assert.ok(existsSync(hint?.[1] ?? ''))
   assert.doesNotMatch(r.stderr, /t7 ok[^\n]*not in the set/)
