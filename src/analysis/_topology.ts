@@ -7,7 +7,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Manifest } from '../model/index.ts'
-import { collectTopology, pairLinkClass } from '../topology/index.ts'
 import type { TopologyView } from './_join.ts'
 
 /** A report with pairs as `gpucomm topo --json` prints them. */

@@ -126,3 +126,29 @@ export function layoutFromHeader(cols: readonly string[]): Layout {
     perIter: has('i_min'),
   }
 }
+
+/** The blank out-of-place block of trace/replay mode: 32 blanks between the row's preamble and its cells. */
+const BLANK_BLOCK = /\S {24,}\S/
+
+/**
+ * Marks a one-block row as trace/replay mode (2.17.3+) when its text `s` shows the blank
+ * out-of-place block; its one block is then in-place. Returns whether it did.
+ */
+export function markTraceRow(row: ParsedRow, s: string): boolean {
+  if (row.blocks.length !== 1 || row.partial || row.glued !== undefined || !BLANK_BLOCK.test(s)) return false
+  row.inPlaceOnly = true
+  return true
+}
+
+/**
+ * Completes a row that an error line broke off, when tokens `t` are exactly its missing
+ * cells (the row continued on the next line). Returns whether they were.
+ */
+export function continueRow(row: ParsedRow, t: readonly string[]): boolean {
+  const width = row.layout.perIter ? 8 : 4
+  if (t.length !== (2 - row.blocks.length) * width || !t.every(isCellShaped)) return false
+  for (let i = 0; i < t.length; i += width) {
+    row.blocks.push({ time: t[i] as string, algbw: t[i + 1] as string, busbw: t[i + 2] as string, wrong: t[i + 3] as string })
+  }
+  return true
+}

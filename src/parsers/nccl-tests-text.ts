@@ -4,31 +4,27 @@
  * lines, tag-output prefixes, log tails and aborted runs. Streaming: each line is seen once.
  */
 import { SIM_MARKER } from '../model/index.ts'
-import type { Diagnostic, Row } from '../model/index.ts'
+import type { Row } from '../model/index.ts'
 import { COLLECTIVES } from './_nccl-collective.ts'
 import { classifyFailure, fileMeta, ncclLineFacts, ncclCodeToVersion, parseBanner, parseFooterValue, parseRankLine, parseVersionLine } from './_nccl-meta.ts'
-import { layoutFromHeader, parseRow } from './_nccl-row.ts'
+import { continueRow, layoutFromHeader, markTraceRow, parseRow } from './_nccl-row.ts'
 import type { Layout, ParsedRow } from './_nccl-row.ts'
 import { Run } from './_nccl-run.ts'
 import type { RunSink } from './_nccl-run.ts'
-import { collectiveInText, firstNonBlank, isCellShaped, isDigit, num, stripPrefix, tokenize } from './_nccl-tokens.ts'
+import { collectiveInText, firstNonBlank, isDigit, num, stripPrefix, tokenize } from './_nccl-tokens.ts'
 import { detectNcclText } from './_nccl-detect.ts'
-import { DiagSink } from './_matrix-common.ts'
+import { GuardedLineParser } from './_matrix-common.ts'
 import { srunLabelEnd } from './_text.ts'
-import type { LineParser, Origin, Parser } from './types.ts'
-
-/** The blank out-of-place block of trace/replay mode: 32 blanks between the row's preamble and its cells. */
-const BLANK_BLOCK = /\S {24,}\S/
+import type { Origin, Parser } from './types.ts'
 
 /** Runs whose meta is kept in full (a log of thousands of runs keeps counts for the rest). */
 const RUNS_KEPT = 100
 
-class NcclTextParser implements LineParser {
+class NcclTextParser extends GuardedLineParser {
   private readonly runMetas: Record<string, unknown>[] = []
   private runCount = 0
   private readonly collectives = new Set<string>()
   private run: Run | undefined
-  private readonly diags: DiagSink
   private readonly file: Record<string, unknown> = {}
   private readonly tok: string[] = []
   private readonly sink: RunSink
@@ -38,10 +34,9 @@ class NcclTextParser implements LineParser {
   private naFirst = 0
   private broken: { row: ParsedRow; line: number } | undefined
   private rowLayout: Layout | undefined
-  private lastLine = 0
 
   constructor(origin: Origin, emit: (row: Row) => void) {
-    this.diags = new DiagSink(origin.file)
+    super(origin, emit, 'nccl-tests')
     this.sink = {
       file: origin.file,
       trial: Number.isInteger(origin.trial) ? (origin.trial as number) : 0,
@@ -53,17 +48,8 @@ class NcclTextParser implements LineParser {
     }
   }
 
-  line(text: string, lineNo: number): void {
-    this.lastLine = lineNo
-    if (this.run) this.run.lastLine = lineNo
-    try {
-      this.handle(text, lineNo)
-    } catch (e) {
-      this.diags.add(lineNo, 'error', 'parser-error', `could not read this line: ${(e as Error).message}`)
-    }
-  }
-
-  private handle(text: string, no: number): void {
+  protected read(text: string, no: number): void {
+    if (this.run) this.run.lastLine = no
     let s = text
     const label = srunLabelEnd(s)
     if (label > 0) {
@@ -128,8 +114,7 @@ class NcclTextParser implements LineParser {
     const layout = this.run?.layout ?? this.rowLayout
     const row = parseRow(t, layout) ?? (layout ? parseRow(t, undefined) : undefined)
     if (!row) return false
-    if (row.blocks.length === 1 && !row.partial && row.glued === undefined && BLANK_BLOCK.test(s)) {
-      row.inPlaceOnly = true
+    if (markTraceRow(row, s)) {
       if (!this.file.traceMode) this.diags.add(no, 'info', 'trace-mode', 'the out-of-place cells are blank (trace/replay mode): these rows are in-place only')
       this.file.traceMode = true
     }
@@ -160,13 +145,7 @@ class NcclTextParser implements LineParser {
   /** A row broken by an error line may continue on the next line with only its cells. */
   private resume(t: string[]): boolean {
     const b = this.broken
-    if (!b) return false
-    const width = b.row.layout.perIter ? 8 : 4
-    const need = (2 - b.row.blocks.length) * width
-    if (t.length !== need || !t.every(isCellShaped)) return false
-    for (let i = 0; i < t.length; i += width) {
-      b.row.blocks.push({ time: t[i] as string, algbw: t[i + 1] as string, busbw: t[i + 2] as string, wrong: t[i + 3] as string })
-    }
+    if (!b || !continueRow(b.row, t)) return false
     this.broken = undefined
     this.diags.add(b.line, 'error', 'row-error', `error printed inside a result row (row completed on the next line): ${(b.row.glued ?? '').slice(0, 200)}`)
     delete b.row.glued
@@ -281,25 +260,15 @@ class NcclTextParser implements LineParser {
     } else this.command = c
   }
 
-  end(): { meta: Record<string, unknown>; diagnostics: Diagnostic[] } {
-    try {
-      return this.finish()
-    } catch (e) {
-      this.diags.add(this.lastLine, 'error', 'parser-error', `could not finish: ${(e as Error).message}`)
-      return { meta: { ...this.file }, diagnostics: this.diags.finish() }
-    }
-  }
-
-  private finish(): { meta: Record<string, unknown>; diagnostics: Diagnostic[] } {
+  protected finish(): void {
     this.settleBroken()
     if (this.run) this.close(this.run)
     this.run = undefined
     if (this.naCells > 0) this.diags.add(this.naFirst, 'info', 'na-cell', `${this.naCells} N/A cells (check disabled, or alltoall in-place): no rows for them`)
     if (this.runCount === 0) this.diags.add(this.lastLine, 'warn', 'no-results', 'no nccl-tests banner, table or footer found')
-    return { meta: this.meta(), diagnostics: this.diags.finish() }
   }
 
-  private meta(): Record<string, unknown> {
+  protected fileMeta(): Record<string, unknown> {
     return fileMeta(this.file, this.runMetas, this.runCount, this.collectives, RUNS_KEPT)
   }
 }
