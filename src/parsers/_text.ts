@@ -18,6 +18,9 @@ export function parseText(parser: Parser, text: string, origin: Origin): ParseOu
   return { rows, meta, diagnostics }
 }
 
+/** An `srun --label` prefix as a regular-expression source (for format detection over whole heads). */
+export const SRUN_LABEL = String.raw`(?:P\d+ )? *\d{1,7}(?:: |:$)`
+
 /**
  * Length of an `srun --label` prefix at the start of `s`, or 0 when there is none. Slurm
  * writes `%*d: ` (the task id right-aligned to the width of the largest) before every line,

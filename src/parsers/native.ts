@@ -5,6 +5,7 @@
  */
 import type { Row } from '../model/index.ts'
 import { GuardedLineParser, cleanLine } from './_matrix-common.ts'
+import { SRUN_LABEL } from './_text.ts'
 import type { Origin, Parser } from './types.ts'
 
 const CONFIG = /^([a-z][A-Za-z0-9_.-]*): (.*)$/
@@ -165,7 +166,7 @@ function gpuFacts(v: string): { name?: string; computeCap?: string; busId?: stri
 }
 
 /** An optional `mpirun --tag-output` or `srun --label` prefix at a line start. */
-const PREFIX = String.raw`(?:\[\d+,\d+\]<stdout>:|(?:P\d+ )? *\d{1,7}: )?`
+const PREFIX = String.raw`(?:\[\d+,\d+\]<stdout>:|${SRUN_LABEL})?`
 const FORMAT_LINE = new RegExp(String.raw`^${PREFIX}format: gpucomm-native\/\d+\s*$`, 'm')
 const RESULT_LINE = new RegExp(String.raw`^${PREFIX}Benchmark(P2P(Latency|BwUni|BwBi)|Nccl[A-Z]\w*)\/\S+\s+\d+\s+\S+ (us\/op|GB\/s|wrong)`, 'm')
 

@@ -14,6 +14,7 @@ import type { NvbwMatrix } from './_nvbw-emit.ts'
 import { NVBW_META_CAP, commandBufferMiB, emptyMeta, noteRunLine } from './_nvbw-meta.ts'
 import type { NvbwMeta, NvbwTestcaseMeta } from './_nvbw-meta.ts'
 import { bufferSize, cudaVersionNumber, deviceLine } from './_nvbw-testcases.ts'
+import { SRUN_LABEL } from './_text.ts'
 import type { Origin, Parser } from './types.ts'
 
 /** The matrix being read: waiting for its header, reading rows, or done (waiting for SUM). */
@@ -182,7 +183,7 @@ class NvbwTextParser extends GuardedLineParser {
 
 /** Confidence that `head` is nvbandwidth plain text. */
 function detect(raw: string): number {
-  const head = raw.replace(/^(?:P\d+ )?[ ]*\d{1,7}(?:: |:$)/gm, '') // srun --label prefixes
+  const head = raw.replace(new RegExp(`^${SRUN_LABEL}`, 'gm'), '')
   if (/^nvbandwidth Version:/m.test(head)) return 0.95
   if (/^Running \w+\.\s*$/m.test(head) && /\((?:GB\/s|ns)\)\s*$/m.test(head) && /^SUM \w+ /m.test(head)) return 0.8
   return 0
