@@ -3,22 +3,26 @@
  * (banners, rank lines, MPI noise, failures, log tails) repeated into large logs in the OS
  * temp dir. Every generated file is named `generated-…`.
  */
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DETECT_BYTES, detectParser } from '../src/parsers/index.ts'
 import type { Parser } from '../src/parsers/index.ts'
+import { DETECT_BYTES, detectParser } from '../src/parsers/index.ts'
 import { ROOT } from './_util.ts'
 
 const FIXTURES = join(ROOT, 'test', 'fixtures')
 
 /** Every fixture file (not the .source.txt beside it), with the parser that detects it. */
 export function fixtures(): { path: string; text: string; parser: Parser | undefined }[] {
-  const walk = (d: string): string[] => readdirSync(d).flatMap((e) => (statSync(join(d, e)).isDirectory() ? walk(join(d, e)) : [join(d, e)]))
-  return walk(FIXTURES).filter((p) => !p.endsWith('.source.txt')).sort().map((path) => {
-    const text = readFileSync(path, 'utf8')
-    return { path, text, parser: detectParser(text.slice(0, DETECT_BYTES)) }
-  })
+  const walk = (d: string): string[] =>
+    readdirSync(d).flatMap((e) => (statSync(join(d, e)).isDirectory() ? walk(join(d, e)) : [join(d, e)]))
+  return walk(FIXTURES)
+    .filter((p) => !p.endsWith('.source.txt'))
+    .sort()
+    .map((path) => {
+      const text = readFileSync(path, 'utf8')
+      return { path, text, parser: detectParser(text.slice(0, DETECT_BYTES)) }
+    })
 }
 
 /** Repeats `parts` (whole files, each ending in a newline), starting at `first`, until the text has `bytes` bytes. */
@@ -35,7 +39,10 @@ export function repeatTo(parts: readonly string[], bytes: number, first = 0): st
 }
 
 /** The text of every real nccl-tests text fixture. */
-export const ncclRuns = (): string[] => fixtures().filter((f) => f.parser?.id === 'nccl-tests-text').map((f) => f.text)
+export const ncclRuns = (): string[] =>
+  fixtures()
+    .filter((f) => f.parser?.id === 'nccl-tests-text')
+    .map((f) => f.text)
 
 /**
  * Writes `files` generated nccl-tests logs of `bytes / files` bytes each into a new temp

@@ -1,6 +1,7 @@
 /** Shared pieces of the bench suite: metrics, medians, timed child processes, machine facts. */
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
+
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
 import { join, resolve } from 'node:path'
 import { execa } from 'execa'
 
@@ -35,13 +36,21 @@ export interface Timed {
  * Runs `node SCRIPT ARGS` as a child through bench/_peak.mjs, which reports the child's
  * peak RSS and CPU time (process.resourceUsage) when it exits. Throws when it fails.
  */
-export async function timedNode(script: string, args: readonly string[], opts: { stdout?: 'pipe' | 'ignore'; cwd?: string } = {}): Promise<Timed> {
+export async function timedNode(
+  script: string,
+  args: readonly string[],
+  opts: { stdout?: 'pipe' | 'ignore'; cwd?: string } = {},
+): Promise<Timed> {
   const dir = mkdtempSync(join(tmpdir(), 'gpucomm-peak-'))
   const out = join(dir, 'peak.json')
   try {
     const t0 = performance.now()
     const r = await execa(process.execPath, [join(ROOT, 'bench', '_peak.mjs'), script, ...args], {
-      cwd: opts.cwd ?? ROOT, env: { GPUCOMM_PEAK_OUT: out }, stdout: opts.stdout ?? 'pipe', stderr: 'pipe', maxBuffer: 1e9,
+      cwd: opts.cwd ?? ROOT,
+      env: { GPUCOMM_PEAK_OUT: out },
+      stdout: opts.stdout ?? 'pipe',
+      stderr: 'pipe',
+      maxBuffer: 1e9,
     })
     const wallS = (performance.now() - t0) / 1000
     const p = JSON.parse(readFileSync(out, 'utf8')) as { maxRssBytes: number; cpuS: number }

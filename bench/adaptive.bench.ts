@@ -6,13 +6,13 @@
  * Run alone with `npx tsx bench/adaptive.bench.ts`.
  */
 import type { Row } from '../src/model/index.ts'
-import { parserById } from '../src/parsers/index.ts'
 import type { Parser } from '../src/parsers/index.ts'
+import { parserById } from '../src/parsers/index.ts'
 import { AdaptiveTracker } from '../src/run/_adaptive.ts'
 import { simulate, trueTime } from '../src/sim/index.ts'
 import { medianCI, sortSample } from '../src/stats/index.ts'
-import { round } from './_util.ts'
 import type { Metric } from './_util.ts'
+import { round } from './_util.ts'
 
 const GPUS = [0, 1, 2, 3]
 const SIZES = [8, 1024, 65536, 1048576, 16777216]
@@ -22,7 +22,9 @@ const NCCL_TEXT = parserById('nccl-tests-text') as Parser
 function launch(preset: string, seed: number, trial: number): Row[] {
   const rows: Row[] = []
   const lp = NCCL_TEXT.open({ file: 'sim.txt', trial }, (r) => void rows.push({ ...r, point: `p~t${trial}` }))
-  simulate({ preset, format: 'nccl-tests', collective: 'all_reduce', gpus: GPUS, sizes: SIZES, seed, trial }).split('\n').forEach((l, i) => lp.line(l, i + 1))
+  simulate({ preset, format: 'nccl-tests', collective: 'all_reduce', gpus: GPUS, sizes: SIZES, seed, trial })
+    .split('\n')
+    .forEach((l, i) => lp.line(l, i + 1))
   lp.end()
   return rows
 }
@@ -40,7 +42,9 @@ function study(preset: string, seeds: number): { launches: number; reached: numb
     for (; trial <= 20 && t.skipReason({ id: `p~t${trial}` } as never) === undefined; trial++) {
       const rows = launch(preset, seed, trial)
       t.add(rows)
-      for (const r of rows) if (r.metric === 'time' && r.placement === 'out-of-place') times.set(r.sizeBytes as number, [...(times.get(r.sizeBytes as number) ?? []), r.value])
+      for (const r of rows)
+        if (r.metric === 'time' && r.placement === 'out-of-place')
+          times.set(r.sizeBytes as number, [...(times.get(r.sizeBytes as number) ?? []), r.value])
     }
     launches += trial - 1
     if (t.state('p~t1').worstPct <= 2) reached++

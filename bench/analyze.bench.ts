@@ -7,15 +7,18 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Appender, newManifest, writeManifest } from '../src/resultset/index.ts'
 import type { Row } from '../src/model/index.ts'
+import { Appender, newManifest, writeManifest } from '../src/resultset/index.ts'
 import { genRows } from '../test/diff-gen.ts'
-import { ROOT, mib, round, timedNode } from './_util.ts'
 import type { Metric } from './_util.ts'
+import { mib, ROOT, round, timedNode } from './_util.ts'
 
 /** Writes a generated set of about `samples` rows; returns its directory and row count. */
 export function writeGeneratedSet(dir: string, samples: number): number {
-  writeManifest(dir, newManifest({ origin: 'sweep', simulated: false, command: ['generated-set', 'bench/analyze.bench.ts'] }))
+  writeManifest(
+    dir,
+    newManifest({ origin: 'sweep', simulated: false, command: ['generated-set', 'bench/analyze.bench.ts'] }),
+  )
   const app = new Appender(dir)
   let batch: Row[] = []
   let n = 0
@@ -41,8 +44,20 @@ export async function analyzeBench(samples = 1_000_000): Promise<Metric[]> {
     const fits = (JSON.parse(t.stdout) as { fits: unknown[] }).fits.length
     const rss = t.maxRssBytes ?? NaN
     return [
-      { metric: `analyze --json over ${n.toLocaleString('en')} samples: peak RSS`, value: mib(rss), unit: 'MiB', budget: '< 1 GB', holds: rss < 1e9, note: `${round(rss / n)} B per sample` },
-      { metric: 'analyze: wall', value: round(t.wallS), unit: 's', note: `CPU ${round(t.cpuS ?? NaN)} s, ${fits} fits` },
+      {
+        metric: `analyze --json over ${n.toLocaleString('en')} samples: peak RSS`,
+        value: mib(rss),
+        unit: 'MiB',
+        budget: '< 1 GB',
+        holds: rss < 1e9,
+        note: `${round(rss / n)} B per sample`,
+      },
+      {
+        metric: 'analyze: wall',
+        value: round(t.wallS),
+        unit: 's',
+        note: `CPU ${round(t.cpuS ?? NaN)} s, ${fits} fits`,
+      },
     ]
   } finally {
     rmSync(join(dir, '..'), { recursive: true, force: true })

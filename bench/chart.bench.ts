@@ -9,8 +9,8 @@ import { join } from 'node:path'
 import { renderChart } from '../src/render/index.ts'
 import { chartsOf } from '../src/report/index.ts'
 import { simSet } from '../test/simset.ts'
-import { median, round } from './_util.ts'
 import type { Metric } from './_util.ts'
+import { median, round } from './_util.ts'
 
 /** Runs the chart bench. */
 export async function chartBench(): Promise<Metric[]> {
@@ -18,7 +18,8 @@ export async function chartBench(): Promise<Metric[]> {
   try {
     const t0 = performance.now()
     const charts = []
-    for (const kind of ['latency', 'heatmap', 'groups'] as const) charts.push(...(await chartsOf(dir, kind, undefined, true)))
+    for (const kind of ['latency', 'heatmap', 'groups'] as const)
+      charts.push(...(await chartsOf(dir, kind, undefined, true)))
     const buildS = (performance.now() - t0) / 1000
     await renderChart(charts[0]?.spec as never) // warm-up: vega and resvg load on first use
     const each: number[] = []
@@ -29,8 +30,18 @@ export async function chartBench(): Promise<Metric[]> {
     }
     const total = each.reduce((a, b) => a + b, 0)
     return [
-      { metric: `render ${charts.length} charts of a seed-vm sim set (SVG + PNG): per chart, median`, value: round(median(each) * 1000), unit: 'ms', note: `slowest ${round(Math.max(...each) * 1000)} ms` },
-      { metric: 'render: all charts', value: round(total), unit: 's', note: `building the specs (analysis included) ${round(buildS)} s` },
+      {
+        metric: `render ${charts.length} charts of a seed-vm sim set (SVG + PNG): per chart, median`,
+        value: round(median(each) * 1000),
+        unit: 'ms',
+        note: `slowest ${round(Math.max(...each) * 1000)} ms`,
+      },
+      {
+        metric: 'render: all charts',
+        value: round(total),
+        unit: 's',
+        note: `building the specs (analysis included) ${round(buildS)} s`,
+      },
     ]
   } finally {
     rmSync(join(dir, '..'), { recursive: true, force: true })

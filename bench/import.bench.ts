@@ -8,8 +8,8 @@
 import { rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeCorpus } from './_corpus.ts'
-import { ROOT, median, mib, round, timedCommand, timedNode } from './_util.ts'
 import type { Metric } from './_util.ts'
+import { median, mib, ROOT, round, timedCommand, timedNode } from './_util.ts'
 
 /** Runs the import bench over a corpus of `mb` megabytes. */
 export async function importBench(mb = 200): Promise<Metric[]> {
@@ -24,10 +24,22 @@ export async function importBench(mb = 200): Promise<Metric[]> {
     const ratio = t.wallS / median(wc)
     const MB = corpus.bytes / 1e6
     return [
-      { metric: `import ${MB.toFixed(0)} MB nccl-tests corpus (8 files): wall`, value: round(t.wallS), unit: 's', budget: '≤ 10 × wc -l', holds: ratio <= 10, note: `${round(ratio, 4)} × wc -l` },
+      {
+        metric: `import ${MB.toFixed(0)} MB nccl-tests corpus (8 files): wall`,
+        value: round(t.wallS),
+        unit: 's',
+        budget: '≤ 10 × wc -l',
+        holds: ratio <= 10,
+        note: `${round(ratio, 4)} × wc -l`,
+      },
       { metric: 'import: CPU time', value: round(t.cpuS ?? NaN), unit: 's' },
       { metric: 'import: peak RSS', value: mib(t.maxRssBytes ?? NaN), unit: 'MiB' },
-      { metric: 'import: log throughput', value: round(MB / t.wallS), unit: 'MB/s', note: `${rows} rows, samples.jsonl ${(samples / 1e6).toFixed(0)} MB` },
+      {
+        metric: 'import: log throughput',
+        value: round(MB / t.wallS),
+        unit: 'MB/s',
+        note: `${rows} rows, samples.jsonl ${(samples / 1e6).toFixed(0)} MB`,
+      },
       { metric: 'wc -l over the same files (median of 5)', value: round(median(wc)), unit: 's' },
     ]
   } finally {

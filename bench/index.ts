@@ -8,16 +8,16 @@
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { Metric } from './_util.ts'
+import { machineFacts, ROOT } from './_util.ts'
 import { adaptiveBench } from './adaptive.bench.ts'
 import { analyzeBench } from './analyze.bench.ts'
 import { chartBench } from './chart.bench.ts'
-import { SCENARIOS, diffBench } from './diff.bench.ts'
+import { diffBench, SCENARIOS } from './diff.bench.ts'
 import { importBench } from './import.bench.ts'
 import { parseBench } from './parse.bench.ts'
 import { startupBench } from './startup.bench.ts'
 import { sweepBench } from './sweep.bench.ts'
-import { ROOT, machineFacts } from './_util.ts'
-import type { Metric } from './_util.ts'
 
 /** The benches in the order they run (cheap and sensitive ones first). */
 const BENCHES: [string, () => Promise<Metric[]>][] = [
@@ -31,13 +31,30 @@ const BENCHES: [string, () => Promise<Metric[]>][] = [
   ['adaptive', () => adaptiveBench()],
 ]
 
-const fmt = (v: number): string => (Math.abs(v) >= 1000 ? v.toLocaleString('en', { maximumFractionDigits: 0 }) : String(v))
+const fmt = (v: number): string =>
+  Math.abs(v) >= 1000 ? v.toLocaleString('en', { maximumFractionDigits: 0 }) : String(v)
 
 /** One plain-text table of every metric. */
 function table(metrics: readonly Metric[]): string {
-  const rows = [['metric', 'value', 'budget', 'holds', 'note'], ...metrics.map((m) => [m.metric, `${fmt(m.value)} ${m.unit}`, m.budget ?? '', m.holds === undefined ? '' : m.holds ? 'yes' : 'NO', m.note ?? ''])]
+  const rows = [
+    ['metric', 'value', 'budget', 'holds', 'note'],
+    ...metrics.map((m) => [
+      m.metric,
+      `${fmt(m.value)} ${m.unit}`,
+      m.budget ?? '',
+      m.holds === undefined ? '' : m.holds ? 'yes' : 'NO',
+      m.note ?? '',
+    ]),
+  ]
   const w = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => (r[c] as string).length)))
-  return rows.map((r) => r.map((c, i) => (i < 4 ? (i === 1 ? c.padStart(w[i] as number) : c.padEnd(w[i] as number)) : c)).join('  ').trimEnd()).join('\n')
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => (i < 4 ? (i === 1 ? c.padStart(w[i] as number) : c.padEnd(w[i] as number)) : c))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')
 }
 
 async function main(): Promise<void> {
@@ -57,7 +74,10 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${table(metrics)}\n\n${facts}\n`)
   const budgets = metrics.filter((m) => m.holds !== undefined)
   process.stdout.write(`budgets: ${budgets.filter((m) => m.holds).length} of ${budgets.length} hold\n`)
-  writeFileSync(join(ROOT, 'bench', 'results.json'), JSON.stringify({ machine, secondsPerBench: timings, metrics }, null, 2) + '\n')
+  writeFileSync(
+    join(ROOT, 'bench', 'results.json'),
+    `${JSON.stringify({ machine, secondsPerBench: timings, metrics }, null, 2)}\n`,
+  )
   process.stdout.write('written: bench/results.json\n')
 }
 

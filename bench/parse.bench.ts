@@ -16,11 +16,11 @@ import { join } from 'node:path'
 import { resourceUsage } from 'node:process'
 import { execa } from 'execa'
 import { Bench } from 'tinybench'
-import { PARSERS } from '../src/parsers/index.ts'
 import type { Parser } from '../src/parsers/index.ts'
+import { PARSERS } from '../src/parsers/index.ts'
 import { fixtures, repeatTo } from './_corpus.ts'
-import { ROOT, round } from './_util.ts'
 import type { Metric } from './_util.ts'
+import { ROOT, round } from './_util.ts'
 
 const mb = (bytes: number): number => bytes / 1e6
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`
@@ -42,10 +42,23 @@ async function throughput(all: ReturnType<typeof fixtures>, log: string, quiet: 
     const own = all.filter((f) => f.parser?.id === p.id)
     if (own.length === 0) continue
     const json = own.every((f) => f.text.trimStart().startsWith('{'))
-    const text = p.id === 'nccl-tests-text' ? log : json ? own.reduce((a, b) => (b.text.length > a.text.length ? b : a)).text : repeatTo(own.map((f) => f.text), 16e6)
+    const text =
+      p.id === 'nccl-tests-text'
+        ? log
+        : json
+          ? own.reduce((a, b) => (b.text.length > a.text.length ? b : a)).text
+          : repeatTo(
+              own.map((f) => f.text),
+              16e6,
+            )
     const lines = text.split('\n')
     const rows = parseLines(p, lines)
-    sizes.set(p.id, { bytes: Buffer.byteLength(text), rows, input: p.id === 'nccl-tests-text' ? 'generated log' : json ? 'largest fixture' : `${own.length} fixtures repeated` })
+    sizes.set(p.id, {
+      bytes: Buffer.byteLength(text),
+      rows,
+      input:
+        p.id === 'nccl-tests-text' ? 'generated log' : json ? 'largest fixture' : `${own.length} fixtures repeated`,
+    })
     const c0 = process.cpuUsage()
     parseLines(p, lines)
     const cu = process.cpuUsage(c0)
@@ -56,14 +69,29 @@ async function throughput(all: ReturnType<typeof fixtures>, log: string, quiet: 
   const table = bench.tasks.map((t) => {
     const s = sizes.get(t.name) as { bytes: number; rows: number; input: string }
     const mean = ((t.result as { latency?: { mean: number } }).latency?.mean ?? NaN) / 1000
-    return { parser: t.name, input: s.input, MB: Number(mb(s.bytes).toFixed(2)), rows: s.rows, 'mean s': Number(mean.toPrecision(3)), 'MB/s': Number((mb(s.bytes) / mean).toFixed(1)), 'MB/s by CPU time': Number((mb(s.bytes) / (cpu.get(t.name) ?? NaN)).toFixed(1)) }
+    return {
+      parser: t.name,
+      input: s.input,
+      MB: Number(mb(s.bytes).toFixed(2)),
+      rows: s.rows,
+      'mean s': Number(mean.toPrecision(3)),
+      'MB/s': Number((mb(s.bytes) / mean).toFixed(1)),
+      'MB/s by CPU time': Number((mb(s.bytes) / (cpu.get(t.name) ?? NaN)).toFixed(1)),
+    }
   })
   if (!quiet) {
     console.log('\nParse throughput (lines already split; parser work only). "MB/s" is wall time over tinybench')
-    console.log('iterations; "by CPU time" is one more pass timed with process.cpuUsage (closer to the truth on a busy machine).')
+    console.log(
+      'iterations; "by CPU time" is one more pass timed with process.cpuUsage (closer to the truth on a busy machine).',
+    )
     console.table(table)
   }
-  return table.map((r) => ({ metric: `parse ${r.parser} (${r.input}, ${r.MB} MB)`, value: round(r['MB/s']), unit: 'MB/s', note: `${r['MB/s by CPU time']} MB/s by CPU time` }))
+  return table.map((r) => ({
+    metric: `parse ${r.parser} (${r.input}, ${r.MB} MB)`,
+    value: round(r['MB/s']),
+    unit: 'MB/s',
+    note: `${r['MB/s by CPU time']} MB/s by CPU time`,
+  }))
 }
 
 /** Child mode: import one file and print time, rows and peak RSS as JSON. */
@@ -73,7 +101,9 @@ async function importChild(file: string, out: string): Promise<void> {
   const s = await importFiles([{ path: file }], { out, command: ['bench'] })
   const ms = performance.now() - t0
   const u = resourceUsage()
-  process.stdout.write(JSON.stringify({ ms, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, rows: s.rows, maxRss: u.maxRSS * 1024 }))
+  process.stdout.write(
+    JSON.stringify({ ms, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, rows: s.rows, maxRss: u.maxRSS * 1024 }),
+  )
 }
 
 async function importRuns(logPath: string, log: string): Promise<void> {
@@ -84,10 +114,22 @@ async function importRuns(logPath: string, log: string): Promise<void> {
       const path = frac === 1 ? logPath : join(dir, 'quarter.log')
       if (frac !== 1) writeFileSync(path, log.slice(0, log.lastIndexOf('\n', Math.floor(log.length * frac)) + 1))
       const out = join(dir, `set-${frac}`)
-      const r = await execa(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'parse.bench.ts'), '--import-child', path, out], { cwd: ROOT })
+      const r = await execa(
+        process.execPath,
+        ['--import', 'tsx', join(ROOT, 'bench', 'parse.bench.ts'), '--import-child', path, out],
+        { cwd: ROOT },
+      )
       const j = JSON.parse(r.stdout) as { ms: number; cpuMs: number; rows: number; maxRss: number }
       const bytes = statSync(path).size
-      table.push({ log: `${mb(bytes).toFixed(0)} MB`, rows: j.rows, 'samples.jsonl': `${mb(statSync(join(out, 'samples.jsonl')).size).toFixed(0)} MB`, seconds: Number((j.ms / 1000).toFixed(2)), 'CPU s': Number((j.cpuMs / 1000).toFixed(2)), 'log MB/s': Number((mb(bytes) / (j.ms / 1000)).toFixed(1)), 'peak RSS': mib(j.maxRss) })
+      table.push({
+        log: `${mb(bytes).toFixed(0)} MB`,
+        rows: j.rows,
+        'samples.jsonl': `${mb(statSync(join(out, 'samples.jsonl')).size).toFixed(0)} MB`,
+        seconds: Number((j.ms / 1000).toFixed(2)),
+        'CPU s': Number((j.cpuMs / 1000).toFixed(2)),
+        'log MB/s': Number((mb(bytes) / (j.ms / 1000)).toFixed(1)),
+        'peak RSS': mib(j.maxRss),
+      })
       rmSync(out, { recursive: true, force: true })
     }
   } finally {
@@ -107,7 +149,10 @@ export async function parseBench(target = 64e6, withImport = true, quiet = false
   const log = repeatTo(runs, Math.max(50e6, target))
   const logPath = join(mkdtempSync(join(tmpdir(), 'gpucomm-bench-log-')), 'generated-nccl-tests-big.log')
   writeFileSync(logPath, log)
-  if (!quiet) console.log(`generated ${mb(Buffer.byteLength(log)).toFixed(1)} MB nccl-tests log from ${runs.length} real runs, repeated: ${logPath}`)
+  if (!quiet)
+    console.log(
+      `generated ${mb(Buffer.byteLength(log)).toFixed(1)} MB nccl-tests log from ${runs.length} real runs, repeated: ${logPath}`,
+    )
   try {
     const metrics = await throughput(all, log, quiet)
     if (withImport) await importRuns(logPath, log)

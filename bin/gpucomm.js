@@ -3,7 +3,7 @@
 // npm's `prepare` runs on `npm ci`) when it was built after the last change to any file under
 // src/; otherwise the TypeScript sources through tsx's loader. A bare `gpucomm --help` is
 // answered by src/cli/help.ts without loading yargs (the same text; see test/cli/help.test.ts).
-import { readFileSync, readdirSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))

@@ -38,7 +38,13 @@ const dbl = (x) => new Double(x)
 const sum = (m) => m.flat().reduce((a, c) => a + (c === 'N/A' ? 0 : Number(c)), 0)
 const tc = (name, description, matrices) => {
   const rows = matrices.flat()
-  return { bandwidth_description: description, bandwidth_matrix: rows, name, status: 'Passed', sum: dbl(sum(matrices.at(-1))) }
+  return {
+    bandwidth_description: description,
+    bandwidth_matrix: rows,
+    name,
+    status: 'Passed',
+    sum: dbl(sum(matrices.at(-1))),
+  }
 }
 // GPUs 0-1 and 2-3 can reach each other as peers; the cross pairs cannot (N/A in every D2D test).
 const d2d = [
@@ -47,22 +53,50 @@ const d2d = [
   ['N/A', 'N/A', 'N/A', '25.8021'],
   ['N/A', 'N/A', '25.8177', 'N/A'],
 ]
-const read1 = [['N/A', '24.9512', 'N/A', 'N/A'], ['24.9387', 'N/A', 'N/A', 'N/A'], ['N/A', 'N/A', 'N/A', '24.9603'], ['N/A', 'N/A', '24.9455', 'N/A']]
-const read2 = [['N/A', '24.9498', 'N/A', 'N/A'], ['24.9421', 'N/A', 'N/A', 'N/A'], ['N/A', 'N/A', 'N/A', '24.9577'], ['N/A', 'N/A', '24.9469', 'N/A']]
-const total = read1.map((r, i) => r.map((c, j) => (c === 'N/A' ? c : String(Number((Number(c) + Number(read2[i][j])).toPrecision(6))))))
-const lat = [['N/A', '1843.27', 'N/A', 'N/A'], ['1851.09', 'N/A', 'N/A', 'N/A'], ['N/A', 'N/A', 'N/A', '1839.66'], ['N/A', 'N/A', '1848.5', 'N/A']]
+const read1 = [
+  ['N/A', '24.9512', 'N/A', 'N/A'],
+  ['24.9387', 'N/A', 'N/A', 'N/A'],
+  ['N/A', 'N/A', 'N/A', '24.9603'],
+  ['N/A', 'N/A', '24.9455', 'N/A'],
+]
+const read2 = [
+  ['N/A', '24.9498', 'N/A', 'N/A'],
+  ['24.9421', 'N/A', 'N/A', 'N/A'],
+  ['N/A', 'N/A', 'N/A', '24.9577'],
+  ['N/A', 'N/A', '24.9469', 'N/A'],
+]
+const total = read1.map((r, i) =>
+  r.map((c, j) => (c === 'N/A' ? c : String(Number((Number(c) + Number(read2[i][j])).toPrecision(6))))),
+)
+const lat = [
+  ['N/A', '1843.27', 'N/A', 'N/A'],
+  ['1851.09', 'N/A', 'N/A', 'N/A'],
+  ['N/A', 'N/A', 'N/A', '1839.66'],
+  ['N/A', 'N/A', '1848.5', 'N/A'],
+]
 const doc = {
   nvbandwidth: {
     'CUDA Runtime Version': 12080,
     'Driver Version': '570.124.06',
-    'GPU Device list': [0, 1, 2, 3].map((i) => `${i}: NVIDIA RTX PRO 6000 Blackwell Workstation Edition (00000000:${['01', '21', 'c1', 'e1'][i]}:00): (gpubox)`),
+    'GPU Device list': [0, 1, 2, 3].map(
+      (i) =>
+        `${i}: NVIDIA RTX PRO 6000 Blackwell Workstation Edition (00000000:${['01', '21', 'c1', 'e1'][i]}:00): (gpubox)`,
+    ),
     git_version: 'v0.8',
     testcases: [
-      tc('host_to_device_memcpy_ce', 'memcpy CE CPU(row) -> GPU(column) bandwidth (GB/s)', [[['53.8127', '53.7946', '53.8203', '53.8061']]]),
+      tc('host_to_device_memcpy_ce', 'memcpy CE CPU(row) -> GPU(column) bandwidth (GB/s)', [
+        [['53.8127', '53.7946', '53.8203', '53.8061']],
+      ]),
       tc('device_to_device_memcpy_read_ce', 'memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)', [d2d]),
-      tc('device_to_device_bidirectional_memcpy_read_ce', 'memcpy CE CPU(row) <-> GPU(column) Total bandwidth (GB/s)', [read1, read2, total]),
+      tc('device_to_device_bidirectional_memcpy_read_ce', 'memcpy CE CPU(row) <-> GPU(column) Total bandwidth (GB/s)', [
+        read1,
+        read2,
+        total,
+      ]),
       { name: 'device_to_device_memcpy_write_sm', status: 'Waived' },
-      tc('host_device_latency_sm', 'memory latency SM CPU(row) <-> GPU(column) (ns)', [[['781.442', '779.918', '783.105', '780.667']]]),
+      tc('host_device_latency_sm', 'memory latency SM CPU(row) <-> GPU(column) (ns)', [
+        [['781.442', '779.918', '783.105', '780.667']],
+      ]),
       tc('device_to_device_latency_sm', 'Device to Device Latency SM GPU(row) <-> GPU(column) (ns)', [lat]),
       { error: 'cuMemcpyAsync(...) failed: CUDA_ERROR_INVALID_VALUE', name: 'all_to_one_write_ce', status: 'Error' },
     ],

@@ -3,7 +3,7 @@
 // Every listed file must exist, every test/**/*.test.ts must be listed, and the list
 // must not be empty: a run that would execute zero tests fails instead of passing.
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
 // `--list test/FILES.cluster` runs the second list (npm run test:cluster: the slower launcher
@@ -39,7 +39,9 @@ if (missing.length) problem(`${LIST} lists files that do not exist: ${missing.jo
 if (unlisted.length) problem(`test files not listed in test/FILES or test/FILES.cluster: ${unlisted.join(', ')}`)
 const files = only.length ? listed.filter((f) => existsSync(f) && only.some((o) => f.includes(o))) : listed
 if (files.length === 0) fail(`no listed test file matches ${only.join(' ')}`)
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit' })
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
+  stdio: 'inherit',
+})
 process.exit(r.status ?? 1)
 
 function fail(msg) {

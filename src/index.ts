@@ -2,30 +2,51 @@
  * gpucomm's public library API: named re-exports only. Each folder's own `index.ts` has the
  * full surface; this door lists what a program embedding gpucomm needs.
  */
-export type { Row, Metric, Unit, Manifest, Diagnostic, HostFacts, PointOutcome, SourceFile } from './model/index.ts'
-export { SIM_MARKER, SCHEMA_VERSION, makeRow, rowProblem } from './model/index.ts'
-export { HarnessError } from './errors/index.ts'
-export { loadSet, readRows, readManifest, writeManifest, Appender, newManifest } from './resultset/index.ts'
-export type { LoadedSet } from './resultset/index.ts'
-export { importFiles } from './importer/index.ts'
-export type { ImportInput, ImportOptions, ImportSummary } from './importer/index.ts'
-export { PARSERS, detectParser, parserById, parseText } from './parsers/index.ts'
-export type { Parser, ParseOutput, Origin } from './parsers/index.ts'
-export { summarize, mannWhitney, medianCI, sortSample, quantile, modifiedZ, geomean } from './stats/index.ts'
-export type { Summary, SortedSample } from './stats/index.ts'
-export { cells, cellKey } from './cells/index.ts'
-export { diffSets, formatDiff } from './diff/index.ts'
-export type { DiffResult, DiffCell, DiffOptions } from './diff/index.ts'
-export { analyze, compare, BANDS, resolveModel, MODEL_PRESETS } from './analysis/index.ts'
-export type { Analysis, Fit, Band, Comparison, DecodeModel, Verdict } from './analysis/index.ts'
-export { collectTopology, captureTopology, rankGroupings, adviseGroupings, pairLinkClass, renderTopology } from './topology/index.ts'
-export type { TopologyReport, TopoGpu, TopoPair, TopoBridge, TopoSource, Finding, Grouping, HypervisorInfo, LatencyBand, P2PStatus, P2PCapability, CollectOptions } from './topology/index.ts'
-export { simulate, presetTruth, trueTime, PRESET_NAMES, writeSimTopology } from './sim/index.ts'
-export type { SimOptions } from './sim/index.ts'
-export { plan, resolveSpec } from './sweep/index.ts'
-export { runSweep } from './run/index.ts'
+
+export type { Analysis, Band, Comparison, DecodeModel, Fit, Verdict } from './analysis/index.ts'
+export { analyze, BANDS, compare, MODEL_PRESETS, resolveModel } from './analysis/index.ts'
 export { buildNative, findNvcc } from './build/index.ts'
-export { latencyCharts, heatmapCharts, groupsCharts, diffCharts } from './plot/index.ts'
+export { cellKey, cells } from './cells/index.ts'
+export type { DiffCell, DiffOptions, DiffResult } from './diff/index.ts'
+export { diffSets, formatDiff } from './diff/index.ts'
+export { HarnessError } from './errors/index.ts'
+export type { ImportInput, ImportOptions, ImportSummary } from './importer/index.ts'
+export { importFiles } from './importer/index.ts'
+export type { Diagnostic, HostFacts, Manifest, Metric, PointOutcome, Row, SourceFile, Unit } from './model/index.ts'
+export { makeRow, rowProblem, SCHEMA_VERSION, SIM_MARKER } from './model/index.ts'
+export type { Origin, ParseOutput, Parser } from './parsers/index.ts'
+export { detectParser, PARSERS, parserById, parseText } from './parsers/index.ts'
 export type { NamedChart } from './plot/index.ts'
+export { diffCharts, groupsCharts, heatmapCharts, latencyCharts } from './plot/index.ts'
 export { renderChart, renderSvg, svgToPng } from './render/index.ts'
-export { writeReport, buildReport, plotSet } from './report/index.ts'
+export { buildReport, plotSet, writeReport } from './report/index.ts'
+export type { LoadedSet } from './resultset/index.ts'
+export { Appender, loadSet, newManifest, readManifest, readRows, writeManifest } from './resultset/index.ts'
+export { runSweep } from './run/index.ts'
+export type { SimOptions } from './sim/index.ts'
+export { PRESET_NAMES, presetTruth, simulate, trueTime, writeSimTopology } from './sim/index.ts'
+export type { SortedSample, Summary } from './stats/index.ts'
+export { geomean, mannWhitney, medianCI, modifiedZ, quantile, sortSample, summarize } from './stats/index.ts'
+export { plan, resolveSpec } from './sweep/index.ts'
+export type {
+  CollectOptions,
+  Finding,
+  Grouping,
+  HypervisorInfo,
+  LatencyBand,
+  P2PCapability,
+  P2PStatus,
+  TopoBridge,
+  TopoGpu,
+  TopologyReport,
+  TopoPair,
+  TopoSource,
+} from './topology/index.ts'
+export {
+  adviseGroupings,
+  captureTopology,
+  collectTopology,
+  pairLinkClass,
+  rankGroupings,
+  renderTopology,
+} from './topology/index.ts'

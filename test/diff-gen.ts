@@ -3,10 +3,11 @@
  * seeded log-normal samples per cell, written as rows of a result set. Every generated
  * set says so in its manifest command (`generated-…`).
  */
-import { writeManifest, newManifest, Appender } from '../src/resultset/index.ts'
-import type { LoadedSet } from '../src/resultset/index.ts'
+
 import type { Row } from '../src/model/index.ts'
-import { mulberry32 as rng, normals } from '../src/random/index.ts'
+import { normals, mulberry32 as rng } from '../src/random/index.ts'
+import type { LoadedSet } from '../src/resultset/index.ts'
+import { Appender, newManifest, writeManifest } from '../src/resultset/index.ts'
 
 /** What to generate. */
 export interface GenSpec {
@@ -44,7 +45,23 @@ export function* genRows(spec: GenSpec): Generator<Row> {
         const trial = i % launches
         const row = (bench: string, metric: Row['metric'], unit: Row['unit'], value: number): Row => {
           // One literal shape for every row (no spreads): small objects, fast to build.
-          const r: Row = { bench, metric, unit, value, sizeBytes, ranks: null, src, dst, placement: null, p2p: 'disabled', timer: 'gpu', trial, source: { file: 'raw/generated.txt', line: i + 1 }, copy: 'ce', iteration: i }
+          const r: Row = {
+            bench,
+            metric,
+            unit,
+            value,
+            sizeBytes,
+            ranks: null,
+            src,
+            dst,
+            placement: null,
+            p2p: 'disabled',
+            timer: 'gpu',
+            trial,
+            source: { file: 'raw/generated.txt', line: i + 1 },
+            copy: 'ce',
+            iteration: i,
+          }
           if (grouping !== undefined) r.grouping = grouping
           return r
         }
@@ -57,7 +74,11 @@ export function* genRows(spec: GenSpec): Generator<Row> {
 
 /** An in-memory LoadedSet of generated rows (no disk). */
 export function genSet(spec: GenSpec, opts: { simulated?: boolean; dir?: string } = {}): LoadedSet {
-  const manifest = newManifest({ origin: 'sweep', simulated: opts.simulated ?? false, command: ['generated-set', `seed=${spec.seed}`] })
+  const manifest = newManifest({
+    origin: 'sweep',
+    simulated: opts.simulated ?? false,
+    command: ['generated-set', `seed=${spec.seed}`],
+  })
   return { dir: opts.dir ?? `generated-${spec.seed}`, manifest, rows: [...genRows(spec)], diagnostics: [] }
 }
 

@@ -15,14 +15,15 @@ export const GOLDEN = join(ROOT, 'test', 'golden')
 export function roundDeep(v: unknown, digits = 6): unknown {
   if (typeof v === 'number') return v === 0 || !Number.isFinite(v) ? v : Number(v.toPrecision(digits))
   if (Array.isArray(v)) return v.map((x) => roundDeep(x, digits))
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, roundDeep(x, digits)]))
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, roundDeep(x, digits)]))
   return v
 }
 
 /** Compares `value` with the golden file `name` (a path under test/golden, without .json). */
 export function checkGolden(name: string, value: unknown, digits = 6): void {
   const path = join(GOLDEN, `${name}.json`)
-  const text = JSON.stringify(roundDeep(value, digits), null, 1) + '\n'
+  const text = `${JSON.stringify(roundDeep(value, digits), null, 1)}\n`
   mkdirSync(dirname(path), { recursive: true })
   if (process.env.UPDATE_GOLDEN === '1' || !existsSync(path)) {
     if (!existsSync(path) && process.env.CI) assert.fail(`golden file ${path} is missing`)

@@ -3,8 +3,8 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { execa } from 'execa'
-import { main } from '../src/cli/main.ts'
 import type { Io } from '../src/cli/_types.ts'
+import { main } from '../src/cli/main.ts'
 
 export const ROOT = resolve(import.meta.dirname, '..')
 export const FIXTURES = join(ROOT, 'test', 'fixtures')
@@ -35,7 +35,16 @@ export async function cli(args: readonly string[], stdin = ''): Promise<CliResul
 }
 
 /** Runs the installed bin (bin/gpucomm.js) as a real process. */
-export async function bin(args: readonly string[], opts: { input?: string; env?: Record<string, string>; timeout?: number } = {}): Promise<CliResult> {
-  const r = await execa(process.execPath, [BIN, ...args], { reject: false, input: opts.input, env: opts.env, timeout: opts.timeout ?? 120_000, cwd: ROOT })
+export async function bin(
+  args: readonly string[],
+  opts: { input?: string; env?: Record<string, string>; timeout?: number } = {},
+): Promise<CliResult> {
+  const r = await execa(process.execPath, [BIN, ...args], {
+    reject: false,
+    input: opts.input,
+    env: opts.env,
+    timeout: opts.timeout ?? 120_000,
+    cwd: ROOT,
+  })
   return { code: r.exitCode ?? 1, stdout: r.stdout, stderr: r.stderr }
 }

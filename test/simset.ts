@@ -4,8 +4,8 @@
  */
 import { join } from 'node:path'
 import { importFiles } from '../src/importer/index.ts'
-import { simulate } from '../src/sim/index.ts'
 import type { SimOptions } from '../src/sim/index.ts'
+import { simulate } from '../src/sim/index.ts'
 import { tmp } from './helpers.ts'
 
 /** What to simulate: a p2p matrix and all_reduce over the given groups. */
@@ -25,9 +25,27 @@ export async function simSet(spec: SimSetSpec): Promise<string> {
   const inputs = []
   for (let trial = 0; trial < (spec.trials ?? 1); trial++) {
     const base: Omit<SimOptions, 'format'> = { preset: spec.preset, seed: spec.seed, trial }
-    if (spec.p2p !== false) inputs.push({ path: `p2p-t${trial}.txt`, data: Buffer.from(simulate({ ...base, format: 'p2p', gpus: [0, 1, 2, 3] })) })
-    for (const g of spec.groups ?? [[0, 1, 2, 3, 4, 5, 6, 7], [0, 1, 2, 3]]) {
-      inputs.push({ path: `ar-${g.length}-t${trial}.txt`, data: Buffer.from(simulate({ ...base, format: 'nccl-tests', collective: 'all_reduce', gpus: g, sizes: spec.sizes ?? [8, 64, 512, 4096, 32768, 262144, 2097152, 16777216] })) })
+    if (spec.p2p !== false)
+      inputs.push({
+        path: `p2p-t${trial}.txt`,
+        data: Buffer.from(simulate({ ...base, format: 'p2p', gpus: [0, 1, 2, 3] })),
+      })
+    for (const g of spec.groups ?? [
+      [0, 1, 2, 3, 4, 5, 6, 7],
+      [0, 1, 2, 3],
+    ]) {
+      inputs.push({
+        path: `ar-${g.length}-t${trial}.txt`,
+        data: Buffer.from(
+          simulate({
+            ...base,
+            format: 'nccl-tests',
+            collective: 'all_reduce',
+            gpus: g,
+            sizes: spec.sizes ?? [8, 64, 512, 4096, 32768, 262144, 2097152, 16777216],
+          }),
+        ),
+      })
     }
   }
   await importFiles(inputs, { out, command: ['test'] })

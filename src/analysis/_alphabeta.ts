@@ -4,11 +4,12 @@
  * breakpoints held fixed: within each size when sizes have several samples (stratified
  * bootstrap), otherwise on the line's relative residuals (residual bootstrap).
  */
-import { medianOf, quantile, sortSample, summarize } from '../stats/index.ts'
-import { huberLine, relResiduals, segmentedFit } from './_fit.ts'
-import type { LineFit, SegmentFit, XY } from './_fit.ts'
-import { hashSeed, mulberry32, randInt } from '../random/index.ts'
+
 import type { Uniform as Rng } from '../random/index.ts'
+import { hashSeed, mulberry32, randInt } from '../random/index.ts'
+import { medianOf, quantile, sortSample, summarize } from '../stats/index.ts'
+import type { LineFit, SegmentFit, XY } from './_fit.ts'
+import { huberLine, relResiduals, segmentedFit } from './_fit.ts'
 import type { Series } from './_series.ts'
 import type { Segment } from './_types.ts'
 
@@ -66,7 +67,8 @@ export function fitSeries(series: Series, opts: FitOptions = {}): AlphaBeta {
   const warnings: string[] = []
   if (series.unsized > 0) warnings.push(`${series.unsized} row(s) without a message size were counted as 0 B`)
   if (sizes.length < 2) warnings.push('one message size only: α is the median time there and β is not resolved')
-  if (first.fit.alpha <= 0) warnings.push('α ≤ 0: the line does not describe the smallest sizes; read the smallest-size median instead')
+  if (first.fit.alpha <= 0)
+    warnings.push('α ≤ 0: the line does not describe the smallest sizes; read the smallest-size median instead')
   const rng = mulberry32(hashSeed(series.key, opts.seed ?? 1))
   const boot = bootstrap(points, samples, segs, rng, opts.replicates ?? 200)
   const lv = opts.level ?? 0.95
@@ -84,9 +86,20 @@ export function fitSeries(series: Series, opts: FitOptions = {}): AlphaBeta {
     alpha: first.fit.alpha,
     alphaCi: boot.alphas.length ? ci(boot.alphas) : [first.fit.alpha, first.fit.alpha],
     beta,
-    betaCi: direct ? direct.ci : beta === null ? null : betas.length > boot.slopes.length / 2 ? ci(betas) : [beta, beta],
+    betaCi: direct
+      ? direct.ci
+      : beta === null
+        ? null
+        : betas.length > boot.slopes.length / 2
+          ? ci(betas)
+          : [beta, beta],
     segments: segs.map((s) => toSegment(points, s)),
-    smallest: { sizeBytes: sizes[0] === 0 && series.unsized > 0 ? null : (sizes[0] as number), median: medianOf(s0), min: s0[0] as number, n: s0.length },
+    smallest: {
+      sizeBytes: sizes[0] === 0 && series.unsized > 0 ? null : (sizes[0] as number),
+      median: medianOf(s0),
+      min: s0[0] as number,
+      n: s0.length,
+    },
     sizes: sizes.length,
     n: samples.reduce((a, s) => a + s.length, 0),
     warnings,
@@ -104,7 +117,13 @@ function bandwidthBeta(values: readonly number[], warnings: string[]): { beta: n
 }
 
 /** Replicate α (first segment) and slope (last segment) values. */
-function bootstrap(points: readonly XY[], samples: readonly (readonly number[])[], segs: readonly SegmentFit[], rng: Rng, reps: number): { alphas: number[]; slopes: number[] } {
+function bootstrap(
+  points: readonly XY[],
+  samples: readonly (readonly number[])[],
+  segs: readonly SegmentFit[],
+  rng: Rng,
+  reps: number,
+): { alphas: number[]; slopes: number[] } {
   const stratified = samples.filter((s) => s.length >= 2).length >= Math.max(1, samples.length / 2)
   const alphas: number[] = []
   const slopes: number[] = []
@@ -182,7 +201,12 @@ function swap(a: Float64Array, i: number, j: number): void {
 }
 
 /** ŷ·(1 + r*) with r* drawn from the same segment's relative residuals. */
-function resampleResiduals(points: readonly XY[], segs: readonly SegmentFit[], fits: readonly LineFit[], rng: Rng): number[] {
+function resampleResiduals(
+  points: readonly XY[],
+  segs: readonly SegmentFit[],
+  fits: readonly LineFit[],
+  rng: Rng,
+): number[] {
   const out: number[] = []
   segs.forEach((s, k) => {
     const f = fits[k] as LineFit

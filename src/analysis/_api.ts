@@ -1,10 +1,11 @@
 /** The async entry points: load a set (and its topology capture) from a directory, then analyze or compare. */
-import { loadSet } from '../resultset/index.ts'
+
 import type { LoadedSet } from '../resultset/index.ts'
-import { analyzeSet } from './_analyze.ts'
+import { loadSet } from '../resultset/index.ts'
 import type { AnalyzeOptions } from './_analyze.ts'
-import { compareSet } from './_compare.ts'
+import { analyzeSet } from './_analyze.ts'
 import type { CompareOptions } from './_compare.ts'
+import { compareSet } from './_compare.ts'
 import { loadTopology } from './_topology.ts'
 import type { Analysis, Comparison } from './_types.ts'
 

@@ -21,13 +21,19 @@ export interface CompareOptions {
 /** The value of the `by` axis of a row, as a string; undefined when the row has none. */
 export function axisValue(r: Row, by: string): string | undefined {
   if (by.startsWith('env.')) return r.env?.[by.slice(4)]
-  if (by === 'grouping' && r.grouping === undefined) return r.ranks !== null && r.src === null ? `ranks=${r.ranks}` : undefined
+  if (by === 'grouping' && r.grouping === undefined)
+    return r.ranks !== null && r.src === null ? `ranks=${r.ranks}` : undefined
   const v = (r as unknown as Record<string, unknown>)[by]
   return v === undefined || v === null ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v)
 }
 
-const isTime = (r: Row): boolean => r.unit === 's' && (r.metric === 'time' || r.metric === 'latency') && !(r.timer === 'cpu' && r.bench.startsWith('p2p.')) && r.sizeBytes !== null
-const whoOf = (r: Row): string => r.group ?? (r.src !== null ? `${r.src}→${r.dst ?? '?'}` : r.ranks !== null ? `ranks=${r.ranks}` : '-')
+const isTime = (r: Row): boolean =>
+  r.unit === 's' &&
+  (r.metric === 'time' || r.metric === 'latency') &&
+  !(r.timer === 'cpu' && r.bench.startsWith('p2p.')) &&
+  r.sizeBytes !== null
+const whoOf = (r: Row): string =>
+  r.group ?? (r.src !== null ? `${r.src}→${r.dst ?? '?'}` : r.ranks !== null ? `ranks=${r.ranks}` : '-')
 const finiteOrNull = (v: number): number | null => (Number.isFinite(v) ? v : null)
 
 /** Time rows of the set, bench → size → axis value → rows; in-place rows only where no out-of-place exist. */
@@ -58,12 +64,20 @@ function statOf(grouping: string, rows: readonly Row[]): GroupingStat {
 }
 
 function sizeComparison(sizeBytes: number, byValue: Map<string, Row[]>): SizeComparison {
-  const groupings = [...byValue].map(([g, rows]) => statOf(g, rows)).sort((a, b) => a.grouping.localeCompare(b.grouping))
+  const groupings = [...byValue]
+    .map(([g, rows]) => statOf(g, rows))
+    .sort((a, b) => a.grouping.localeCompare(b.grouping))
   if (groupings.length < 2) return { sizeBytes, groupings, winner: null, ratio: null, p: null }
   const fast = [...groupings].sort((a, b) => a.median - b.median)
   const [a, b] = [fast[0] as GroupingStat, fast[1] as GroupingStat]
   const values = (g: string): number[] => (byValue.get(g) ?? []).map((r) => r.value)
-  return { sizeBytes, groupings, winner: a.grouping, ratio: (fast[fast.length - 1] as GroupingStat).median / a.median, p: mannWhitney(values(a.grouping), values(b.grouping)).p }
+  return {
+    sizeBytes,
+    groupings,
+    winner: a.grouping,
+    ratio: (fast[fast.length - 1] as GroupingStat).median / a.median,
+    p: mannWhitney(values(a.grouping), values(b.grouping)).p,
+  }
 }
 
 /** Compares the values of one axis in a loaded set (pure). */
@@ -71,18 +85,21 @@ export function compareSet(set: LoadedSet, opts: CompareOptions = {}): Compariso
   const by = opts.by ?? 'grouping'
   const idx = index(set.rows, by)
   const warnings: string[] = []
-  if (idx.size === 0 && opts.model) warnings.push(`no time rows with message sizes carry "${by}": nothing to compare, decode model only`)
+  if (idx.size === 0 && opts.model)
+    warnings.push(`no time rows with message sizes carry "${by}": nothing to compare, decode model only`)
   else if (idx.size === 0) {
     if (!set.rows.some(isTime)) throw badInput(`${set.dir}: no time rows with message sizes to compare`)
     throw badInput(`${set.dir}: no time rows carry "${by}"; try --by grouping, p2p, placement or env.NAME`)
   }
-  const benches: BenchComparison[] = [...idx].sort(([a], [b]) => a.localeCompare(b)).map(([bench, sizes]) => {
-    const all = new Set<string>()
-    for (const m of sizes.values()) for (const g of m.keys()) all.add(g)
-    if (all.size < 2) warnings.push(`${bench}: only ${[...all].join('')} measured; nothing to compare it with`)
-    const list = [...sizes].sort(([a], [b]) => a - b).map(([size, m]) => sizeComparison(size, m))
-    return { bench, metric: 'time' as const, groupings: [...all].sort(), sizes: list }
-  })
+  const benches: BenchComparison[] = [...idx]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([bench, sizes]) => {
+      const all = new Set<string>()
+      for (const m of sizes.values()) for (const g of m.keys()) all.add(g)
+      if (all.size < 2) warnings.push(`${bench}: only ${[...all].join('')} measured; nothing to compare it with`)
+      const list = [...sizes].sort(([a], [b]) => a - b).map(([size, m]) => sizeComparison(size, m))
+      return { bench, metric: 'time' as const, groupings: [...all].sort(), sizes: list }
+    })
   const decode = opts.model ? decodeModel(set, opts.model) : null
   return { dir: set.dir, id: set.manifest.id, simulated: set.manifest.simulated, by, benches, decode, warnings }
 }

@@ -14,15 +14,16 @@ import type { Row } from '../model/index.ts'
 import type { LoadedSet } from '../resultset/index.ts'
 import { medianOf, sortSample } from '../stats/index.ts'
 import { fitSeries } from './_alphabeta.ts'
-import { segmentedFit } from './_fit.ts'
 import type { SegmentFit, XY } from './_fit.ts'
+import { segmentedFit } from './_fit.ts'
 import { buildSeries } from './_series.ts'
-import { NCCL_MODEL } from './bands.ts'
 import type { DecodeModel, DecodePlan, ModelPreset, P2pReading } from './_types.ts'
+import { NCCL_MODEL } from './bands.ts'
 
 const US = 1e-6
 const med = (v: readonly number[]): number => medianOf(sortSample(v))
-const isTime = (r: Row): boolean => r.unit === 's' && r.metric === 'time' && r.sizeBytes !== null && r.placement !== 'in-place'
+const isTime = (r: Row): boolean =>
+  r.unit === 's' && r.metric === 'time' && r.sizeBytes !== null && r.placement !== 'in-place'
 
 /** Median time per size of some rows, sorted by size. */
 function curve(rows: readonly Row[]): XY[] {
@@ -54,12 +55,18 @@ export function timeAt(c: readonly XY[], size: number): { t: number; from: Decod
 /** The grouping whose all_reduce rows ran on `ranks` GPUs (by name tpN first, then by ranks). */
 function groupingFor(rows: readonly Row[], ranks: number): string | null {
   const names = [...new Set(rows.map((r) => r.grouping ?? `ranks=${r.ranks}`))]
-  return names.find((g) => g.toLowerCase() === `tp${ranks}`) ?? names.find((g) => rows.some((r) => (r.grouping ?? `ranks=${r.ranks}`) === g && r.ranks === ranks)) ?? null
+  return (
+    names.find((g) => g.toLowerCase() === `tp${ranks}`) ??
+    names.find((g) => rows.some((r) => (r.grouping ?? `ranks=${r.ranks}`) === g && r.ranks === ranks)) ??
+    null
+  )
 }
 
 /** The p2p floor: median α over cross-GPU pair fits (P2P-enabled ones when measured), and the pair time at a payload. */
 function p2pFloor(rows: readonly Row[], payload: number): { alpha: number; at: number } | null {
-  const pairs = buildSeries(rows).filter((s) => s.id.src !== undefined && s.id.dst !== undefined && s.id.src !== s.id.dst)
+  const pairs = buildSeries(rows).filter(
+    (s) => s.id.src !== undefined && s.id.dst !== undefined && s.id.src !== s.id.dst,
+  )
   // The P2P=Enabled measurement is what a serving stack gets (host-staged anyway where peer access is missing).
   const enabled = pairs.filter((s) => s.id.p2p === 'enabled')
   const fits = (enabled.length ? enabled : pairs).map((s) => fitSeries(s, { replicates: 0 }))
@@ -67,7 +74,15 @@ function p2pFloor(rows: readonly Row[], payload: number): { alpha: number; at: n
   return { alpha: med(fits.map((f) => f.alpha)), at: med(fits.map((f) => f.alpha + (f.beta ? payload / f.beta : 0))) }
 }
 
-function plan(name: DecodePlan['plan'], tp: number, pp: number, m: ModelPreset, payload: number, ar: Row[], sendRecv: { t: number | null; from: string }): DecodePlan {
+function plan(
+  name: DecodePlan['plan'],
+  tp: number,
+  pp: number,
+  m: ModelPreset,
+  payload: number,
+  ar: Row[],
+  sendRecv: { t: number | null; from: string },
+): DecodePlan {
   const grouping = groupingFor(ar, tp)
   const rows = grouping ? ar.filter((r) => (r.grouping ?? `ranks=${r.ranks}`) === grouping) : []
   const at = timeAt(curve(rows), payload)
@@ -77,9 +92,18 @@ function plan(name: DecodePlan['plan'], tp: number, pp: number, m: ModelPreset, 
   const srTime = sendRecvs > 0 ? sendRecv.t : 0
   const commTime = allreduceTime === null ? null : allreduces * allreduceTime + sendRecvs * (srTime ?? 0)
   return {
-    plan: name, tp, pp, grouping, allreduces, allreduceTime, allreduceFrom: at.from,
-    sendRecvs, sendRecvTime: sendRecvs > 0 ? sendRecv.t : null, sendRecvFrom: sendRecvs > 0 ? sendRecv.from : 'no pipeline boundary',
-    commTime, tokPerSec: commTime ? m.batch / commTime : null,
+    plan: name,
+    tp,
+    pp,
+    grouping,
+    allreduces,
+    allreduceTime,
+    allreduceFrom: at.from,
+    sendRecvs,
+    sendRecvTime: sendRecvs > 0 ? sendRecv.t : null,
+    sendRecvFrom: sendRecvs > 0 ? sendRecv.from : 'no pipeline boundary',
+    commTime,
+    tokPerSec: commTime ? m.batch / commTime : null,
   }
 }
 
@@ -98,14 +122,22 @@ export function p2pReadings(alpha: number, m: ModelPreset): P2pReading[] {
 }
 
 /** Which reading the measured small-message all_reduce supports (closest within 2×). */
-function supported(readings: P2pReading[], measured: { n: 8 | 4; t: number } | null): { supported: 'per-hop' | 'whole-transfer' | 'undecided'; why: string } {
-  if (!measured) return { supported: 'undecided', why: 'only p2p latency was measured; measure nccl all_reduce over the groupings (e.g. tp8, tp4) to decide' }
+function supported(
+  readings: P2pReading[],
+  measured: { n: 8 | 4; t: number } | null,
+): { supported: 'per-hop' | 'whole-transfer' | 'undecided'; why: string } {
+  if (!measured)
+    return {
+      supported: 'undecided',
+      why: 'only p2p latency was measured; measure nccl all_reduce over the groupings (e.g. tp8, tp4) to decide',
+    }
   const key = measured.n === 8 ? 'tp8' : 'tp4'
   const d = readings.map((r) => ({ r, ratio: measured.t / r[key].allreduce }))
   const best = d.reduce((a, b) => (Math.abs(Math.log(b.ratio)) < Math.abs(Math.log(a.ratio)) ? b : a))
   const txt = d.map((x) => `${x.ratio.toFixed(2)}× the ${x.r.reading} reading`).join(', ')
   const line = `measured smallest-size all_reduce on ${measured.n} GPUs ${(measured.t / US).toFixed(1)} µs is ${txt}`
-  if (Math.abs(Math.log(best.ratio)) > Math.log(2)) return { supported: 'undecided', why: `${line}; neither is within 2×` }
+  if (Math.abs(Math.log(best.ratio)) > Math.log(2))
+    return { supported: 'undecided', why: `${line}; neither is within 2×` }
   return { supported: best.r.reading, why: `${line}; the ${best.r.reading} reading is closer` }
 }
 
@@ -117,7 +149,8 @@ export function decodeModel(set: LoadedSet, m: ModelPreset): DecodeModel {
   const srRows = set.rows.filter((r) => r.bench === 'nccl.sendrecv' && isTime(r))
   const p2p = p2pFloor(set.rows, payloadBytes)
   let sendRecv: { t: number | null; from: string } = { t: null, from: 'not measured (no nccl.sendrecv or p2p rows)' }
-  if (srRows.length) sendRecv = { t: timeAt(curve(srRows), payloadBytes).t, from: 'nccl.sendrecv median at the payload' }
+  if (srRows.length)
+    sendRecv = { t: timeAt(curve(srRows), payloadBytes).t, from: 'nccl.sendrecv median at the payload' }
   else if (p2p) sendRecv = { t: p2p.at, from: 'median p2p pair time α + payload/β' }
   const plans = [plan('TP8', 8, 1, m, payloadBytes, ar, sendRecv), plan('TP4×PP2', 4, 2, m, payloadBytes, ar, sendRecv)]
   if (ar.length === 0) notes.push('no nccl all_reduce rows: the plans have no measured all-reduce time')
@@ -130,6 +163,15 @@ export function decodeModel(set: LoadedSet, m: ModelPreset): DecodeModel {
     const measured = tp && c.length ? { n: tp.tp as 8 | 4, t: (c[0] as XY).y } : null
     readings = { alpha: p2p.alpha, readings: rs, ...supported(rs, measured) }
   }
-  notes.push('communication only: compute, kernel launches and MoE all-to-all are not counted, so real tok/s is lower than the ceiling')
-  return { model: m, payloadBytes, allreducesPerStep: m.layers * m.allreducesPerLayer, plans, p2pReadings: readings, notes }
+  notes.push(
+    'communication only: compute, kernel launches and MoE all-to-all are not counted, so real tok/s is lower than the ceiling',
+  )
+  return {
+    model: m,
+    payloadBytes,
+    allreducesPerStep: m.layers * m.allreducesPerLayer,
+    plans,
+    p2pReadings: readings,
+    notes,
+  }
 }

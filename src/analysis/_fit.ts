@@ -31,11 +31,19 @@ const REL_FLOOR = 1e-3
 /** Weighted least squares for y = a + b·x; x is scaled by its maximum for conditioning. */
 function wls(p: readonly XY[], w: readonly number[]): { a: number; b: number } {
   const xmax = Math.max(...p.map((q) => Math.abs(q.x))) || 1
-  let sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0
+  let sw = 0,
+    sx = 0,
+    sy = 0,
+    sxx = 0,
+    sxy = 0
   p.forEach((q, i) => {
     const wi = w[i] as number
     const x = q.x / xmax
-    sw += wi; sx += wi * x; sy += wi * q.y; sxx += wi * x * x; sxy += wi * x * q.y
+    sw += wi
+    sx += wi * x
+    sy += wi * q.y
+    sxx += wi * x * x
+    sxy += wi * x * q.y
   })
   const det = sw * sxx - sx * sx
   if (!(Math.abs(det) > 1e-300 * Math.max(1, sw * sxx))) return { a: sy / sw, b: 0 }
@@ -71,7 +79,8 @@ export function huberLine(p: readonly XY[], maxIter = 60): LineFit {
     if (!(s > 1e-12)) break
     const w = r.map((ri, i) => (base[i] as number) * (Math.abs(ri) <= HUBER_C * s ? 1 : (HUBER_C * s) / Math.abs(ri)))
     const next = wls(p, w)
-    const done = Math.abs(next.a - a) <= 1e-12 * Math.abs(a) + 1e-18 && Math.abs(next.b - b) <= 1e-12 * Math.abs(b) + 1e-24
+    const done =
+      Math.abs(next.a - a) <= 1e-12 * Math.abs(a) + 1e-18 && Math.abs(next.b - b) <= 1e-12 * Math.abs(b) + 1e-24
     a = next.a
     b = next.b
     if (done) break
@@ -134,7 +143,12 @@ function bic(segs: readonly SegmentFit[], n: number): number {
 }
 
 /** Dynamic programme: the least-RSS split of points 0…n−1 into exactly k segments. */
-function bestSplit(n: number, k: number, minPts: number, seg: (i: number, j: number) => LineFit): SegmentFit[] | undefined {
+function bestSplit(
+  n: number,
+  k: number,
+  minPts: number,
+  seg: (i: number, j: number) => LineFit,
+): SegmentFit[] | undefined {
   // cost[m][j]: least RSS covering points 0…j with m segments; from[m][j]: start of the last one.
   const cost: number[][] = Array.from({ length: k + 1 }, () => new Array<number>(n).fill(Infinity))
   const from: number[][] = Array.from({ length: k + 1 }, () => new Array<number>(n).fill(-1))
@@ -145,7 +159,7 @@ function bestSplit(n: number, k: number, minPts: number, seg: (i: number, j: num
   for (let m = 2; m <= k; m++) {
     for (let j = m * minPts - 1; j < n; j++) {
       for (let i = (m - 1) * minPts; i <= j - minPts + 1; i++) {
-        const c = (cost[m - 1] as number[])[i - 1] as number + seg(i, j).rss
+        const c = ((cost[m - 1] as number[])[i - 1] as number) + seg(i, j).rss
         if (c < ((cost[m] as number[])[j] as number)) {
           ;(cost[m] as number[])[j] = c
           ;(from[m] as number[])[j] = i

@@ -19,7 +19,8 @@ export const OUTLIER_RATIO = 1.5
 
 const med = (v: readonly number[]): number => medianOf(sortSample(v))
 const classOf = (f: Fit): string => f.linkClass ?? 'all'
-const groupKey = (f: Fit): string => `${f.bench}\u0000${f.p2p ?? ''}\u0000${f.peerAccess ?? ''}\u0000${JSON.stringify(f.env ?? {})}\u0000${classOf(f)}`
+const groupKey = (f: Fit): string =>
+  `${f.bench}\u0000${f.p2p ?? ''}\u0000${f.peerAccess ?? ''}\u0000${JSON.stringify(f.env ?? {})}\u0000${classOf(f)}`
 
 /** Cross-GPU pair fits grouped by bench, P2P mode, env and link class. */
 function classGroups(fits: readonly Fit[]): Map<string, Fit[]> {
@@ -39,7 +40,16 @@ export function linkClasses(fits: readonly Fit[]): LinkClassSummary[] {
   return [...classGroups(fits).values()].map((g) => {
     const a = g.map((f) => f.alpha)
     const f0 = g[0] as Fit
-    return { linkClass: classOf(f0), bench: f0.bench, p2p: f0.p2p, ...(f0.peerAccess !== undefined ? { peerAccess: f0.peerAccess } : {}), pairs: g.length, medianAlpha: med(a), minAlpha: Math.min(...a), maxAlpha: Math.max(...a) }
+    return {
+      linkClass: classOf(f0),
+      bench: f0.bench,
+      p2p: f0.p2p,
+      ...(f0.peerAccess !== undefined ? { peerAccess: f0.peerAccess } : {}),
+      pairs: g.length,
+      medianAlpha: med(a),
+      minAlpha: Math.min(...a),
+      maxAlpha: Math.max(...a),
+    }
   })
 }
 
@@ -58,14 +68,19 @@ export function gpuOutliers(fits: readonly Fit[]): GpuOutlier[] {
       const others = g.filter((f) => f.src !== gpu && f.dst !== gpu)
       if (others.length === 0) continue
       const ratio = med(mine.map((f) => f.alpha)) / med(others.map((f) => f.alpha))
-      if (ratio >= OUTLIER_RATIO) out.push({ gpu, bench: (g[0] as Fit).bench, linkClass: classOf(g[0] as Fit), ratio, pairs: mine.length })
+      if (ratio >= OUTLIER_RATIO)
+        out.push({ gpu, bench: (g[0] as Fit).bench, linkClass: classOf(g[0] as Fit), ratio, pairs: mine.length })
     }
   }
   return out
 }
 
 /** Verdict lines for the classes and the outliers. */
-export function joinVerdicts(classes: readonly LinkClassSummary[], outliers: readonly GpuOutlier[], fmt: (s: number) => string): Verdict[] {
+export function joinVerdicts(
+  classes: readonly LinkClassSummary[],
+  outliers: readonly GpuOutlier[],
+  fmt: (s: number) => string,
+): Verdict[] {
   const v: Verdict[] = classes.map((c) => ({
     subject: `${c.bench}${c.p2p ? ` p2p=${c.p2p}` : ''}${c.peerAccess === false ? ' (no peer access)' : ''} ${c.linkClass === 'all' ? 'all pairs' : `${c.linkClass} pairs`}`,
     kind: 'class',
@@ -74,7 +89,12 @@ export function joinVerdicts(classes: readonly LinkClassSummary[], outliers: rea
   }))
   for (const o of outliers) {
     const cls = o.linkClass === 'all' ? 'the other pairs' : `their class (${o.linkClass})`
-    v.push({ subject: `GPU${o.gpu}`, kind: 'outlier', text: `GPU${o.gpu}'s pairs are ${o.ratio.toFixed(1)}× slower than ${cls} (${o.pairs} pairs, ${o.bench})`, bands: [] })
+    v.push({
+      subject: `GPU${o.gpu}`,
+      kind: 'outlier',
+      text: `GPU${o.gpu}'s pairs are ${o.ratio.toFixed(1)}× slower than ${cls} (${o.pairs} pairs, ${o.bench})`,
+      bands: [],
+    })
   }
   return v
 }

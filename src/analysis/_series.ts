@@ -51,7 +51,9 @@ function seriesBench(r: Row): string | undefined {
 }
 
 const sortedEnv = (env: Record<string, string> | undefined): Record<string, string> | undefined =>
-  env && Object.keys(env).length ? Object.fromEntries(Object.entries(env).sort(([a], [b]) => a.localeCompare(b))) : undefined
+  env && Object.keys(env).length
+    ? Object.fromEntries(Object.entries(env).sort(([a], [b]) => a.localeCompare(b)))
+    : undefined
 
 /** The identity of the series a row belongs to. */
 export function seriesId(r: Row, bench: string): SeriesId {
@@ -62,7 +64,17 @@ export function seriesId(r: Row, bench: string): SeriesId {
     id.dst = r.dst as number
   } else if (r.group) id.group = r.group
   if (!pair && r.ranks !== null) id.ranks = r.ranks
-  const opt = { grouping: r.grouping, peerAccess: r.peerAccess, copy: r.copy, direction: r.direction, placement: r.placement ?? undefined, dtype: r.dtype, redop: r.redop, root: r.root, env: sortedEnv(r.env) }
+  const opt = {
+    grouping: r.grouping,
+    peerAccess: r.peerAccess,
+    copy: r.copy,
+    direction: r.direction,
+    placement: r.placement ?? undefined,
+    dtype: r.dtype,
+    redop: r.redop,
+    root: r.root,
+    env: sortedEnv(r.env),
+  }
   for (const [k, v] of Object.entries(opt)) if (v !== undefined) (id as unknown as Record<string, unknown>)[k] = v
   return id
 }

@@ -1,22 +1,35 @@
 /** Human text of an Analysis and a Comparison (the CLI prints these without --json). */
 import { renderTable } from '../present/index.ts'
 import { formatBytes, formatRate, formatSeconds } from '../units/index.ts'
-import { subjectOf } from './_verdict.ts'
 import type { Analysis, Comparison, DecodeModel, Fit, GroupingStat } from './_types.ts'
+import { subjectOf } from './_verdict.ts'
 
 const s = formatSeconds
-const ci = (c: [number | null, number | null]): string => `[${c[0] === null ? '-∞' : s(c[0])}, ${c[1] === null ? '∞' : s(c[1])}]`
-const head = (simulated: boolean, what: string, id: string, dir: string): string => `${simulated ? 'SIMULATED ' : ''}${what} of result set ${id} (${dir})\n`
+const ci = (c: [number | null, number | null]): string =>
+  `[${c[0] === null ? '-∞' : s(c[0])}, ${c[1] === null ? '∞' : s(c[1])}]`
+const head = (simulated: boolean, what: string, id: string, dir: string): string =>
+  `${simulated ? 'SIMULATED ' : ''}${what} of result set ${id} (${dir})\n`
 
 function fitLine(f: Fit): string[] {
-  return [subjectOf(f), f.linkClass ?? '-', s(f.alpha), ci(f.alphaCi), f.beta === null ? '-' : formatRate(f.beta), String(f.segments.length), f.bands.join(' ') || '-']
+  return [
+    subjectOf(f),
+    f.linkClass ?? '-',
+    s(f.alpha),
+    ci(f.alphaCi),
+    f.beta === null ? '-' : formatRate(f.beta),
+    String(f.segments.length),
+    f.bands.join(' ') || '-',
+  ]
 }
 
 /** Verdicts with pairs alike (same bench, P2P mode, class and bands) folded into one line. */
 function foldedVerdicts(a: Analysis): string[] {
   const seen = new Map<string, { text: string; more: number }>()
   for (const f of a.fits) {
-    const k = f.src !== undefined ? `${f.bench}|${f.p2p}|${f.peerAccess}|${f.linkClass}|${f.src === f.dst}|${f.bands.join()}` : `${f.bench}|${f.group}|${f.ranks}|${f.grouping}|${JSON.stringify(f.env)}`
+    const k =
+      f.src !== undefined
+        ? `${f.bench}|${f.p2p}|${f.peerAccess}|${f.linkClass}|${f.src === f.dst}|${f.bands.join()}`
+        : `${f.bench}|${f.group}|${f.ranks}|${f.grouping}|${JSON.stringify(f.env)}`
     const e = seen.get(k)
     if (e) e.more++
     else seen.set(k, { text: f.verdict, more: 0 })
@@ -45,12 +58,21 @@ function decodeText(d: DecodeModel): string {
   out += `payload ${formatBytes(d.payloadBytes)} per all-reduce, ${d.allreducesPerStep} all-reduces per step\n`
   out += renderTable(
     ['plan', 'grouping', 'all-reduce', 'from', 'send/recv', 'comm/step', 'tok/s ceiling'],
-    d.plans.map((p) => [p.plan, p.grouping ?? '-', p.allreduceTime === null ? '-' : s(p.allreduceTime), p.allreduceFrom, p.sendRecvs ? `${p.sendRecvs}× ${p.sendRecvTime === null ? '?' : s(p.sendRecvTime)}` : '-', p.commTime === null ? '-' : s(p.commTime), p.tokPerSec === null ? '-' : p.tokPerSec.toFixed(0)]),
+    d.plans.map((p) => [
+      p.plan,
+      p.grouping ?? '-',
+      p.allreduceTime === null ? '-' : s(p.allreduceTime),
+      p.allreduceFrom,
+      p.sendRecvs ? `${p.sendRecvs}× ${p.sendRecvTime === null ? '?' : s(p.sendRecvTime)}` : '-',
+      p.commTime === null ? '-' : s(p.commTime),
+      p.tokPerSec === null ? '-' : p.tokPerSec.toFixed(0),
+    ]),
   )
   const r = d.p2pReadings
   if (r) {
     out += `\nFrom the p2p floor α = ${s(r.alpha)} (REFERENCE.md §4):\n`
-    for (const x of r.readings) out += `- ${x.reading}: ${x.formula}: TP8 ${s(x.tp8.allreduce)} → ${s(x.tp8.step)}/step, ${x.tp8.tokPerSec.toFixed(0)} tok/s; TP4 ${s(x.tp4.allreduce)} → ${s(x.tp4.step)}/step, ${x.tp4.tokPerSec.toFixed(0)} tok/s\n`
+    for (const x of r.readings)
+      out += `- ${x.reading}: ${x.formula}: TP8 ${s(x.tp8.allreduce)} → ${s(x.tp8.step)}/step, ${x.tp8.tokPerSec.toFixed(0)} tok/s; TP4 ${s(x.tp4.allreduce)} → ${s(x.tp4.step)}/step, ${x.tp4.tokPerSec.toFixed(0)} tok/s\n`
     out += `- the data supports: ${r.supported} (${r.why})\n`
   }
   return out + d.notes.map((n) => `- ${n}\n`).join('')
@@ -61,7 +83,13 @@ export function renderComparison(c: Comparison): string {
   let out = head(c.simulated, `comparison by ${c.by}`, c.id, c.dir)
   for (const b of c.benches) {
     out += `\n${b.bench} (time per call; median [95% CI])\n`
-    const lines = b.sizes.map((z) => [formatBytes(z.sizeBytes), ...b.groupings.map((g) => cell(z.groupings.find((x) => x.grouping === g))), z.ratio === null ? '-' : `${z.ratio.toFixed(2)}×`, z.winner ?? '-', z.p === null ? '-' : z.p.toPrecision(2)])
+    const lines = b.sizes.map((z) => [
+      formatBytes(z.sizeBytes),
+      ...b.groupings.map((g) => cell(z.groupings.find((x) => x.grouping === g))),
+      z.ratio === null ? '-' : `${z.ratio.toFixed(2)}×`,
+      z.winner ?? '-',
+      z.p === null ? '-' : z.p.toPrecision(2),
+    ])
     out += renderTable(['size', ...b.groupings, 'ratio', 'winner', 'p'], lines)
   }
   if (c.decode) out += decodeText(c.decode)

@@ -24,7 +24,10 @@ export function viewOfReport(report: PairsReport, source: string): TopologyView 
 }
 
 /** The topology of a result set, or null with the reason. */
-export async function loadTopology(dir: string, manifest: Manifest): Promise<{ view: TopologyView | null; note: string }> {
+export async function loadTopology(
+  dir: string,
+  manifest: Manifest,
+): Promise<{ view: TopologyView | null; note: string }> {
   const embedded = manifest.extra?.topology as PairsReport | undefined
   const capture = join(dir, 'topology')
   if (existsSync(capture)) {
@@ -32,15 +35,24 @@ export async function loadTopology(dir: string, manifest: Manifest): Promise<{ v
       // Loaded lazily: only sets with a capture pay for the topology module.
       const { collectTopology, pairLinkClass } = await import('../topology/index.ts')
       const report = await collectTopology({ from: capture })
-      if (report.gpus.length === 1) return { view: null, note: 'one GPU in the topology capture: no links between GPUs' }
+      if (report.gpus.length === 1)
+        return { view: null, note: 'one GPU in the topology capture: no links between GPUs' }
       if (!report.pairs.some((p) => p.link)) throw new Error('the capture names no link classes')
-      return { view: { source: capture, linkClass: (a, b) => pairLinkClass(report, a, b) }, note: 'pairs aggregated by link class' }
+      return {
+        view: { source: capture, linkClass: (a, b) => pairLinkClass(report, a, b) },
+        note: 'pairs aggregated by link class',
+      }
     } catch (e) {
       const fromManifest = embedded ? viewOfReport(embedded, 'manifest.json extra.topology') : null
       if (fromManifest) return { view: fromManifest, note: 'pairs aggregated by link class' }
-      return { view: null, note: `topology capture ${capture} could not be read (${(e as Error).message.split('\n')[0]}): pairs aggregated as one class` }
+      return {
+        view: null,
+        note: `topology capture ${capture} could not be read (${(e as Error).message.split('\n')[0]}): pairs aggregated as one class`,
+      }
     }
   }
   const v = embedded ? viewOfReport(embedded, 'manifest.json extra.topology') : null
-  return v ? { view: v, note: 'pairs aggregated by link class' } : { view: null, note: 'no topology capture in the set: pairs aggregated as one class' }
+  return v
+    ? { view: v, note: 'pairs aggregated by link class' }
+    : { view: null, note: 'no topology capture in the set: pairs aggregated as one class' }
 }

@@ -3,8 +3,9 @@
  * base units: seconds, bytes, bytes/second. Intervals that cannot be bounded (too few
  * samples) are `null` at the open end, since JSON has no infinity.
  */
-import type { Summary } from '../stats/index.ts'
+
 import type { CellConfig } from '../cells/index.ts'
+import type { Summary } from '../stats/index.ts'
 import type { AlphaBeta } from './_alphabeta.ts'
 import type { SeriesId } from './_series.ts'
 
@@ -19,7 +20,14 @@ export type BandMetric =
   | 'allreduce-busbw'
 
 /** The family of a band, used to word verdicts. */
-export type BandKind = 'p2p-on' | 'host-staged' | 'same-gpu' | 'effective-latency' | 'collective-measured' | 'collective-model' | 'bandwidth'
+export type BandKind =
+  | 'p2p-on'
+  | 'host-staged'
+  | 'same-gpu'
+  | 'effective-latency'
+  | 'collective-measured'
+  | 'collective-model'
+  | 'bandwidth'
 
 /** An expectation band: a published (or NCCL-model) range with its source and conditions. */
 export interface Band {
@@ -227,7 +235,12 @@ export interface DecodeModel {
   allreducesPerStep: number
   plans: DecodePlan[]
   /** From the p2p floor, when one was measured: both readings and which one the data supports. */
-  p2pReadings: { alpha: number; readings: P2pReading[]; supported: 'per-hop' | 'whole-transfer' | 'undecided'; why: string } | null
+  p2pReadings: {
+    alpha: number
+    readings: P2pReading[]
+    supported: 'per-hop' | 'whole-transfer' | 'undecided'
+    why: string
+  } | null
   notes: string[]
 }
 

@@ -4,9 +4,9 @@
  * (10.3–14.2 µs, bare metal, …); 30× the 'P2P on, PCIe Gen5 …' band (0.36–0.52 µs, …)".
  */
 import { formatRate, formatSeconds } from '../units/index.ts'
-import { BANDS, BANDWIDTH_BANDS, COLLECTIVE_BANDS, LATENCY_BANDS, NCCL_MODEL, inBand, ncclModelBand } from './bands.ts'
-import type { NcclModelKey } from './bands.ts'
 import type { Band, Fit } from './_types.ts'
+import type { NcclModelKey } from './bands.ts'
+import { BANDS, BANDWIDTH_BANDS, COLLECTIVE_BANDS, inBand, LATENCY_BANDS, NCCL_MODEL, ncclModelBand } from './bands.ts'
 
 /** What the verdict needs to know about the machine. */
 export interface VerdictContext {
@@ -15,7 +15,22 @@ export interface VerdictContext {
 }
 
 /** The fields of a fit that decide which bands apply. */
-type FitCore = Pick<Fit, 'bench' | 'src' | 'dst' | 'ranks' | 'group' | 'p2p' | 'peerAccess' | 'env' | 'linkClass' | 'alpha' | 'alphaCi' | 'beta' | 'smallest'>
+type FitCore = Pick<
+  Fit,
+  | 'bench'
+  | 'src'
+  | 'dst'
+  | 'ranks'
+  | 'group'
+  | 'p2p'
+  | 'peerAccess'
+  | 'env'
+  | 'linkClass'
+  | 'alpha'
+  | 'alphaCi'
+  | 'beta'
+  | 'smallest'
+>
 
 const isPair = (f: FitCore): boolean => f.src !== undefined && f.dst !== undefined
 const isAllReduce = (f: FitCore): boolean => f.bench === 'nccl.all_reduce' && f.ranks !== undefined
@@ -23,14 +38,26 @@ const isAllReduce = (f: FitCore): boolean => f.bench === 'nccl.all_reduce' && f.
 /** The GPU family of a GPU name as nvidia-smi prints it, in the spelling the bands use. */
 export function gpuFamilyOf(name: string | undefined): string | undefined {
   if (!name) return undefined
-  const table: [RegExp, string][] = [[/RTX PRO 6000/i, 'RTX PRO 6000 Blackwell'], [/RTX 6000 Ada/i, 'RTX 6000 Ada'], [/A100/i, 'A100'], [/4090/, 'RTX 4090'], [/3090/, 'RTX 3090']]
+  const table: [RegExp, string][] = [
+    [/RTX PRO 6000/i, 'RTX PRO 6000 Blackwell'],
+    [/RTX 6000 Ada/i, 'RTX 6000 Ada'],
+    [/A100/i, 'A100'],
+    [/4090/, 'RTX 4090'],
+    [/3090/, 'RTX 3090'],
+  ]
   return table.find(([re]) => re.test(name))?.[1]
 }
 
 /** NCCL model bands for a group: the detected link type (NVLink for NV# classes, else PCI) and protocol. */
 export function modelBandsFor(ranks: number, linkClass?: string, proto?: string): Band[] {
   const nv = linkClass !== undefined && /^NV/i.test(linkClass)
-  const keys: NcclModelKey[] = nv ? ['NVLink/LL'] : proto === 'LL' ? ['PCI/LL'] : proto === 'Simple' ? ['PCI/Simple'] : ['PCI/LL', 'PCI/Simple']
+  const keys: NcclModelKey[] = nv
+    ? ['NVLink/LL']
+    : proto === 'LL'
+      ? ['PCI/LL']
+      : proto === 'Simple'
+        ? ['PCI/Simple']
+        : ['PCI/LL', 'PCI/Simple']
   return keys.map((k) => ncclModelBand(k, ranks))
 }
 
@@ -48,16 +75,24 @@ export function candidateBands(f: FitCore): Band[] {
 }
 
 /** Ids of the bands the floor α falls in. */
-export const floorBands = (f: FitCore): string[] => candidateBands(f).filter((b) => inBand(b, f.alpha)).map((b) => b.id)
+export const floorBands = (f: FitCore): string[] =>
+  candidateBands(f)
+    .filter((b) => inBand(b, f.alpha))
+    .map((b) => b.id)
 
 /** Ids of the bandwidth bands β falls in (p2p fits: unidirectional; all_reduce: busbw = β·2(n−1)/n). */
 export function betaBands(f: FitCore): string[] {
   if (f.beta === null) return []
-  if (isPair(f) && f.src !== f.dst) return BANDWIDTH_BANDS.filter((b) => (b.metric === 'p2p-bw-uni' || b.metric === 'link-bw') && inBand(b, f.beta as number)).map((b) => b.id)
+  if (isPair(f) && f.src !== f.dst)
+    return BANDWIDTH_BANDS.filter(
+      (b) => (b.metric === 'p2p-bw-uni' || b.metric === 'link-bw') && inBand(b, f.beta as number),
+    ).map((b) => b.id)
   if (isAllReduce(f)) {
     const n = f.ranks as number
     const busbw = (f.beta * 2 * (n - 1)) / n
-    return BANDWIDTH_BANDS.filter((b) => b.metric === 'allreduce-busbw' && b.ranks === n && inBand(b, busbw)).map((b) => b.id)
+    return BANDWIDTH_BANDS.filter((b) => b.metric === 'allreduce-busbw' && b.ranks === n && inBand(b, busbw)).map(
+      (b) => b.id,
+    )
   }
   return []
 }
@@ -71,10 +106,13 @@ export function bandRange(b: Band): string {
   return lo.endsWith(` ${unit}`) ? `${lo.split(' ')[0]}–${hi}` : `${lo}–${hi}`
 }
 
-const where = (b: Band): string => [b.vm === true ? 'VM' : b.vm === false ? 'bare metal' : '', b.source].filter(Boolean).join(', ')
+const where = (b: Band): string =>
+  [b.vm === true ? 'VM' : b.vm === false ? 'bare metal' : '', b.source].filter(Boolean).join(', ')
 
 /** The subject of a fit for people: "GPU0→GPU1 p2p.latency" or "nccl.all_reduce group 0-7 (8 ranks)". */
-export function subjectOf(f: Pick<Fit, 'bench' | 'src' | 'dst' | 'group' | 'ranks' | 'grouping' | 'p2p' | 'peerAccess'>): string {
+export function subjectOf(
+  f: Pick<Fit, 'bench' | 'src' | 'dst' | 'group' | 'ranks' | 'grouping' | 'p2p' | 'peerAccess'>,
+): string {
   const p2p = f.p2p ? ` p2p=${f.p2p}${f.peerAccess === false ? ' (no peer access)' : ''}` : ''
   if (f.src !== undefined && f.dst !== undefined) return `GPU${f.src}→GPU${f.dst} ${f.bench}${p2p}`
   const g = f.group ? ` group ${f.group}` : ''
@@ -103,11 +141,17 @@ export function verdictText(f: FitCore & Pick<Fit, 'grouping'>, ctx: VerdictCont
   const parts: string[] = within.map((b) => `within '${b.label}' (${bandRange(b)}, ${where(b)})`)
   if (within.length === 0) {
     const near = nearest(cands, f.alpha)
-    parts.push(`outside every published band; nearest: ${ratioText(f.alpha, near)} '${near.label}' (${bandRange(near)}, ${where(near)})`)
+    parts.push(
+      `outside every published band; nearest: ${ratioText(f.alpha, near)} '${near.label}' (${bandRange(near)}, ${where(near)})`,
+    )
   }
   const ref = referenceBand(f, ctx)
-  if (ref && !within.includes(ref)) parts.push(`${ratioText(f.alpha, ref)} '${ref.label}' band (${bandRange(ref)}, ${where(ref)})`)
-  if (isPair(f) && f.src !== f.dst) parts.push("the '5–8 µs NODE' figure of the original report is not a per-pair latency but p2pmark's 8-GPU effective latency under load (see REFERENCE.md §1)")
+  if (ref && !within.includes(ref))
+    parts.push(`${ratioText(f.alpha, ref)} '${ref.label}' band (${bandRange(ref)}, ${where(ref)})`)
+  if (isPair(f) && f.src !== f.dst)
+    parts.push(
+      "the '5–8 µs NODE' figure of the original report is not a per-pair latency but p2pmark's 8-GPU effective latency under load (see REFERENCE.md §1)",
+    )
   return `${head}: ${parts.join('; ')}`
 }
 

@@ -5,29 +5,65 @@
  * outlier GPUs; `compare` of groupings (TP8 vs TP4) per size with the decode-step model.
  * The JSON shapes are the exported interfaces (`Analysis`, `Fit`, `Comparison`, …).
  */
-export { analyze, compare } from './_api.ts'
-export { analyzeSet, toAnalysisCell } from './_analyze.ts'
-export type { AnalyzeOptions } from './_analyze.ts'
-export { compareSet, axisValue } from './_compare.ts'
-export type { CompareOptions } from './_compare.ts'
-export { decodeModel, p2pReadings, timeAt } from './_decode.ts'
-export { fitSeries } from './_alphabeta.ts'
+
+export { hashSeed, mulberry32 } from '../random/index.ts'
 export type { AlphaBeta, FitOptions } from './_alphabeta.ts'
-export { huberLine, segmentedFit, relResiduals } from './_fit.ts'
-export type { XY, LineFit, SegmentFit, SegmentOptions } from './_fit.ts'
-export { buildSeries, seriesId } from './_series.ts'
-export type { Series, SeriesId } from './_series.ts'
-export { linkClasses, gpuOutliers, OUTLIER_RATIO } from './_join.ts'
+export { fitSeries } from './_alphabeta.ts'
+export type { AnalyzeOptions } from './_analyze.ts'
+export { analyzeSet, toAnalysisCell } from './_analyze.ts'
+export { analyze, compare } from './_api.ts'
+export type { CompareOptions } from './_compare.ts'
+export { axisValue, compareSet } from './_compare.ts'
+export { decodeModel, p2pReadings, timeAt } from './_decode.ts'
+export type { LineFit, SegmentFit, SegmentOptions, XY } from './_fit.ts'
+export { huberLine, relResiduals, segmentedFit } from './_fit.ts'
 export type { TopologyView } from './_join.ts'
-export { loadTopology, viewOfReport } from './_topology.ts'
-export { floorBands, betaBands, candidateBands, modelBandsFor, verdictText, subjectOf, bandById, bandRange, gpuFamilyOf } from './_verdict.ts'
-export { BANDS, LATENCY_BANDS, COLLECTIVE_BANDS, BANDWIDTH_BANDS, NCCL_MODEL, ncclModelBand, inBand, POINT_TOLERANCE } from './bands.ts'
-export type { NcclModelKey } from './bands.ts'
-export { MODEL_PRESETS, resolveModel } from './models.ts'
-export type { ModelOverrides } from './models.ts'
-export { mulberry32, hashSeed } from '../random/index.ts'
+export { gpuOutliers, linkClasses, OUTLIER_RATIO } from './_join.ts'
+export type { Series, SeriesId } from './_series.ts'
+export { buildSeries, seriesId } from './_series.ts'
 export { renderAnalysis, renderComparison } from './_text.ts'
+export { loadTopology, viewOfReport } from './_topology.ts'
 export type {
-  Analysis, AnalysisCell, Fit, Segment, Band, BandKind, BandMetric, Verdict, LinkClassSummary, GpuOutlier,
-  Comparison, BenchComparison, SizeComparison, GroupingStat, DecodeModel, DecodePlan, P2pReading, ModelPreset,
+  Analysis,
+  AnalysisCell,
+  Band,
+  BandKind,
+  BandMetric,
+  BenchComparison,
+  Comparison,
+  DecodeModel,
+  DecodePlan,
+  Fit,
+  GpuOutlier,
+  GroupingStat,
+  LinkClassSummary,
+  ModelPreset,
+  P2pReading,
+  Segment,
+  SizeComparison,
+  Verdict,
 } from './_types.ts'
+export {
+  bandById,
+  bandRange,
+  betaBands,
+  candidateBands,
+  floorBands,
+  gpuFamilyOf,
+  modelBandsFor,
+  subjectOf,
+  verdictText,
+} from './_verdict.ts'
+export type { NcclModelKey } from './bands.ts'
+export {
+  BANDS,
+  BANDWIDTH_BANDS,
+  COLLECTIVE_BANDS,
+  inBand,
+  LATENCY_BANDS,
+  NCCL_MODEL,
+  ncclModelBand,
+  POINT_TOLERANCE,
+} from './bands.ts'
+export type { ModelOverrides } from './models.ts'
+export { MODEL_PRESETS, resolveModel } from './models.ts'

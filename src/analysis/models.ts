@@ -23,7 +23,9 @@ export const MODEL_PRESETS: Readonly<Record<string, ModelPreset>> = {
 }
 
 /** Overrides of a preset's fields. */
-export type ModelOverrides = Partial<Pick<ModelPreset, 'layers' | 'hidden' | 'dtypeBytes' | 'batch' | 'allreducesPerLayer'>>
+export type ModelOverrides = Partial<
+  Pick<ModelPreset, 'layers' | 'hidden' | 'dtypeBytes' | 'batch' | 'allreducesPerLayer'>
+>
 
 /** The preset `id` with `overrides` applied; undefined when there is no such preset. */
 export function resolveModel(id: string, overrides: ModelOverrides = {}): ModelPreset | undefined {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 
 /** The repository root (src/build/../..). */
@@ -25,7 +25,12 @@ export function nativeSources(dir = NATIVE_DIR): string[] {
  * The cache key of a build: sha256 over every source (name and bytes), the nvcc version text,
  * the arch list and the compiler flags; 16 hex digits.
  */
-export function buildKey(sources: readonly string[], nvccVersionText: string, archs: readonly string[], flags: readonly string[]): string {
+export function buildKey(
+  sources: readonly string[],
+  nvccVersionText: string,
+  archs: readonly string[],
+  flags: readonly string[],
+): string {
   const h = createHash('sha256')
   for (const s of sources) {
     h.update(`file ${s.split('/').pop() ?? s}\n`)

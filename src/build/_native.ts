@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { execa } from 'execa'
 import { badInput, failed } from '../errors/index.ts'
-import { NATIVE_DIR, buildKey, cacheRoot, nativeSources, readJson, writeAtomic } from './_cache.ts'
-import { FATBIN_ARCHS, detectArch, findNvcc, gencodeFlags } from './_nvcc.ts'
+import { buildKey, cacheRoot, NATIVE_DIR, nativeSources, readJson, writeAtomic } from './_cache.ts'
 import type { Nvcc } from './_nvcc.ts'
+import { detectArch, FATBIN_ARCHS, findNvcc, gencodeFlags } from './_nvcc.ts'
 import { registerInstrument } from './_registry.ts'
 
 /** Options of buildNative. */
@@ -55,7 +55,14 @@ async function chooseArch(opts: BuildNativeOptions, env: NodeJS.ProcessEnv): Pro
   return found.length > 0 ? { arch: found, ptx: false } : { arch: [...FATBIN_ARCHS], ptx: true }
 }
 
-async function compile(nvcc: Nvcc, src: string, out: string, flags: readonly string[], libs: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+async function compile(
+  nvcc: Nvcc,
+  src: string,
+  out: string,
+  flags: readonly string[],
+  libs: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
   const tmp = `${out}.tmp-${process.pid}`
   const r = await execa(nvcc.path, [...flags, '-o', tmp, src, ...libs], { reject: false, env, all: true })
   if (r.exitCode !== 0) {
@@ -82,13 +89,23 @@ export async function buildNative(opts: BuildNativeOptions = {}): Promise<Native
   const [p2pBench, collBench] = BENCHES.map((b) => join(dir, b.name)) as [string, string]
   const base = { p2pBench, collBench, hash, arch, ptx, nvcc: { path: nvcc.path, version: nvcc.version } }
   const info = join(dir, 'build.json')
-  if (!opts.force && existsSync(p2pBench) && existsSync(collBench) && readJson(info)) return { ...base, cached: true, compileS: 0 }
+  if (!opts.force && existsSync(p2pBench) && existsSync(collBench) && readJson(info))
+    return { ...base, cached: true, compileS: 0 }
   mkdirSync(dir, { recursive: true })
   const t0 = performance.now()
   await Promise.all(BENCHES.map((b) => compile(nvcc, join(srcDir, b.src), join(dir, b.name), flags, b.libs, env)))
   const compileS = (performance.now() - t0) / 1000
   const build: NativeBuild = { ...base, cached: false, compileS }
-  writeAtomic(info, JSON.stringify({ ...build, flags, built: new Date().toISOString() }, null, 2) + '\n')
-  registerInstrument(root, { name: 'native', kind: 'native', dir, commit: null, dirty: null, binaries: { p2p_bench: p2pBench, coll_bench: collBench }, hash, built: new Date().toISOString() })
+  writeAtomic(info, `${JSON.stringify({ ...build, flags, built: new Date().toISOString() }, null, 2)}\n`)
+  registerInstrument(root, {
+    name: 'native',
+    kind: 'native',
+    dir,
+    commit: null,
+    dirty: null,
+    binaries: { p2p_bench: p2pBench, coll_bench: collBench },
+    hash,
+    built: new Date().toISOString(),
+  })
   return build
 }

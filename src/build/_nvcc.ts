@@ -34,12 +34,20 @@ export async function findNvcc(env: NodeJS.ProcessEnv = process.env): Promise<Nv
   const path = tried.find(isFile)
   if (!path) {
     const where = env.CUDA_HOME ? `$CUDA_HOME/bin (${env.CUDA_HOME}/bin) and $PATH` : '$PATH (CUDA_HOME is not set)'
-    throw failed(`nvcc not found in ${where}: install the CUDA toolkit and set CUDA_HOME to it, or put its bin folder on PATH`)
+    throw failed(
+      `nvcc not found in ${where}: install the CUDA toolkit and set CUDA_HOME to it, or put its bin folder on PATH`,
+    )
   }
   const r = await execa(path, ['--version'], { reject: false, env, extendEnv: false })
-  if (r.exitCode !== 0) throw failed(`${path} --version failed (exit ${String(r.exitCode)}): ${r.stderr.split('\n')[0] ?? ''}`)
+  if (r.exitCode !== 0)
+    throw failed(`${path} --version failed (exit ${String(r.exitCode)}): ${r.stderr.split('\n')[0] ?? ''}`)
   const m = /release [\d.]+, V([\d.]+)/.exec(r.stdout) ?? /release ([\d.]+)/.exec(r.stdout)
-  return { path, version: m?.[1] ?? r.stdout.trim().split('\n').pop() ?? '', versionText: r.stdout.trim(), cudaHome: join(path, '..', '..') }
+  return {
+    path,
+    version: m?.[1] ?? r.stdout.trim().split('\n').pop() ?? '',
+    versionText: r.stdout.trim(),
+    cudaHome: join(path, '..', '..'),
+  }
 }
 
 /** Arches of the portable fatbin: Ampere, Ampere GA10x, Ada, Hopper, Blackwell DC and RTX. */
@@ -50,7 +58,12 @@ export const FATBIN_ARCHS = ['sm_80', 'sm_86', 'sm_89', 'sm_90', 'sm_100', 'sm_1
  * unique; an empty list when nvidia-smi is absent or fails (then a fatbin is built).
  */
 export async function detectArch(env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
-  const r = await execa('nvidia-smi', ['--query-gpu=compute_cap', '--format=csv,noheader'], { reject: false, env, extendEnv: false, timeout: 30_000 })
+  const r = await execa('nvidia-smi', ['--query-gpu=compute_cap', '--format=csv,noheader'], {
+    reject: false,
+    env,
+    extendEnv: false,
+    timeout: 30_000,
+  })
   if (r.exitCode !== 0 || r.failed) return []
   const archs = new Set<string>()
   for (const line of r.stdout.split('\n')) {
@@ -64,7 +77,7 @@ export async function detectArch(env: NodeJS.ProcessEnv = process.env): Promise<
 export function gencodeFlags(archs: readonly string[], ptx: boolean): string[] {
   const flags: string[] = []
   for (const a of archs) flags.push('-gencode', `arch=compute_${a.slice(3)},code=${a}`)
-  const top = [...archs].sort((x, y) => Number.parseInt(x.slice(3)) - Number.parseInt(y.slice(3))).pop()
+  const top = [...archs].sort((x, y) => Number.parseInt(x.slice(3), 10) - Number.parseInt(y.slice(3), 10)).pop()
   if (ptx && top) flags.push('-gencode', `arch=compute_${top.slice(3)},code=compute_${top.slice(3)}`)
   return flags
 }

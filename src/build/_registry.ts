@@ -41,6 +41,6 @@ export function registerInstrument(root: string, entry: RegisteredInstrument): I
   const reg = readRegistry(root)
   reg.instruments = reg.instruments.filter((i) => !(i.name === entry.name && i.dir === entry.dir))
   reg.instruments.push(entry)
-  writeAtomic(registryPath(root), JSON.stringify(reg, null, 2) + '\n')
+  writeAtomic(registryPath(root), `${JSON.stringify(reg, null, 2)}\n`)
   return reg
 }

@@ -5,8 +5,8 @@ import { execa } from 'execa'
 import { badInput, failed } from '../errors/index.ts'
 import { cacheRoot } from './_cache.ts'
 import { findNvcc } from './_nvcc.ts'
-import { registerInstrument } from './_registry.ts'
 import type { RegisteredInstrument } from './_registry.ts'
+import { registerInstrument } from './_registry.ts'
 
 /** Options of buildUpstream. */
 export interface BuildUpstreamOptions {
@@ -80,7 +80,10 @@ export async function buildUpstream(srcDir: string, opts: BuildUpstreamOptions =
   const dir = resolve(srcDir)
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw badInput(`--upstream-src: ${srcDir} is not a folder`)
   const kind = upstreamKind(dir)
-  if (!kind) throw badInput(`--upstream-src: ${srcDir} is neither an nccl-tests checkout (src/all_reduce.cu) nor cuda-samples (Samples/)`)
+  if (!kind)
+    throw badInput(
+      `--upstream-src: ${srcDir} is neither an nccl-tests checkout (src/all_reduce.cu) nor cuda-samples (Samples/)`,
+    )
   const env = opts.env ?? process.env
   const nvcc = await findNvcc(env)
   const jobs = String(opts.jobs ?? availableParallelism())
@@ -97,17 +100,37 @@ export async function buildUpstream(srcDir: string, opts: BuildUpstreamOptions =
     if (!sample) throw badInput(`--upstream-src: no ${P2P_SAMPLE}.cu under ${join(dir, 'Samples')}`)
     vars.CUDA_PATH = nvcc.cudaHome
     if (existsSync(join(sample, 'Makefile'))) {
-      await run('make', ['-j', jobs, ...Object.entries(vars).map(([k, v]) => `${k}=${v}`)], sample, env, `make in ${sample}`)
+      await run(
+        'make',
+        ['-j', jobs, ...Object.entries(vars).map(([k, v]) => `${k}=${v}`)],
+        sample,
+        env,
+        `make in ${sample}`,
+      )
       binaries = executables(sample, new RegExp(`^${P2P_SAMPLE}$`))
     } else {
       const build = join(sample, 'build')
-      await run('cmake', ['-S', sample, '-B', build, `-DCMAKE_CUDA_COMPILER=${nvcc.path}`], sample, env, `cmake in ${sample}`)
+      await run(
+        'cmake',
+        ['-S', sample, '-B', build, `-DCMAKE_CUDA_COMPILER=${nvcc.path}`],
+        sample,
+        env,
+        `cmake in ${sample}`,
+      )
       await run('make', ['-j', jobs], build, env, `make in ${build}`)
       binaries = executables(build, new RegExp(`^${P2P_SAMPLE}$`))
     }
   }
   if (Object.keys(binaries).length === 0) throw failed(`${kind} in ${dir} built, but no binaries were found`)
-  const entry: RegisteredInstrument = { name: kind, kind: 'upstream', dir, ...(await gitState(dir)), binaries, built: new Date().toISOString(), make: vars }
+  const entry: RegisteredInstrument = {
+    name: kind,
+    kind: 'upstream',
+    dir,
+    ...(await gitState(dir)),
+    binaries,
+    built: new Date().toISOString(),
+    make: vars,
+  }
   registerInstrument(cacheRoot(opts.cacheDir, env), entry)
   return entry
 }

@@ -3,12 +3,13 @@
  * and arch) and a user's own nccl-tests or cuda-samples checkout (make), registered in
  * `<cache>/instruments.json`.
  */
-export { buildNative } from './_native.ts'
+
+export { buildKey, cacheRoot, nativeSources } from './_cache.ts'
 export type { BuildNativeOptions, NativeBuild } from './_native.ts'
-export { buildUpstream, upstreamKind } from './_upstream.ts'
-export type { BuildUpstreamOptions } from './_upstream.ts'
-export { FATBIN_ARCHS, detectArch, findNvcc, gencodeFlags, nvccCandidates } from './_nvcc.ts'
+export { buildNative } from './_native.ts'
 export type { Nvcc } from './_nvcc.ts'
-export { cacheRoot, buildKey, nativeSources } from './_cache.ts'
-export { readRegistry, registerInstrument, registryPath } from './_registry.ts'
+export { detectArch, FATBIN_ARCHS, findNvcc, gencodeFlags, nvccCandidates } from './_nvcc.ts'
 export type { InstrumentRegistry, RegisteredInstrument } from './_registry.ts'
+export { readRegistry, registerInstrument, registryPath } from './_registry.ts'
+export type { BuildUpstreamOptions } from './_upstream.ts'
+export { buildUpstream, upstreamKind } from './_upstream.ts'

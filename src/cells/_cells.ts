@@ -3,10 +3,10 @@
  * summary). One pass over the rows; values are kept per cell as one sample.
  */
 import type { Row } from '../model/index.ts'
-import { DEFAULT_THRESHOLDS, summarize, withinBetweenIndexed } from '../stats/index.ts'
 import type { Summary } from '../stats/index.ts'
-import { cellConfig, keyOf } from './_key.ts'
+import { DEFAULT_THRESHOLDS, summarize, withinBetweenIndexed } from '../stats/index.ts'
 import type { CellConfig } from './_key.ts'
+import { cellConfig, keyOf } from './_key.ts'
 
 /** Variance of a cell within a launch versus between launches (see stats `withinBetween`). */
 export interface CellVariance {
@@ -97,7 +97,13 @@ export function cells(rows: Iterable<Row>, opts: CellsOptions = {}): Cell[] {
   const level = opts.level ?? DEFAULT_THRESHOLDS.ciLevel
   const out: Cell[] = []
   for (const [key, acc] of groupRows(rows)) {
-    out.push({ key, config: acc.config, values: acc.values, summary: summarize(acc.values, level), variance: variance(acc) })
+    out.push({
+      key,
+      config: acc.config,
+      values: acc.values,
+      summary: summarize(acc.values, level),
+      variance: variance(acc),
+    })
   }
   return out.sort(compareCells)
 }

@@ -34,7 +34,18 @@ export interface CellConfig {
 
 /** The conditions of a row, in key order. */
 export function cellConfig(r: Row): CellConfig {
-  const c: CellConfig = { bench: r.bench, metric: r.metric, unit: r.unit, src: r.src, dst: r.dst, ranks: r.ranks, sizeBytes: r.sizeBytes, placement: r.placement, p2p: r.p2p, timer: r.timer }
+  const c: CellConfig = {
+    bench: r.bench,
+    metric: r.metric,
+    unit: r.unit,
+    src: r.src,
+    dst: r.dst,
+    ranks: r.ranks,
+    sizeBytes: r.sizeBytes,
+    placement: r.placement,
+    p2p: r.p2p,
+    timer: r.timer,
+  }
   if (r.group !== undefined) c.group = r.group
   if (r.grouping !== undefined) c.grouping = r.grouping
   if (r.peerAccess !== undefined) c.peerAccess = r.peerAccess

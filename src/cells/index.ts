@@ -3,7 +3,8 @@
  * placement × metric × p2p/copy/dtype/…), each with its `Summary`. The cell key is the
  * join key of `diff` and of the analysis.
  */
-export { cellKey, cellConfig, keyOf, keyLabel, lowerIsBetter } from './_key.ts'
+
+export type { Cell, CellsOptions, CellVariance, RowGroup } from './_cells.ts'
+export { cells, compareCells, groupRows } from './_cells.ts'
 export type { CellConfig } from './_key.ts'
-export { cells, groupRows, compareCells } from './_cells.ts'
-export type { Cell, CellVariance, CellsOptions, RowGroup } from './_cells.ts'
+export { cellConfig, cellKey, keyLabel, keyOf, lowerIsBetter } from './_key.ts'

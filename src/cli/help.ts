@@ -6,8 +6,9 @@
  * it equals yargs' own output at several widths. Text it cannot measure exactly (tabs,
  * control, zero-width or wide characters) returns undefined: the caller then asks yargs.
  */
-import { COMMANDS } from './commands/index.ts'
+
 import type { CommandDef } from './_types.ts'
+import { COMMANDS } from './commands/index.ts'
 
 /** First lines of `gpucomm --help` (yargs' `.usage`). */
 export const USAGE = 'gpucomm <command> [options]\n\nMeasure how GPUs talk to each other, and explain what it finds.'
@@ -80,7 +81,13 @@ function wrapWord(rows: string[], word: string, cols: number): void {
 }
 
 const wrap = (text: string, cols: number): string[] =>
-  text.normalize().replaceAll('\r\n', '\n').split('\n').map((l) => wrapLine(l, cols)).join('\n').split('\n')
+  text
+    .normalize()
+    .replaceAll('\r\n', '\n')
+    .split('\n')
+    .map((l) => wrapLine(l, cols))
+    .join('\n')
+    .split('\n')
 
 /** cliui's layout of one row of columns into `lines` (rasterize, pad, align, inline spans). */
 function renderRow(row: Col[], span: boolean, width: number, lines: Line[]): void {
@@ -122,7 +129,10 @@ function inline(source: string, prev: Line): string {
  * The text yargs prints for `gpucomm --help` at `width` columns (without the final
  * newline), or undefined when some text holds characters this layout cannot measure.
  */
-export function topLevelHelp(width: number = helpWidth(), commands: readonly Pick<CommandDef, 'command' | 'describe'>[] = COMMANDS): string | undefined {
+export function topLevelHelp(
+  width: number = helpWidth(),
+  commands: readonly Pick<CommandDef, 'command' | 'describe'>[] = COMMANDS,
+): string | undefined {
   const texts = [USAGE, EPILOGUE, ...commands.flatMap((c) => [c.command, c.describe])]
   if (!texts.every((t) => NARROW.test(t))) return undefined
   const lines: Line[] = []
@@ -134,18 +144,38 @@ export function topLevelHelp(width: number = helpWidth(), commands: readonly Pic
   const names = commands.map((c) => `gpucomm ${c.command}`)
   const cmdWidth = Math.min(Math.max(...names.map((n) => n.length)), Math.floor(width * 0.5)) + 4
   commands.forEach((c, i) => {
-    renderRow([{ text: names[i] as string, pad: [2, 2], width: cmdWidth }, { text: c.describe, pad: [0, 0] }], true, width, lines)
+    renderRow(
+      [
+        { text: names[i] as string, pad: [2, 2], width: cmdWidth },
+        { text: c.describe, pad: [0, 0] },
+      ],
+      true,
+      width,
+      lines,
+    )
     div(blank)
   })
   div(blank)
   div({ text: 'Options:', pad: [0, 0] })
   const optWidth = Math.min(Math.max(...BUILTIN_OPTIONS.map((o) => o[0].length)), Math.floor(width * 0.5)) + 4
   for (const [flag, describe, hint] of BUILTIN_OPTIONS) {
-    renderRow([{ text: flag, pad: [2, 2], width: optWidth }, { text: describe, pad: [0, 0] }], true, width, lines)
+    renderRow(
+      [
+        { text: flag, pad: [2, 2], width: optWidth },
+        { text: describe, pad: [0, 0] },
+      ],
+      true,
+      width,
+      lines,
+    )
     div({ text: hint, pad: [2, 0], right: true })
   }
   div(blank)
   div({ text: EPILOGUE, pad: [0, 0] })
   div(blank)
-  return lines.filter((l) => !l.hidden).map((l) => l.text).join('\n').replace(/\s*$/, '')
+  return lines
+    .filter((l) => !l.hidden)
+    .map((l) => l.text)
+    .join('\n')
+    .replace(/\s*$/, '')
 }

@@ -6,15 +6,19 @@
 import { existsSync, realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import yargs from 'yargs'
-import { COMMANDS } from './commands/index.ts'
-import { EPILOGUE, USAGE, helpWidth } from './help.ts'
-import { STDIN_ARG } from './_types.ts'
 import type { CommandDef, Io } from './_types.ts'
+import { STDIN_ARG } from './_types.ts'
+import { COMMANDS } from './commands/index.ts'
+import { EPILOGUE, helpWidth, USAGE } from './help.ts'
 
 class UsageError extends Error {}
 
 /** Runs gpucomm with `argv` (without node and script) and returns the exit code; `commands` is for tests. */
-export async function main(argv: readonly string[], io: Io, commands: readonly CommandDef[] = COMMANDS): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  io: Io,
+  commands: readonly CommandDef[] = COMMANDS,
+): Promise<number> {
   let code = 0
   const y = yargs(argv.map((a) => (a === '-' ? STDIN_ARG : a)))
     .scriptName('gpucomm')

@@ -2,8 +2,9 @@
  * `diffSets`: benchstat for result sets. Both sets are grouped into cells by key; every
  * cell found in both is compared by its medians and the Mann-Whitney U test.
  */
-import { compareCells, groupRows, keyLabel, lowerIsBetter } from '../cells/index.ts'
+
 import type { RowGroup } from '../cells/index.ts'
+import { compareCells, groupRows, keyLabel, lowerIsBetter } from '../cells/index.ts'
 import { badInput } from '../errors/index.ts'
 import type { LoadedSet } from '../resultset/index.ts'
 import { DEFAULT_THRESHOLDS, geomean, mannWhitney, summarize } from '../stats/index.ts'
@@ -33,7 +34,12 @@ function side(set: LoadedSet, n: number): DiffSide {
   return { dir: set.dir, id: m.id, origin: m.origin, simulated: m.simulated, rows: set.rows.length, cells: n }
 }
 
-function compareCell(key: string, ga: RowGroup, gb: RowGroup, opts: { alpha: number; level: number; minN: number }): DiffCell {
+function compareCell(
+  key: string,
+  ga: RowGroup,
+  gb: RowGroup,
+  opts: { alpha: number; level: number; minN: number },
+): DiffCell {
   const { alpha, minN, level } = opts
   const a = summarize(ga.values, level)
   const b = summarize(gb.values, level)
@@ -45,8 +51,26 @@ function compareCell(key: string, ga: RowGroup, gb: RowGroup, opts: { alpha: num
   const worse = lower ? delta : -delta
   const significant = p <= alpha
   const warnings = [...a.warnings.map((w) => `A: ${w}`), ...b.warnings.map((w) => `B: ${w}`)]
-  if (!significant && ga.values.length < minN && gb.values.length < minN) warnings.push(`need ≥ ${minN} samples on each side to detect a difference at alpha ${alpha}`)
-  return { key, bench: config.bench, metric: config.metric, unit: config.unit, label: keyLabel(key), config, a, b, delta, p, exact: mw.exact, significant, better: lower ? 'lower' : 'higher', worse, regression: significant && worse > 0, warnings }
+  if (!significant && ga.values.length < minN && gb.values.length < minN)
+    warnings.push(`need ≥ ${minN} samples on each side to detect a difference at alpha ${alpha}`)
+  return {
+    key,
+    bench: config.bench,
+    metric: config.metric,
+    unit: config.unit,
+    label: keyLabel(key),
+    config,
+    a,
+    b,
+    delta,
+    p,
+    exact: mw.exact,
+    significant,
+    better: lower ? 'lower' : 'higher',
+    worse,
+    regression: significant && worse > 0,
+    warnings,
+  }
 }
 
 function geomeans(rows: readonly DiffCell[], warnings: string[]): DiffGeomean[] {
@@ -80,12 +104,23 @@ function foldWarnings(rows: readonly DiffCell[]): string[] {
 
 function setWarnings(a: LoadedSet, b: LoadedSet): string[] {
   const w: string[] = []
-  for (const [name, s] of [['A', a], ['B', b]] as const) {
-    if (s.diagnostics.length > 0) w.push(`${name}: ${s.diagnostics.length} unreadable line${s.diagnostics.length === 1 ? '' : 's'} in ${s.dir} skipped`)
+  for (const [name, s] of [
+    ['A', a],
+    ['B', b],
+  ] as const) {
+    if (s.diagnostics.length > 0)
+      w.push(
+        `${name}: ${s.diagnostics.length} unreadable line${s.diagnostics.length === 1 ? '' : 's'} in ${s.dir} skipped`,
+      )
     if (s.rows.length === 0) w.push(`${name}: ${s.dir} holds no rows`)
   }
   if (a.manifest.simulated || b.manifest.simulated) {
-    w.push(`SIMULATED data: ${[a, b].filter((s) => s.manifest.simulated).map((s) => s.dir).join(' and ')}`)
+    w.push(
+      `SIMULATED data: ${[a, b]
+        .filter((s) => s.manifest.simulated)
+        .map((s) => s.dir)
+        .join(' and ')}`,
+    )
   }
   return w
 }
@@ -100,7 +135,9 @@ export function diffSets(a: LoadedSet, b: LoadedSet, opts: DiffOptions = {}): Di
   if (!(alpha > 0 && alpha < 1)) throw badInput(`diff: alpha must be between 0 and 1, got ${alpha}`)
   if (a.manifest.simulated !== b.manifest.simulated && !opts.allowSim) {
     const [sim, real] = a.manifest.simulated ? [a, b] : [b, a]
-    throw badInput(`diff: ${sim.dir} is SIMULATED and ${real.dir} is real; comparing them says nothing about hardware (pass --allow-sim to do it anyway)`)
+    throw badInput(
+      `diff: ${sim.dir} is SIMULATED and ${real.dir} is real; comparing them says nothing about hardware (pass --allow-sim to do it anyway)`,
+    )
   }
   // Group only (no per-cell variance); summaries are computed for cells found in both.
   const ga = [...groupRows(a.rows)].map(([key, g]) => ({ key, config: g.config, g })).sort(compareCells)
@@ -118,9 +155,13 @@ export function diffSets(a: LoadedSet, b: LoadedSet, opts: DiffOptions = {}): Di
       gb.delete(key)
     }
   }
-  const onlyB = [...gb].map(([key, g]) => ({ key, config: g.config })).sort(compareCells).map((c) => c.key)
+  const onlyB = [...gb]
+    .map(([key, g]) => ({ key, config: g.config }))
+    .sort(compareCells)
+    .map((c) => c.key)
   const warnings = setWarnings(a, b)
-  if (rows.length === 0) warnings.push('no cell is found in both sets: nothing to compare (are they from the same benchmarks and sizes?)')
+  if (rows.length === 0)
+    warnings.push('no cell is found in both sets: nothing to compare (are they from the same benchmarks and sizes?)')
   const gm = geomeans(rows, warnings)
   warnings.push(...foldWarnings(rows))
   const simulated = a.manifest.simulated || b.manifest.simulated

@@ -45,7 +45,10 @@ export function signedPct(fraction: number): string {
 
 /** The row label: the key without bench/metric, sizes in binary units (`size=1MiB`). */
 function label(c: DiffCell): string {
-  const l = c.config.sizeBytes === null ? c.label : c.label.replace(/\bsize=\d+/, `size=${formatBytes(c.config.sizeBytes).replace(' ', '')}`)
+  const l =
+    c.config.sizeBytes === null
+      ? c.label
+      : c.label.replace(/\bsize=\d+/, `size=${formatBytes(c.config.sizeBytes).replace(' ', '')}`)
   return `${c.bench} ${l === '-' ? '' : l}`.trim()
 }
 
@@ -60,7 +63,13 @@ function sections(r: DiffResult): Section[] {
     let s = by.get(c.metric)
     if (!s) by.set(c.metric, (s = { metric: c.metric, rows: [] }))
     const delta = c.significant ? signedPct(c.delta) : '~'
-    s.rows.push([label(c), medianPm(c.a, c.unit), medianPm(c.b, c.unit), delta, `p=${c.p.toFixed(3)} n=${c.a.n}+${c.b.n}`])
+    s.rows.push([
+      label(c),
+      medianPm(c.a, c.unit),
+      medianPm(c.b, c.unit),
+      delta,
+      `p=${c.p.toFixed(3)} n=${c.a.n}+${c.b.n}`,
+    ])
   }
   for (const g of r.geomeans) by.get(g.metric)?.rows.push(geoRow(g))
   return [...by.values()]
@@ -70,7 +79,8 @@ function geoRow(g: DiffGeomean): string[] {
   return ['geomean', formatValue(g.a, g.unit), formatValue(g.b, g.unit), signedPct(g.delta), `${g.cells} cells`]
 }
 
-const sideLine = (name: string, s: DiffSide): string => `${name}: ${s.dir}${s.simulated ? ' (SIMULATED)' : ''}: ${s.origin} ${s.id}, ${s.rows} rows, ${s.cells} cells`
+const sideLine = (name: string, s: DiffSide): string =>
+  `${name}: ${s.dir}${s.simulated ? ' (SIMULATED)' : ''}: ${s.origin} ${s.id}, ${s.rows} rows, ${s.cells} cells`
 
 function onlyLines(name: string, keys: readonly string[]): string[] {
   if (keys.length === 0) return []
@@ -83,7 +93,12 @@ function onlyLines(name: string, keys: readonly string[]): string[] {
 export function diffText(r: DiffResult): string {
   const out: string[] = []
   if (r.simulated) out.push('SIMULATED data: these numbers come from gpucomm sim, not from hardware.')
-  out.push(sideLine('A', r.a), sideLine('B', r.b), `delta = B vs A, ~ = not significant (Mann-Whitney U, p > ${r.alpha}); ± = ${r.level * 100}% CI of the median`, '')
+  out.push(
+    sideLine('A', r.a),
+    sideLine('B', r.b),
+    `delta = B vs A, ~ = not significant (Mann-Whitney U, p > ${r.alpha}); ± = ${r.level * 100}% CI of the median`,
+    '',
+  )
   for (const s of sections(r)) {
     out.push(renderTable([s.metric, 'A', 'B', 'delta', 'p'], s.rows))
   }
@@ -98,13 +113,21 @@ const mdCell = (s: string): string => s.replace(/\|/g, '\\|')
 export function diffMarkdown(r: DiffResult): string {
   const out: string[] = []
   if (r.simulated) out.push('**SIMULATED data**: these numbers come from gpucomm sim, not from hardware.', '')
-  out.push(`- A: \`${r.a.dir}\`${r.a.simulated ? ' (SIMULATED)' : ''}, ${r.a.rows} rows`, `- B: \`${r.b.dir}\`${r.b.simulated ? ' (SIMULATED)' : ''}, ${r.b.rows} rows`, `- delta = B vs A; ~ = not significant (Mann-Whitney U, p > ${r.alpha}); ± = ${r.level * 100}% CI of the median`, '')
+  out.push(
+    `- A: \`${r.a.dir}\`${r.a.simulated ? ' (SIMULATED)' : ''}, ${r.a.rows} rows`,
+    `- B: \`${r.b.dir}\`${r.b.simulated ? ' (SIMULATED)' : ''}, ${r.b.rows} rows`,
+    `- delta = B vs A; ~ = not significant (Mann-Whitney U, p > ${r.alpha}); ± = ${r.level * 100}% CI of the median`,
+    '',
+  )
   for (const s of sections(r)) {
     out.push(`### ${s.metric}`, '', '| cell | A | B | delta | p |', '|---|---:|---:|---:|---|')
     for (const row of s.rows) out.push(`| ${row.map(mdCell).join(' | ')} |`)
     out.push('')
   }
-  for (const [name, keys] of [['A', r.onlyA], ['B', r.onlyB]] as const) {
+  for (const [name, keys] of [
+    ['A', r.onlyA],
+    ['B', r.onlyB],
+  ] as const) {
     const lines = onlyLines(name, keys)
     if (lines.length) out.push(`**${lines[0]}**`, '', ...lines.slice(1).map((l) => `- \`${l.trim()}\``), '')
   }
@@ -112,18 +135,55 @@ export function diffMarkdown(r: DiffResult): string {
   return out.join('\n').replace(/\n*$/, '\n')
 }
 
-const num = (x: number): string | number => (Number.isFinite(x) ? Number(x.toPrecision(12)) : Number.isNaN(x) ? '' : x > 0 ? 'inf' : '-inf')
+const num = (x: number): string | number =>
+  Number.isFinite(x) ? Number(x.toPrecision(12)) : Number.isNaN(x) ? '' : x > 0 ? 'inf' : '-inf'
 
 /** The cells as CSV in base units (seconds, bytes/second); geomeans and only-in-one lists are left to text/JSON. */
 export function diffCsv(r: DiffResult): string {
-  const header = ['key', 'bench', 'metric', 'unit', 'a_n', 'a_median', 'a_ci_lo', 'a_ci_hi', 'b_n', 'b_median', 'b_ci_lo', 'b_ci_hi', 'delta', 'p', 'exact', 'significant', 'regression']
-  const rows = r.cells.map((c) => [c.key, c.bench, c.metric, c.unit, c.a.n, num(c.a.median), num(c.a.ci[0]), num(c.a.ci[1]), c.b.n, num(c.b.median), num(c.b.ci[0]), num(c.b.ci[1]), num(c.delta), num(c.p), c.exact, c.significant, c.regression])
+  const header = [
+    'key',
+    'bench',
+    'metric',
+    'unit',
+    'a_n',
+    'a_median',
+    'a_ci_lo',
+    'a_ci_hi',
+    'b_n',
+    'b_median',
+    'b_ci_lo',
+    'b_ci_hi',
+    'delta',
+    'p',
+    'exact',
+    'significant',
+    'regression',
+  ]
+  const rows = r.cells.map((c) => [
+    c.key,
+    c.bench,
+    c.metric,
+    c.unit,
+    c.a.n,
+    num(c.a.median),
+    num(c.a.ci[0]),
+    num(c.a.ci[1]),
+    c.b.n,
+    num(c.b.median),
+    num(c.b.ci[0]),
+    num(c.b.ci[1]),
+    num(c.delta),
+    num(c.p),
+    c.exact,
+    c.significant,
+    c.regression,
+  ])
   return stringify([header, ...rows])
 }
 
 /** The `DiffResult` as pretty JSON (non-finite numbers become null). */
 export function diffJson(r: DiffResult): string {
-  return JSON.stringify(r, null, 2) + '\n'
+  return `${JSON.stringify(r, null, 2)}\n`
 }
 
 /** Formats a diff in one of the four formats. */

@@ -4,6 +4,6 @@
  * set only), and format the result as text, Markdown, CSV or JSON.
  */
 export { diffSets, regressions, relDelta, uTestMinN } from './_diff.ts'
-export { formatDiff, diffText, diffMarkdown, diffCsv, diffJson, medianPm, signedPct } from './_format.ts'
 export type { DiffFormat } from './_format.ts'
+export { diffCsv, diffJson, diffMarkdown, diffText, formatDiff, medianPm, signedPct } from './_format.ts'
 export type { DiffCell, DiffGeomean, DiffOptions, DiffResult, DiffSide } from './_types.ts'

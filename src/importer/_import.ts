@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto'
 import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { badInput } from '../errors/index.ts'
-import { SIM_MARKER } from '../model/index.ts'
 import type { Diagnostic, Manifest, Row, SourceFile } from '../model/index.ts'
-import { DETECT_BYTES, detectParser } from '../parsers/index.ts'
+import { SIM_MARKER } from '../model/index.ts'
 import type { Parser } from '../parsers/index.ts'
-import { Appender, RAW, isNonEmptyDir, newManifest, readManifest, writeManifest } from '../resultset/index.ts'
+import { DETECT_BYTES, detectParser } from '../parsers/index.ts'
+import { Appender, isNonEmptyDir, newManifest, RAW, readManifest, writeManifest } from '../resultset/index.ts'
 import { eachLine } from './_lines.ts'
 
 /** One input to import: a path, or "-" with the bytes read from stdin. */
@@ -53,7 +53,10 @@ function plan(inputs: readonly ImportInput[]): { input: ImportInput; parser: Par
     }
     const h = head(input)
     const parser = detectParser(h)
-    if (!parser) throw badInput(`${input.path}: not in any format gpucomm knows (nccl-tests, p2pBandwidthLatencyTest, nvbandwidth, nvidia-smi topo, lspci, native benches)`)
+    if (!parser)
+      throw badInput(
+        `${input.path}: not in any format gpucomm knows (nccl-tests, p2pBandwidthLatencyTest, nvbandwidth, nvidia-smi topo, lspci, native benches)`,
+      )
     return { input, parser, simulated: h.includes(SIM_MARKER) }
   })
 }
@@ -120,16 +123,29 @@ async function importOne(
     }
   })
   try {
-    await eachLine(input.data ?? input.path, (line, no) => lp.line(line, no), (chunk) => {
-      hash.update(chunk)
-      bytes += chunk.length
-      writeSync(rawFd, chunk)
-    })
+    await eachLine(
+      input.data ?? input.path,
+      (line, no) => lp.line(line, no),
+      (chunk) => {
+        hash.update(chunk)
+        bytes += chunk.length
+        writeSync(rawFd, chunk)
+      },
+    )
   } finally {
     closeSync(rawFd)
   }
   const { meta, diagnostics } = lp.end()
   appender.append(batch)
-  const file: SourceFile = { path: input.path, raw, sha256: hash.digest('hex'), bytes, format: parser.id, meta, rows, diagnostics: diagnostics.length }
+  const file: SourceFile = {
+    path: input.path,
+    raw,
+    sha256: hash.digest('hex'),
+    bytes,
+    format: parser.id,
+    meta,
+    rows,
+    diagnostics: diagnostics.length,
+  }
   return { file, diagnostics: diagnostics.map((d) => ({ ...d, file: input.path })) }
 }

@@ -1,4 +1,5 @@
 /** Import: existing tool outputs → a result set (streamed, raw bytes kept). */
-export { importFiles } from './_import.ts'
+
 export type { ImportInput, ImportOptions, ImportSummary } from './_import.ts'
+export { importFiles } from './_import.ts'
 export { eachLine } from './_lines.ts'

@@ -7,7 +7,14 @@ import type { Instrument, InstrumentContext, Invocation, LaunchShape } from './_
 export const NATIVE_PLACEHOLDER = '<native-build>'
 
 /** The collectives coll_bench runs (native/README.md). */
-export const NATIVE_COLLECTIVES = ['all_reduce', 'all_gather', 'reduce_scatter', 'broadcast', 'alltoall', 'sendrecv'] as const
+export const NATIVE_COLLECTIVES = [
+  'all_reduce',
+  'all_gather',
+  'reduce_scatter',
+  'broadcast',
+  'alltoall',
+  'sendrecv',
+] as const
 
 const dirOf = (ctx: InstrumentContext): string => ctx.spec.paths.nativeDir ?? NATIVE_PLACEHOLDER
 const safe = (s: string): string => s.replace(/[^\w.=~,+-]/g, '_')
@@ -26,8 +33,10 @@ export const nativeInstrument: Instrument = {
   deviceIds: 'visible',
   benches(spec: SweepSpec): BenchDef[] {
     const out: BenchDef[] = []
-    if (spec.pairs !== 'none') out.push({ instrument: 'native', bench: 'native.p2p', kind: 'pairs', pairMode: 'matrix' })
-    for (const c of spec.collectives) out.push({ instrument: 'native', bench: `nccl.${c}`, kind: 'collective', collective: c })
+    if (spec.pairs !== 'none')
+      out.push({ instrument: 'native', bench: 'native.p2p', kind: 'pairs', pairMode: 'matrix' })
+    for (const c of spec.collectives)
+      out.push({ instrument: 'native', bench: `nccl.${c}`, kind: 'collective', collective: c })
     return out
   },
   unavailable(ctx, exists) {
@@ -48,13 +57,27 @@ export const nativeInstrument: Instrument = {
       const self = req.length === shape.gpus.length && req.every(([a, b]) => a === b)
       const every = !self && req.length === shape.gpus.length * (shape.gpus.length - 1)
       const pairs = every ? 'all' : self ? 'self' : req.map(([a, b]) => `${pos.get(a)}:${pos.get(b)}`).join(',')
-      return { argv: [join(dirOf(ctx), 'p2p_bench'), '--pairs', pairs, ...p2pSizeFlags(point.sizes), ...common], env: {} }
+      return {
+        argv: [join(dirOf(ctx), 'p2p_bench'), '--pairs', pairs, ...p2pSizeFlags(point.sizes), ...common],
+        env: {},
+      }
     }
-    const argv = [join(dirOf(ctx), 'coll_bench'), '--coll', point.collective ?? 'all_reduce', ...geometricFlags(point.sizes), ...common]
+    const argv = [
+      join(dirOf(ctx), 'coll_bench'),
+      '--coll',
+      point.collective ?? 'all_reduce',
+      ...geometricFlags(point.sizes),
+      ...common,
+    ]
     const perProc = Math.max(1, Math.round(shape.gpus.length / shape.procs))
     argv.push('-g', String(perProc))
     if (shape.procs > 1) {
-      const dir = join(ctx.scratchDir ?? '.', 'raw', safe(point.id), `a${attempt}-g${safe(shape.gpus.join(','))}.bootstrap`)
+      const dir = join(
+        ctx.scratchDir ?? '.',
+        'raw',
+        safe(point.id),
+        `a${attempt}-g${safe(shape.gpus.join(','))}.bootstrap`,
+      )
       argv.push('--bootstrap', dir)
     }
     return { argv, env: { ...point.env } }

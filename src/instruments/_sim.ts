@@ -21,12 +21,14 @@ export const simInstrument: Instrument = {
   benches(spec: SweepSpec): BenchDef[] {
     const out: BenchDef[] = []
     if (spec.pairs !== 'none') out.push({ instrument: 'sim', bench: 'p2p', kind: 'pairs', pairMode: 'matrix' })
-    for (const c of spec.collectives) out.push({ instrument: 'sim', bench: `nccl.${c}`, kind: 'collective', collective: c })
+    for (const c of spec.collectives)
+      out.push({ instrument: 'sim', bench: `nccl.${c}`, kind: 'collective', collective: c })
     return out
   },
   unavailable(ctx, exists) {
     const preset = ctx.spec.preset ?? DEFAULT_PRESET
-    if (!(SIM_PRESETS as readonly string[]).includes(preset)) return `unknown simulator preset "${preset}" (known: ${SIM_PRESETS.join(', ')})`
+    if (!(SIM_PRESETS as readonly string[]).includes(preset))
+      return `unknown simulator preset "${preset}" (known: ${SIM_PRESETS.join(', ')})`
     const bin = join(ctx.repoRoot, 'bin', 'gpucomm.js')
     return exists(bin) ? undefined : `${bin} is missing`
   },
@@ -34,11 +36,21 @@ export const simInstrument: Instrument = {
     const s = ctx.spec
     const argv = [ctx.nodePath, join(ctx.repoRoot, 'bin', 'gpucomm.js'), 'sim', '--preset', s.preset ?? DEFAULT_PRESET]
     if (point.kind === 'pairs') argv.push('--format', 'p2p')
-    else argv.push('--format', 'nccl-tests', '--collective', point.collective ?? 'all_reduce', '--sizes', sizesArg(point.sizes))
+    else
+      argv.push(
+        '--format',
+        'nccl-tests',
+        '--collective',
+        point.collective ?? 'all_reduce',
+        '--sizes',
+        sizesArg(point.sizes),
+      )
     argv.push('--gpus', formatGpuList(shape.gpus), '--iters', String(s.iters), '--warmup', String(s.warmup))
     argv.push('--seed', String(s.seed), '--trial', String(point.trial))
     for (const [k, v] of Object.entries(point.env)) argv.push('--env', `${k}=${v}`)
-    const fault = s.faults.find((f) => point.id.includes(f.match) && (f.attempts === undefined || attempt <= f.attempts))
+    const fault = s.faults.find(
+      (f) => point.id.includes(f.match) && (f.attempts === undefined || attempt <= f.attempts),
+    )
     if (fault) argv.push('--fault', fault.fault)
     return { argv, env: {} }
   },

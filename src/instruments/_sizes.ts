@@ -27,7 +27,9 @@ export function ncclSizeFlags(sizes: readonly number[]): string[] {
   if (step > 0 && sizes.every((s, i) => i === 0 || s - (sizes[i - 1] as number) === step)) {
     return ['-b', String(lo), '-e', String(hi), '-i', String(step)]
   }
-  throw badInput('--sizes: nccl-tests takes a geometric (8:128M:x2) or arithmetic (8:1M:+64K) range, not an arbitrary list')
+  throw badInput(
+    '--sizes: nccl-tests takes a geometric (8:128M:x2) or arithmetic (8:1M:+64K) range, not an arbitrary list',
+  )
 }
 
 /** Size flags of the native benches, which take geometric ranges only: MIN, MAX and FACTOR (-b -e -f by default). */
@@ -49,5 +51,10 @@ export function p2pSizeFlags(sizes: readonly number[]): string[] {
   const bw = sizes.filter((s) => s >= BANDWIDTH_MIN)
   const tests = [...(lat.length ? ['latency'] : []), ...(bw.length ? ['bw_uni', 'bw_bi'] : [])]
   if (tests.length === 0) throw badInput('--sizes: no sizes given')
-  return ['--tests', tests.join(','), ...(lat.length ? geometricFlags(lat) : []), ...(bw.length ? geometricFlags(bw, ['-B', '-E', '-F']) : [])]
+  return [
+    '--tests',
+    tests.join(','),
+    ...(lat.length ? geometricFlags(lat) : []),
+    ...(bw.length ? geometricFlags(bw, ['-B', '-E', '-F']) : []),
+  ]
 }

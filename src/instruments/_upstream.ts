@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { BenchDef, Point, SweepSpec } from '../sweep/index.ts'
-import type { Instrument, InstrumentContext, Invocation, LaunchShape } from './_types.ts'
 import { ncclSizeFlags } from './_sizes.ts'
+import type { Instrument, InstrumentContext, Invocation, LaunchShape } from './_types.ts'
 
 /**
  * Upstream NVIDIA/nccl-tests binaries (`<coll>_perf` in --nccl-tests-dir). One process
@@ -25,7 +25,18 @@ export const ncclTestsInstrument: Instrument = {
     const s = ctx.spec
     const bin = join(s.paths.ncclTestsDir ?? '.', `${point.collective ?? 'all_reduce'}_perf`)
     const perProc = Math.max(1, Math.round(shape.gpus.length / shape.procs))
-    const argv = [bin, ...ncclSizeFlags(point.sizes), '-g', String(perProc), '-w', String(s.warmup), '-n', String(s.iters), '-c', '1']
+    const argv = [
+      bin,
+      ...ncclSizeFlags(point.sizes),
+      '-g',
+      String(perProc),
+      '-w',
+      String(s.warmup),
+      '-n',
+      String(s.iters),
+      '-c',
+      '1',
+    ]
     return { argv, env: { ...point.env } }
   },
   parser: () => 'nccl-tests-text',
@@ -41,7 +52,8 @@ export const p2pInstrument: Instrument = {
   description: 'cuda-samples p2pBandwidthLatencyTest from --p2p-bin (every pair in one run)',
   simulated: false,
   deviceIds: 'visible',
-  benches: (spec) => (spec.pairs === 'none' ? [] : [{ instrument: 'p2p', bench: 'p2p', kind: 'pairs', pairMode: 'matrix' }]),
+  benches: (spec) =>
+    spec.pairs === 'none' ? [] : [{ instrument: 'p2p', bench: 'p2p', kind: 'pairs', pairMode: 'matrix' }],
   unavailable(ctx, exists) {
     const bin = ctx.spec.paths.p2pBin
     if (!bin) return 'p2p: give --p2p-bin (the p2pBandwidthLatencyTest binary)'
@@ -53,7 +65,12 @@ export const p2pInstrument: Instrument = {
 }
 
 /** The nvbandwidth testcases a sweep runs by default: device-to-device copy-engine reads, writes, bidirectional reads, and SM pointer-chase latency. */
-export const NVBANDWIDTH_TESTCASES = ['device_to_device_memcpy_read_ce', 'device_to_device_memcpy_write_ce', 'device_to_device_bidirectional_memcpy_read_ce', 'device_to_device_latency_sm'] as const
+export const NVBANDWIDTH_TESTCASES = [
+  'device_to_device_memcpy_read_ce',
+  'device_to_device_memcpy_write_ce',
+  'device_to_device_bidirectional_memcpy_read_ce',
+  'device_to_device_latency_sm',
+] as const
 
 /** NVIDIA nvbandwidth (--nvbandwidth-bin): each testcase is one matrix run over the visible GPUs. */
 export const nvbandwidthInstrument: Instrument = {
@@ -62,7 +79,14 @@ export const nvbandwidthInstrument: Instrument = {
   simulated: false,
   deviceIds: 'visible',
   benches: (spec) =>
-    spec.pairs === 'none' ? [] : NVBANDWIDTH_TESTCASES.map((t) => ({ instrument: 'nvbandwidth', bench: `nvbw.${t}`, kind: 'pairs' as const, pairMode: 'matrix' as const })),
+    spec.pairs === 'none'
+      ? []
+      : NVBANDWIDTH_TESTCASES.map((t) => ({
+          instrument: 'nvbandwidth',
+          bench: `nvbw.${t}`,
+          kind: 'pairs' as const,
+          pairMode: 'matrix' as const,
+        })),
   unavailable(ctx, exists) {
     const bin = ctx.spec.paths.nvbandwidthBin
     if (!bin) return 'nvbandwidth: give --nvbandwidth-bin'
@@ -70,7 +94,10 @@ export const nvbandwidthInstrument: Instrument = {
   },
   command(point, _shape, ctx) {
     const testcase = point.bench.replace(/^nvbw\./, '')
-    return { argv: [ctx.spec.paths.nvbandwidthBin ?? 'nvbandwidth', '-t', testcase, '-i', String(ctx.spec.iters)], env: {} }
+    return {
+      argv: [ctx.spec.paths.nvbandwidthBin ?? 'nvbandwidth', '-t', testcase, '-i', String(ctx.spec.iters)],
+      env: {},
+    }
   },
   parser: () => 'nvbandwidth',
   identity: (ctx) => ({ name: 'nvbandwidth', paths: [ctx.spec.paths.nvbandwidthBin ?? ''] }),

@@ -4,15 +4,15 @@
  * nvbandwidth).
  */
 import { badInput } from '../errors/index.ts'
-import { INSTRUMENTS } from './registry.ts'
 import type { Instrument } from './_types.ts'
+import { INSTRUMENTS } from './registry.ts'
 
-export type { Invocation, LaunchShape, InstrumentContext, InstrumentIdentity, Instrument } from './_types.ts'
-export { INSTRUMENTS } from './registry.ts'
+export { NATIVE_COLLECTIVES, NATIVE_PLACEHOLDER } from './_native.ts'
 export { SIM_PRESETS } from './_sim.ts'
-export { NATIVE_PLACEHOLDER, NATIVE_COLLECTIVES } from './_native.ts'
+export { geometricFlags, ncclSizeFlags, p2pSizeFlags } from './_sizes.ts'
+export type { Instrument, InstrumentContext, InstrumentIdentity, Invocation, LaunchShape } from './_types.ts'
 export { NVBANDWIDTH_TESTCASES } from './_upstream.ts'
-export { ncclSizeFlags, geometricFlags, p2pSizeFlags } from './_sizes.ts'
+export { INSTRUMENTS } from './registry.ts'
 
 /** The instrument with this id; unknown ids are bad input naming the known ones. */
 export function instrumentById(id: string): Instrument {

@@ -1,6 +1,6 @@
-import type { Instrument } from './_types.ts'
-import { simInstrument } from './_sim.ts'
 import { nativeInstrument } from './_native.ts'
+import { simInstrument } from './_sim.ts'
+import type { Instrument } from './_types.ts'
 import { ncclTestsInstrument, nvbandwidthInstrument, p2pInstrument } from './_upstream.ts'
 
 /**

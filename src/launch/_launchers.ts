@@ -1,4 +1,4 @@
-import type { Command, LaunchRequest, Launcher } from './_types.ts'
+import type { Command, Launcher, LaunchRequest } from './_types.ts'
 
 const visible = (gpus: readonly number[]): string => gpus.join(',')
 
@@ -52,7 +52,8 @@ export const srunLauncher: Launcher = {
     const env: Record<string, string> = { ...req.inv.env }
     const args = ['--ntasks', String(req.procs), '--export=ALL', '--unbuffered', '--kill-on-bad-exit=1']
     if (req.hosts.length) args.push('--nodelist', req.hosts.join(','))
-    if (req.srunGpus === 'gpus-per-task') args.push('--gpus-per-task', String(Math.max(1, Math.round(req.gpus.length / req.procs))))
+    if (req.srunGpus === 'gpus-per-task')
+      args.push('--gpus-per-task', String(Math.max(1, Math.round(req.gpus.length / req.procs))))
     else {
       if (req.srunGpus === 'gres') args.push('--gres', `gpu:${req.gpus.length}`)
       env.CUDA_VISIBLE_DEVICES = visible(req.gpus)

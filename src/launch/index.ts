@@ -7,8 +7,8 @@ import type { LauncherId } from '../sweep/index.ts'
 import { localLauncher, mpirunLauncher, srunLauncher } from './_launchers.ts'
 import type { Launcher } from './_types.ts'
 
-export type { LaunchRequest, Command, Launcher } from './_types.ts'
 export { expandHostlist, resolveHosts } from './_hosts.ts'
+export type { Command, Launcher, LaunchRequest } from './_types.ts'
 
 /** Every launcher, in one explicit list. */
 export const LAUNCHERS: readonly Launcher[] = [localLauncher, mpirunLauncher, srunLauncher]

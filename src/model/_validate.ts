@@ -37,9 +37,7 @@ export function rowProblem(v: unknown): string | undefined {
 export const isRow = (v: unknown): v is Row => rowProblem(v) === undefined
 
 /** Builds a Row with the nullable fields defaulted to null, so parsers only state what they know. */
-export function makeRow(
-  r: Pick<Row, 'bench' | 'metric' | 'unit' | 'value' | 'source'> & Partial<Row>,
-): Row {
+export function makeRow(r: Pick<Row, 'bench' | 'metric' | 'unit' | 'value' | 'source'> & Partial<Row>): Row {
   return {
     sizeBytes: null,
     ranks: null,

@@ -1,14 +1,15 @@
 /** The result-set model: types, schema version and row validation (pure, no IO). */
+
+export { isRow, makeRow, rowProblem } from './_validate.ts'
 export type {
-  Unit,
-  Metric,
-  SourceRef,
-  Row,
   Diagnostic,
   HostFacts,
-  SourceFile,
-  PointOutcome,
   Manifest,
+  Metric,
+  PointOutcome,
+  Row,
+  SourceFile,
+  SourceRef,
+  Unit,
 } from './types.ts'
 export { SCHEMA_VERSION, SIM_MARKER } from './types.ts'
-export { rowProblem, isRow, makeRow } from './_validate.ts'

@@ -78,7 +78,13 @@ export class DiagSink {
     for (const [code, n] of this.counts) {
       if (n > PER_CODE) {
         const sev = this.list.find((d) => d.code === code)?.severity ?? 'info'
-        out.push({ file: this.file, line: this.lastLine.get(code) ?? 0, severity: sev, code, message: `${n - PER_CODE} more "${code}" diagnostics not listed (${n} in all)` })
+        out.push({
+          file: this.file,
+          line: this.lastLine.get(code) ?? 0,
+          severity: sev,
+          code,
+          message: `${n - PER_CODE} more "${code}" diagnostics not listed (${n} in all)`,
+        })
       }
     }
     return out

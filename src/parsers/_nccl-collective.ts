@@ -9,21 +9,48 @@ import { halfUlp } from './_nccl-tokens.ts'
 
 /** Collectives nccl-tests ships (program `<name>_perf`). */
 export const COLLECTIVES: ReadonlySet<string> = new Set([
-  'all_reduce', 'all_gather', 'alltoall', 'alltoallv', 'broadcast', 'reduce', 'reduce_scatter',
-  'sendrecv', 'gather', 'scatter', 'hypercube',
+  'all_reduce',
+  'all_gather',
+  'alltoall',
+  'alltoallv',
+  'broadcast',
+  'reduce',
+  'reduce_scatter',
+  'sendrecv',
+  'gather',
+  'scatter',
+  'hypercube',
 ])
 
 /** Bytes per element of every dtype nccl-tests prints. */
 export const TYPE_SIZE: Readonly<Record<string, number>> = {
-  int8: 1, uint8: 1, char: 1, f8e4m3: 1, f8e5m2: 1, half: 2, bfloat16: 2, int32: 4, uint32: 4, int: 4,
-  float: 4, int64: 8, uint64: 8, double: 8,
+  int8: 1,
+  uint8: 1,
+  char: 1,
+  f8e4m3: 1,
+  f8e5m2: 1,
+  half: 2,
+  bfloat16: 2,
+  int32: 4,
+  uint32: 4,
+  int: 4,
+  float: 4,
+  int64: 8,
+  uint64: 8,
+  double: 8,
 }
 
 /** Reduction operators nccl-tests prints in the redop column. */
 export const REDOPS: ReadonlySet<string> = new Set(['sum', 'prod', 'max', 'min', 'avg', 'mulsum', 'premulsum', 'none'])
 
 type Factor = 'ar' | 'nm1' | 'one'
-interface Shape { name: string; reduction: boolean; rooted: boolean; total: boolean; factor: Factor }
+interface Shape {
+  name: string
+  reduction: boolean
+  rooted: boolean
+  total: boolean
+  factor: Factor
+}
 
 /** The collectives inference can tell apart (hypercube/alltoallv only come from the text). */
 const SHAPES: readonly Shape[] = [
@@ -140,7 +167,8 @@ export class CollectiveEvidence {
     const a = Number(alg)
     const b = Number(bus)
     if (!(a >= 1) || !(b > 0)) return
-    const fitsWith = (f: Factor, k: number): boolean => Math.abs(b - a * busFactor(f, k)) <= halfUlp(bus) + busFactor(f, k) * halfUlp(alg) + 1e-9
+    const fitsWith = (f: Factor, k: number): boolean =>
+      Math.abs(b - a * busFactor(f, k)) <= halfUlp(bus) + busFactor(f, k) * halfUlp(alg) + 1e-9
     if (n !== undefined) {
       let m = mask((s) => fitsWith(s.factor, n))
       if (this.oldEra && fitsWith('one', n)) m |= AG_RS
@@ -166,6 +194,7 @@ export class CollectiveEvidence {
   inferRanks(collective: string, alg: string | undefined, bus: string | undefined): void {
     if (this.nInferred !== undefined || alg === undefined || bus === undefined) return
     const k = ranksFromFactor(factorOf(collective), alg, bus)
-    if (k !== undefined && !(this.oldEra && (collective === 'all_gather' || collective === 'reduce_scatter'))) this.nInferred = k
+    if (k !== undefined && !(this.oldEra && (collective === 'all_gather' || collective === 'reduce_scatter')))
+      this.nInferred = k
   }
 }

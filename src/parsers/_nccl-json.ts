@@ -76,12 +76,17 @@ export function docMeta(doc: Record<string, unknown>, devices: Device[]): Record
   if (schema !== undefined) m.schemaVersion = schema
   const code = numOf(doc.nccl_version)
   if (code !== undefined) Object.assign(m, { ncclVersionCode: code, nccl: ncclCodeToVersion(code) })
-  for (const k of ['start_time', 'end_time'] as const) if (typeof doc[k] === 'string') m[k === 'start_time' ? 'startTime' : 'endTime'] = doc[k]
+  for (const k of ['start_time', 'end_time'] as const)
+    if (typeof doc[k] === 'string') m[k === 'start_time' ? 'startTime' : 'endTime'] = doc[k]
   if (Array.isArray(doc.args)) m.args = doc.args.filter((a) => typeof a === 'string')
   if (Array.isArray(doc.env)) m.env = doc.env.filter((e): e is string => typeof e === 'string' && KEEP_ENV.test(e))
   const config = obj(doc.config)
-  if (config) m.params = Object.fromEntries(Object.entries(config).filter(([k, v]) => k !== 'devices' && (typeof v !== 'object' || v === null)))
-  if (devices.length) Object.assign(m, { devices, hosts: [...new Set(devices.map((d) => d.host).filter((h) => h !== undefined))] })
+  if (config)
+    m.params = Object.fromEntries(
+      Object.entries(config).filter(([k, v]) => k !== 'devices' && (typeof v !== 'object' || v === null)),
+    )
+  if (devices.length)
+    Object.assign(m, { devices, hosts: [...new Set(devices.map((d) => d.host).filter((h) => h !== undefined))] })
   const oob = obj(doc.out_of_bounds)
   if (oob) m.outOfBounds = { count: numOf(oob.count) ?? null, okay: oob.okay ?? null }
   const avg = obj(doc.average_bus_bandwidth) ?? obj(doc.average_bus_bandwidith)
@@ -90,7 +95,16 @@ export function docMeta(doc: Record<string, unknown>, devices: Device[]): Record
   if (bw !== undefined) m.avgBusBandwidth = sci(bw, 9)
   if (avg && avg.okay !== undefined) m.avgBusBandwidthOkay = avg.okay
   if (Array.isArray(doc.errors)) m.errors = doc.errors.filter((e) => typeof e === 'string')
-  m.versionRange = schema === 1 ? (m.misspelledKeys ? '2.17.3-2.17.8' : '2.17.9-2.19.1') : schema === 2 ? '2.19.2-2.19.5' : schema === 3 ? '2.19.6+' : 'unknown'
+  m.versionRange =
+    schema === 1
+      ? m.misspelledKeys
+        ? '2.17.3-2.17.8'
+        : '2.17.9-2.19.1'
+      : schema === 2
+        ? '2.19.2-2.19.5'
+        : schema === 3
+          ? '2.19.6+'
+          : 'unknown'
   return m
 }
 
@@ -112,14 +126,37 @@ export function resultRows(res: Record<string, unknown>, ctx: ResultContext, emi
   const redop = str(res.redop)
   const root = numOf(res.root)
   const source = { file: ctx.file, line: ctx.line }
-  const base = (metric: Row['metric'], unit: Row['unit'], value: number, placement: Row['placement'], timer: Row['timer']): Row => {
-    const r: Row = { bench: ctx.bench, metric, unit, value, sizeBytes: size, ranks: ctx.ranks, src: null, dst: null, placement, p2p: null, timer, trial: ctx.trial, source }
+  const base = (
+    metric: Row['metric'],
+    unit: Row['unit'],
+    value: number,
+    placement: Row['placement'],
+    timer: Row['timer'],
+  ): Row => {
+    const r: Row = {
+      bench: ctx.bench,
+      metric,
+      unit,
+      value,
+      sizeBytes: size,
+      ranks: ctx.ranks,
+      src: null,
+      dst: null,
+      placement,
+      p2p: null,
+      timer,
+      trial: ctx.trial,
+      source,
+    }
     if (dtype !== undefined) r.dtype = dtype
     if (redop !== undefined && redop !== 'none') r.redop = redop
     if (root !== undefined && root >= 0) r.root = root
     return r
   }
-  for (const [key, placement] of [['out_of_place', 'out-of-place'], ['in_place', 'in-place']] as const) {
+  for (const [key, placement] of [
+    ['out_of_place', 'out-of-place'],
+    ['in_place', 'in-place'],
+  ] as const) {
     const blk = obj(res[key])
     if (blk) {
       const cell = (v: unknown, metric: Row['metric'], unit: Row['unit'], scale: number): void => {

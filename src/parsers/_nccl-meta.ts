@@ -18,9 +18,17 @@ export interface Device {
 }
 
 const BANNER_KEYS: Record<string, string> = {
-  nThread: 'nThread', nGpus: 'nGpus', minBytes: 'minBytes', maxBytes: 'maxBytes', step: 'step',
-  'warmup iters': 'warmupIters', iters: 'iters', 'agg iters': 'aggIters', validation: 'validation',
-  graph: 'graph', unalign: 'unalign',
+  nThread: 'nThread',
+  nGpus: 'nGpus',
+  minBytes: 'minBytes',
+  maxBytes: 'maxBytes',
+  step: 'step',
+  'warmup iters': 'warmupIters',
+  iters: 'iters',
+  'agg iters': 'aggIters',
+  validation: 'validation',
+  graph: 'graph',
+  unalign: 'unalign',
 }
 
 const camel = (label: string): string => label.replace(/ (\w)/g, (_, c: string) => c.toUpperCase())
@@ -72,7 +80,7 @@ export function parseRankLine(t: readonly string[]): Device | undefined {
     i += 2
   }
   const bus = t[i]
-  if (bus !== undefined && bus.startsWith('[') && bus.endsWith(']')) {
+  if (bus?.startsWith('[') && bus.endsWith(']')) {
     d.busId = bus.slice(1, -1)
     i++
   }
@@ -89,7 +97,8 @@ export function parseVersionLine(t: readonly string[]): Record<string, string | 
   for (const tok of t.slice(3)) {
     const eq = tok.indexOf('=')
     if (eq < 0) continue
-    const key = tok.slice(0, eq) === 'nccl-headers' ? 'ncclHeaders' : tok.slice(0, eq) === 'nccl-library' ? 'ncclLibrary' : ''
+    const key =
+      tok.slice(0, eq) === 'nccl-headers' ? 'ncclHeaders' : tok.slice(0, eq) === 'nccl-library' ? 'ncclLibrary' : ''
     const v = tok.slice(eq + 1)
     if (key && isUInt(v)) out[key] = Number(v)
   }
@@ -113,17 +122,33 @@ export function parseFooterValue(t: readonly string[]): { value: number; status?
 }
 
 /** How a `Test … failure` line (or its `..` trace line) is counted and reported. */
-export function classifyFailure(s: string): { key: 'failures' | 'failureTraces'; severity: 'error' | 'info'; code: string; text: string } {
+export function classifyFailure(s: string): {
+  key: 'failures' | 'failureTraces'
+  severity: 'error' | 'info'
+  code: string
+  text: string
+} {
   const text = s.trim()
   const trace = text.startsWith('..')
-  return { key: trace ? 'failureTraces' : 'failures', severity: trace ? 'info' : 'error', code: trace ? 'failure-trace' : 'test-failure', text: text.slice(0, 300) }
+  return {
+    key: trace ? 'failureTraces' : 'failures',
+    severity: trace ? 'info' : 'error',
+    code: trace ? 'failure-trace' : 'test-failure',
+    text: text.slice(0, 300),
+  }
 }
 
 /**
  * A file's meta: the file-level facts, plus the one run's facts at the top level, or for
  * several runs the first `kept` runs listed with counts for the rest.
  */
-export function fileMeta(file: Record<string, unknown>, runMetas: readonly Record<string, unknown>[], runCount: number, collectives: ReadonlySet<string>, kept: number): Record<string, unknown> {
+export function fileMeta(
+  file: Record<string, unknown>,
+  runMetas: readonly Record<string, unknown>[],
+  runCount: number,
+  collectives: ReadonlySet<string>,
+  kept: number,
+): Record<string, unknown> {
   const m: Record<string, unknown> = { ...file }
   if (runCount === 1) Object.assign(m, runMetas[0])
   else if (runCount > 1) {
@@ -136,7 +161,10 @@ export function fileMeta(file: Record<string, unknown>, runMetas: readonly Recor
 }
 
 /** What an `NCCL INFO` / `NCCL WARN` line says: a warning, NCCL's version, a communicator's nranks. */
-export function ncclLineFacts(s: string, t: readonly string[]): { warning: boolean; version?: string; nranks?: number } {
+export function ncclLineFacts(
+  s: string,
+  t: readonly string[],
+): { warning: boolean; version?: string; nranks?: number } {
   const out: { warning: boolean; version?: string; nranks?: number } = { warning: s.indexOf('NCCL WARN') !== -1 }
   const v = t.indexOf('version')
   if (v > 0 && t[v - 1] === 'NCCL' && t[v + 1] !== undefined) out.version = t[v + 1] as string

@@ -90,7 +90,12 @@ function readBlocks(t: readonly string[], start: number, row: ParsedRow): void {
       else if (!isDate(t[i] as string)) row.glued = t.slice(i + k).join(' ')
       return
     }
-    row.blocks.push({ time: t[i] as string, algbw: t[i + 1] as string, busbw: t[i + 2] as string, wrong: t[i + 3] as string })
+    row.blocks.push({
+      time: t[i] as string,
+      algbw: t[i + 1] as string,
+      busbw: t[i + 2] as string,
+      wrong: t[i + 3] as string,
+    })
     i += width
   }
   if (i < t.length && !isDate(t[i] as string)) row.glued = t.slice(i).join(' ')
@@ -148,7 +153,12 @@ export function continueRow(row: ParsedRow, t: readonly string[]): boolean {
   const width = row.layout.perIter ? 8 : 4
   if (t.length !== (2 - row.blocks.length) * width || !t.every(isCellShaped)) return false
   for (let i = 0; i < t.length; i += width) {
-    row.blocks.push({ time: t[i] as string, algbw: t[i + 1] as string, busbw: t[i + 2] as string, wrong: t[i + 3] as string })
+    row.blocks.push({
+      time: t[i] as string,
+      algbw: t[i + 1] as string,
+      busbw: t[i + 2] as string,
+      wrong: t[i + 3] as string,
+    })
   }
   return true
 }

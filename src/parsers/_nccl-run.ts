@@ -4,8 +4,8 @@
  * collective or the rank count is still unknown (headerless log tails).
  */
 import type { Diagnostic, Row } from '../model/index.ts'
-import { CollectiveEvidence } from './_nccl-collective.ts'
 import type { RowEvidence } from './_nccl-collective.ts'
+import { CollectiveEvidence } from './_nccl-collective.ts'
 import type { Device } from './_nccl-meta.ts'
 import type { Block, Layout, ParsedRow } from './_nccl-row.ts'
 import { isUInt, num, scaledDecimal } from './_nccl-tokens.ts'
@@ -55,7 +55,10 @@ export class Run {
   /** The bench name once the collective is settled (rows no longer held). */
   private bench: string | undefined
 
-  constructor(readonly startLine: number, private readonly sink: RunSink) {
+  constructor(
+    readonly startLine: number,
+    private readonly sink: RunSink,
+  ) {
     this.lastLine = startLine
   }
 
@@ -104,7 +107,16 @@ export class Run {
     const known = this.ranksFromLines ?? this.nranksInfo
     const ev = (this.evidence ??= new CollectiveEvidence(row.layout.wrongKind === 'deviation'))
     if (this.collective === undefined && ev.resolved === undefined) {
-      const e: RowEvidence = { size: row.size, count: row.count, type: row.type, hasRedop: row.layout.hasRedop, hasRoot: row.layout.hasRoot, algbw: b0.algbw, busbw: b0.busbw, wrongOut: b0.wrong }
+      const e: RowEvidence = {
+        size: row.size,
+        count: row.count,
+        type: row.type,
+        hasRedop: row.layout.hasRedop,
+        hasRoot: row.layout.hasRoot,
+        algbw: b0.algbw,
+        busbw: b0.busbw,
+        wrongOut: b0.wrong,
+      }
       if (b1) e.wrongIn = b1.wrong
       if (row.redop !== undefined) e.redop = row.redop
       if (row.root !== undefined) e.root = row.root
@@ -168,11 +180,42 @@ export class Run {
     }
   }
 
-  private cell(row: ParsedRow, tok: string, metric: Row['metric'], unit: Row['unit'], exp: number, bench: string, ranks: number | null, placement: 'out-of-place' | 'in-place', source: Row['source']): void {
+  private cell(
+    row: ParsedRow,
+    tok: string,
+    metric: Row['metric'],
+    unit: Row['unit'],
+    exp: number,
+    bench: string,
+    ranks: number | null,
+    placement: 'out-of-place' | 'in-place',
+    source: Row['source'],
+  ): void {
     if (tok === 'N/A') return this.sink.na(source.line)
     const value = scaledDecimal(tok, exp)
-    if (!Number.isFinite(value)) return this.sink.diag(source.line, 'warn', 'bad-cell', `cell "${tok.slice(0, 40)}" is not a usable number; no row for it`)
-    const r: Row = { bench, metric, unit, value, sizeBytes: row.size, ranks, src: null, dst: null, placement, p2p: null, timer: 'cpu', trial: this.sink.trial, source, dtype: row.type }
+    if (!Number.isFinite(value))
+      return this.sink.diag(
+        source.line,
+        'warn',
+        'bad-cell',
+        `cell "${tok.slice(0, 40)}" is not a usable number; no row for it`,
+      )
+    const r: Row = {
+      bench,
+      metric,
+      unit,
+      value,
+      sizeBytes: row.size,
+      ranks,
+      src: null,
+      dst: null,
+      placement,
+      p2p: null,
+      timer: 'cpu',
+      trial: this.sink.trial,
+      source,
+      dtype: row.type,
+    }
     if (row.redop !== undefined && row.redop !== 'none') r.redop = row.redop
     if (row.root !== undefined && row.root >= 0) r.root = row.root
     this.emitted++
@@ -185,18 +228,37 @@ export class Run {
     const d = this.sink.diag
     if (this.emitted > 0 && this.collectiveName() === 'unknown') {
       const cands = this.evidence?.candidates.join(', ') ?? 'none'
-      d(this.startLine, 'warn', 'collective-unknown', `the text does not say which collective this table measured (rows fit: ${cands}); rows use bench nccl.unknown`)
+      d(
+        this.startLine,
+        'warn',
+        'collective-unknown',
+        `the text does not say which collective this table measured (rows fit: ${cands}); rows use bench nccl.unknown`,
+      )
     }
     const r = this.ranks()
-    if (this.emitted > 0 && r.from === 'inferred') d(this.startLine, 'info', 'ranks-inferred', `no rank lines: ${r.n} ranks inferred from busbw/algbw or size/count`)
+    if (this.emitted > 0 && r.from === 'inferred')
+      d(this.startLine, 'info', 'ranks-inferred', `no rank lines: ${r.n} ranks inferred from busbw/algbw or size/count`)
     if (this.tableRows > 0 && !this.footer) {
-      d(this.lastLine, 'warn', 'incomplete', `the table ends without its footer (aborted or truncated run); ${this.tableRows} rows read, the complete ones kept`)
+      d(
+        this.lastLine,
+        'warn',
+        'incomplete',
+        `the table ends without its footer (aborted or truncated run); ${this.tableRows} rows read, the complete ones kept`,
+      )
     } else if (this.tableRows === 0 && this.bannerOrder >= 0 && !this.footer) {
       d(this.lastLine, 'warn', 'incomplete', 'the run stopped before its first result row (no table, no footer)')
     }
-    if (this.oob?.status === 'FAILED') d(this.lastLine, 'warn', 'out-of-bounds', `data check failed: "Out of bounds values : ${this.oob.value} FAILED"`)
-    if (this.avg?.status === 'FAILED') d(this.lastLine, 'warn', 'min-bandwidth', 'average bus bandwidth below NCCL_TESTS_MIN_BW (FAILED)')
-    if (this.devices.some((x) => x.truncated)) d(this.startLine, 'warn', 'rank-lines-truncated', 'a rank line was cut at 2048 bytes ("..."); the rank count may be short')
+    if (this.oob?.status === 'FAILED')
+      d(this.lastLine, 'warn', 'out-of-bounds', `data check failed: "Out of bounds values : ${this.oob.value} FAILED"`)
+    if (this.avg?.status === 'FAILED')
+      d(this.lastLine, 'warn', 'min-bandwidth', 'average bus bandwidth below NCCL_TESTS_MIN_BW (FAILED)')
+    if (this.devices.some((x) => x.truncated))
+      d(
+        this.startLine,
+        'warn',
+        'rank-lines-truncated',
+        'a rank line was cut at 2048 bytes ("..."); the rank count may be short',
+      )
   }
 
   /** What the run says about itself (meta of one run). */
@@ -215,10 +277,15 @@ export class Run {
     }
     if (this.params) m.params = this.params
     if (this.modes.length) m.modes = this.modes
-    if (this.layout) m.columns = { ...this.layout, timeLabel: this.timeLabel, timeUnit: this.timeExp === -3 ? 'ms' : 'us' }
+    if (this.layout)
+      m.columns = { ...this.layout, timeLabel: this.timeLabel, timeUnit: this.timeExp === -3 ? 'ms' : 'us' }
     m.tableRows = this.tableRows
     m.rows = this.emitted
-    if (this.avg) Object.assign(m, { avgBusBandwidth: scaledDecimal(String(this.avg.value), 9), ...(this.avg.status ? { avgBusBandwidthStatus: this.avg.status } : {}) })
+    if (this.avg)
+      Object.assign(m, {
+        avgBusBandwidth: scaledDecimal(String(this.avg.value), 9),
+        ...(this.avg.status ? { avgBusBandwidthStatus: this.avg.status } : {}),
+      })
     if (this.oob) m.outOfBounds = { count: this.oob.value, ...(this.oob.status ? { status: this.oob.status } : {}) }
     if (this.maxDeviation !== undefined) m.maxDeviation = this.maxDeviation
     if (this.wrongElements > 0) m.wrongElements = this.wrongElements

@@ -121,7 +121,7 @@ export function scaledDecimal(tok: string, exp: number): number {
   }
   if (digits === 0 || digits > 15) return slowScaled(tok, exp)
   if (tok.charCodeAt(0) === 45) m = -m
-  const k = exp - (decimals < 0 ? 0 : decimals)
+  const k = exp - Math.max(decimals, 0)
   if (k >= 0) return k <= 22 ? m * (POW10[k] as number) : slowScaled(tok, exp)
   return -k <= 22 ? m / (POW10[-k] as number) : slowScaled(tok, exp)
 }

@@ -1,7 +1,7 @@
 /** Turns one nvbandwidth matrix (text or JSON) into rows; N/A cells yield none and are counted. */
 import type { Row } from '../model/index.ts'
-import { scaled } from './_matrix-common.ts'
 import type { DiagSink } from './_matrix-common.ts'
+import { scaled } from './_matrix-common.ts'
 import type { NvbwTestcaseMeta } from './_nvbw-meta.ts'
 import { nvbwTestcase } from './_nvbw-testcases.ts'
 
@@ -77,7 +77,10 @@ export function emitMatrix(m: NvbwMatrix, ctx: NvbwEmitContext): { rows: number;
     }
   }
   if (na > 0) {
-    const off = naOff > 0 ? `, ${naOff} off the diagonal (pairs the test could not run, e.g. without peer access)` : ' (the diagonal)'
+    const off =
+      naOff > 0
+        ? `, ${naOff} off the diagonal (pairs the test could not run, e.g. without peer access)`
+        : ' (the diagonal)'
     ctx.diags.add(m.line, 'info', 'na-cell', `${m.key}: ${na} N/A cells${off}; no rows for them`)
   }
   return { rows, na }
@@ -86,7 +89,16 @@ export function emitMatrix(m: NvbwMatrix, ctx: NvbwEmitContext): { rows: number;
 /** Emits one matrix (emitMatrix) and summarizes it in its testcase's meta, if any (at most 16 matrices a testcase). */
 export function emitRecorded(m: NvbwMatrix, ctx: NvbwEmitContext, tc: NvbwTestcaseMeta | null): void {
   const { rows, na } = emitMatrix(m, ctx)
-  if (tc && tc.matrices.length < 16) tc.matrices.push({ key: m.key, description: m.description, line: m.line, rows: m.rows.length, columns: m.cols.length, emitted: rows, na })
+  if (tc && tc.matrices.length < 16)
+    tc.matrices.push({
+      key: m.key,
+      description: m.description,
+      line: m.line,
+      rows: m.rows.length,
+      columns: m.cols.length,
+      emitted: rows,
+      na,
+    })
 }
 
 /** Part suffix of a bidirectional matrix from its description ("… Read1 bandwidth" → `_read1`). */

@@ -92,9 +92,19 @@ export class P2pRun {
     const have = this.matrices.length
     if (have < want) {
       const how = this.footer ? '' : ' (no final NOTE line)'
-      diags.add(lastLine, 'warn', 'incomplete', `p2pBandwidthLatencyTest run from line ${this.line} has ${have} of ${want} matrices${how}`)
+      diags.add(
+        lastLine,
+        'warn',
+        'incomplete',
+        `p2pBandwidthLatencyTest run from line ${this.line} has ${have} of ${want} matrices${how}`,
+      )
     } else if (!this.footer && this.failures === 0) {
-      diags.add(lastLine, 'info', 'no-footer', `p2pBandwidthLatencyTest run from line ${this.line} has every matrix but no final NOTE line`)
+      diags.add(
+        lastLine,
+        'info',
+        'no-footer',
+        `p2pBandwidthLatencyTest run from line ${this.line} has every matrix but no final NOTE line`,
+      )
     }
   }
 
@@ -105,7 +115,12 @@ export class P2pRun {
         const c = this.conn[i]?.[j]
         if (l === undefined || c === undefined || i === j) continue
         if (l !== (c !== 0)) {
-          diags.add(this.line, 'warn', 'peer-access-mismatch', `Device=${i} ${l ? 'CAN' : 'CANNOT'} access Device=${j}, but the connectivity matrix says ${c}`)
+          diags.add(
+            this.line,
+            'warn',
+            'peer-access-mismatch',
+            `Device=${i} ${l ? 'CAN' : 'CANNOT'} access Device=${j}, but the connectivity matrix says ${c}`,
+          )
         }
       }
     }

@@ -23,7 +23,8 @@ export interface P2pSection {
   direction?: 'read' | 'write'
 }
 
-const BW_TITLE = /^(Unidirectional|Bidirectional)\s+P2P=(Enabled|Disabled)\s+Bandwidth\s+(?:\(P2P\s+(Writes|Reads)\)\s+)?Matrix\s*\(GB\/s\)$/
+const BW_TITLE =
+  /^(Unidirectional|Bidirectional)\s+P2P=(Enabled|Disabled)\s+Bandwidth\s+(?:\(P2P\s+(Writes|Reads)\)\s+)?Matrix\s*\(GB\/s\)$/
 const LAT_TITLE = /^P2P=(Enabled|Disabled)\s+Latency\s+(?:\(P2P\s+(Writes|Reads)\)\s+)?Matrix\s*\(us\)$/
 
 const dirOf = (w: string | undefined): 'read' | 'write' | undefined =>
@@ -70,13 +71,18 @@ export interface P2pDevice {
   busId: string
 }
 
-const DEVICE = /^Device:\s*(\d+),\s*(.*?),\s*pciBusID:\s*([0-9a-fA-F]+),\s*pciDeviceID:\s*([0-9a-fA-F]+),\s*pciDomainID:\s*([0-9a-fA-F]+)\s*$/
+const DEVICE =
+  /^Device:\s*(\d+),\s*(.*?),\s*pciBusID:\s*([0-9a-fA-F]+),\s*pciDeviceID:\s*([0-9a-fA-F]+),\s*pciDomainID:\s*([0-9a-fA-F]+)\s*$/
 
 /** Parses a device line, or undefined. */
 export function deviceOf(t: string): P2pDevice | undefined {
   const m = DEVICE.exec(t)
   if (!m) return undefined
-  const [bus, dev, dom] = [m[3] as string, m[4] as string, m[5] as string].map((x) => x.toLowerCase()) as [string, string, string]
+  const [bus, dev, dom] = [m[3] as string, m[4] as string, m[5] as string].map((x) => x.toLowerCase()) as [
+    string,
+    string,
+    string,
+  ]
   return {
     index: Number(m[1]),
     name: (m[2] as string).trim(),

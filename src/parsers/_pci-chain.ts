@@ -16,7 +16,10 @@ export function normalizeBdf(s: string): string | undefined {
  * serial or network sibling. `lspci -tv` prints no class codes; prefer `lspci -nn` or sysfs.
  */
 export function looksLikeNvidiaGpu(name: string): boolean {
-  return /NVIDIA Corporation/i.test(name) && !/Audio|USB|UCSI|Serial|Ethernet|Infiniband|ConnectX|BlueField|NVSwitch|Bridge|SMBus/i.test(name)
+  return (
+    /NVIDIA Corporation/i.test(name) &&
+    !/Audio|USB|UCSI|Serial|Ethernet|Infiniband|ConnectX|BlueField|NVSwitch|Bridge|SMBus/i.test(name)
+  )
 }
 
 /** Role of a bridge in a GPU's upstream chain. */

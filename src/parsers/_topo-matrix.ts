@@ -29,7 +29,10 @@ export function parseMatrixHeader(line: string): MatrixHeader | undefined {
     const i = s.indexOf(l)
     if (i >= 0 && i < cut) cut = i
   }
-  const devices = s.slice(0, cut).split(/\s+/).filter((t) => t !== '')
+  const devices = s
+    .slice(0, cut)
+    .split(/\s+/)
+    .filter((t) => t !== '')
   if (devices[0] !== 'GPU0' || !devices.every((d) => DEVICE_LABEL.test(d))) return undefined
   const rest = s.slice(cut)
   const extras = AFFINITY_LABELS.filter((l) => rest.includes(l)).sort((a, b) => rest.indexOf(a) - rest.indexOf(b))
@@ -62,7 +65,13 @@ export const isGpuLabel = (label: string): boolean => GPU_LABEL.test(label)
 export const gpuIndex = (label: string): number => Number(label.slice(3))
 
 /** A diagnostic at a line of a file. */
-export function diag(file: string, line: number, severity: Diagnostic['severity'], code: string, message: string): Diagnostic {
+export function diag(
+  file: string,
+  line: number,
+  severity: Diagnostic['severity'],
+  code: string,
+  message: string,
+): Diagnostic {
   return { file, line, severity, code, message }
 }
 
@@ -122,29 +131,58 @@ export class MatrixReader {
  * Walks a row's device cells in column order: the self cell must be X (else a `bad-self`
  * warning), every other cell goes to `cell(column, value)`. The row has ≥ devices.length fields.
  */
-export function eachPairCell(row: MatrixRow, devices: readonly string[], at: { file: string; line: number; diagnostics: Diagnostic[] }, cell: (column: string, value: string) => void): void {
+export function eachPairCell(
+  row: MatrixRow,
+  devices: readonly string[],
+  at: { file: string; line: number; diagnostics: Diagnostic[] },
+  cell: (column: string, value: string) => void,
+): void {
   devices.forEach((b, j) => {
     const value = row.fields[j] as string
     if (b !== row.label) return cell(b, value)
-    if (value !== 'X') at.diagnostics.push(diag(at.file, at.line, 'warn', 'bad-self', `row ${row.label}: self cell is ${value}, expected X`))
+    if (value !== 'X')
+      at.diagnostics.push(
+        diag(at.file, at.line, 'warn', 'bad-self', `row ${row.label}: self cell is ${value}, expected X`),
+      )
   })
 }
 
 /** `list` without an earlier entry for the same ordered pair (a, b), then `item` (a repeated row's later cell wins). */
-export const replacePair = <T extends { a: string; b: string }>(list: readonly T[], item: T): T[] => [...list.filter((x) => !(x.a === item.a && x.b === item.b)), item]
+export const replacePair = <T extends { a: string; b: string }>(list: readonly T[], item: T): T[] => [
+  ...list.filter((x) => !(x.a === item.a && x.b === item.b)),
+  item,
+]
 
 /**
  * The error of a matrix reader at the end of the text, if any: no header (`no-matrix`) or a
  * header without one usable row (`no-rows`). `what` names the matrix, e.g. "topo -m".
  */
-export function matrixEndError(file: string, line: number, header: MatrixHeader | undefined, rows: number, what: string): Diagnostic | undefined {
-  if (!header) return diag(file, line, 'error', 'no-matrix', `no nvidia-smi ${what} matrix found (a header line starting with GPU0 was expected)`)
+export function matrixEndError(
+  file: string,
+  line: number,
+  header: MatrixHeader | undefined,
+  rows: number,
+  what: string,
+): Diagnostic | undefined {
+  if (!header)
+    return diag(
+      file,
+      line,
+      'error',
+      'no-matrix',
+      `no nvidia-smi ${what} matrix found (a header line starting with GPU0 was expected)`,
+    )
   if (rows === 0) return diag(file, line, 'error', 'no-rows', `the ${what} matrix has a header but no usable row`)
   return undefined
 }
 
 /** A `missing-row` warning naming the `expected` labels without a usable row, if any. */
-export function missingRowWarning(file: string, line: number, expected: readonly string[], rows: ReadonlySet<string>): Diagnostic | undefined {
+export function missingRowWarning(
+  file: string,
+  line: number,
+  expected: readonly string[],
+  rows: ReadonlySet<string>,
+): Diagnostic | undefined {
   const missing = expected.filter((d) => !rows.has(d))
   return missing.length ? diag(file, line, 'warn', 'missing-row', `no usable row for ${missing.join(', ')}`) : undefined
 }

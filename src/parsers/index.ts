@@ -2,10 +2,10 @@
 import { PARSERS } from './registry.ts'
 import type { Parser } from './types.ts'
 
-export type { Origin, ParseOutput, LineParser, Parser } from './types.ts'
 export { parseText, splitLines } from './_text.ts'
-export { PARSERS } from './registry.ts'
 export type * from './_topology-types.ts'
+export { PARSERS } from './registry.ts'
+export type { LineParser, Origin, ParseOutput, Parser } from './types.ts'
 
 /** Bytes of a file's beginning that detection looks at. */
 export const DETECT_BYTES = 64 * 1024

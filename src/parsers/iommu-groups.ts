@@ -4,10 +4,10 @@
  * path. A topology parser: no rows; `meta.topology` maps each group to its devices.
  */
 import type { Diagnostic } from '../model/index.ts'
-import type { LineParser, Origin, Parser } from './types.ts'
-import { splitLines } from './_text.ts'
 import { normalizeBdf } from './_pci-chain.ts'
+import { splitLines } from './_text.ts'
 import { diag, stripAnsi } from './_topo-matrix.ts'
+import type { LineParser, Origin, Parser } from './types.ts'
 
 /** What an IOMMU group listing said, as put in `meta.topology`. */
 export interface IommuGroups {
@@ -31,13 +31,31 @@ class IommuParser implements LineParser {
     this.last = lineNo
     const m = LINE.exec(stripAnsi(text).trim())
     if (!m) {
-      if (/iommu_groups\//.test(text)) this.diagnostics.push(diag(this.file, lineNo, 'warn', 'unparsed', 'an iommu_groups path without …/<group>/devices/<pci address>; skipped'))
+      if (/iommu_groups\//.test(text))
+        this.diagnostics.push(
+          diag(
+            this.file,
+            lineNo,
+            'warn',
+            'unparsed',
+            'an iommu_groups path without …/<group>/devices/<pci address>; skipped',
+          ),
+        )
       return
     }
     const group = Number(m[1])
     const bdf = normalizeBdf(m[2] as string) as string
     const prev = this.t.byDevice[bdf]
-    if (prev !== undefined && prev !== group) this.diagnostics.push(diag(this.file, lineNo, 'warn', 'two-groups', `${bdf} listed in groups ${prev} and ${group}; the later is used`))
+    if (prev !== undefined && prev !== group)
+      this.diagnostics.push(
+        diag(
+          this.file,
+          lineNo,
+          'warn',
+          'two-groups',
+          `${bdf} listed in groups ${prev} and ${group}; the later is used`,
+        ),
+      )
     this.t.byDevice[bdf] = group
     const list = (this.t.groups[String(group)] ??= [])
     if (!list.includes(bdf)) list.push(bdf)
@@ -46,7 +64,15 @@ class IommuParser implements LineParser {
 
   end(): { meta: Record<string, unknown>; diagnostics: Diagnostic[] } {
     if (this.seen === 0) {
-      this.diagnostics.push(diag(this.file, Math.max(1, this.last), 'error', 'no-groups', 'no IOMMU group path found (e.g. "/sys/kernel/iommu_groups/42/devices/0000:01:00.0")'))
+      this.diagnostics.push(
+        diag(
+          this.file,
+          Math.max(1, this.last),
+          'error',
+          'no-groups',
+          'no IOMMU group path found (e.g. "/sys/kernel/iommu_groups/42/devices/0000:01:00.0")',
+        ),
+      )
       return { meta: {}, diagnostics: this.diagnostics }
     }
     for (const l of Object.values(this.t.groups)) l.sort()

@@ -5,10 +5,10 @@
  * A topology parser: no rows; `meta.topology` holds what it read.
  */
 import type { Diagnostic } from '../model/index.ts'
-import type { LineParser, Origin, Parser } from './types.ts'
-import { splitLines } from './_text.ts'
 import { normalizeBdf } from './_pci-chain.ts'
+import { splitLines } from './_text.ts'
 import { diag, stripAnsi } from './_topo-matrix.ts'
+import type { LineParser, Origin, Parser } from './types.ts'
 
 /** One PCI function as `lspci -nn` lists it. */
 export interface LspciNnDevice {
@@ -32,7 +32,8 @@ export interface LspciList {
   gpus: LspciNnDevice[]
 }
 
-const LINE = /^((?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s+(.+?)\s+\[([0-9a-fA-F]{4})\]:\s+(.*?)\s*\[([0-9a-fA-F]{4}:[0-9a-fA-F]{4})\](?:\s+\(rev [0-9a-fA-F]+\))?(?:\s+\(prog-if.*)?\s*$/
+const LINE =
+  /^((?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s+(.+?)\s+\[([0-9a-fA-F]{4})\]:\s+(.*?)\s*\[([0-9a-fA-F]{4}:[0-9a-fA-F]{4})\](?:\s+\(rev [0-9a-fA-F]+\))?(?:\s+\(prog-if.*)?\s*$/
 
 class LspciNnParser implements LineParser {
   private readonly devices: LspciNnDevice[] = []
@@ -51,20 +52,48 @@ class LspciNnParser implements LineParser {
     }
     const m = LINE.exec(s)
     if (!m) {
-      if (/^[0-9a-fA-F:]{5,}\.[0-7]\s/.test(s)) this.diagnostics.push(diag(this.file, lineNo, 'warn', 'unparsed', 'a device line without [class] and [vendor:device] ids (was -nn given?); skipped'))
+      if (/^[0-9a-fA-F:]{5,}\.[0-7]\s/.test(s))
+        this.diagnostics.push(
+          diag(
+            this.file,
+            lineNo,
+            'warn',
+            'unparsed',
+            'a device line without [class] and [vendor:device] ids (was -nn given?); skipped',
+          ),
+        )
       return
     }
     const bdf = normalizeBdf(m[1] as string) as string
-    this.devices.push({ bdf, classCode: (m[3] as string).toLowerCase(), className: m[2] as string, pciId: (m[5] as string).toLowerCase(), name: m[4] as string, line: lineNo })
+    this.devices.push({
+      bdf,
+      classCode: (m[3] as string).toLowerCase(),
+      className: m[2] as string,
+      pciId: (m[5] as string).toLowerCase(),
+      name: m[4] as string,
+      line: lineNo,
+    })
   }
 
   end(): { meta: Record<string, unknown>; diagnostics: Diagnostic[] } {
     if (this.devices.length === 0) {
-      this.diagnostics.push(diag(this.file, Math.max(1, this.last), 'error', 'no-devices', 'no lspci -nn device line found (e.g. "01:00.0 VGA compatible controller [0300]: … [10de:2bb5]")'))
+      this.diagnostics.push(
+        diag(
+          this.file,
+          Math.max(1, this.last),
+          'error',
+          'no-devices',
+          'no lspci -nn device line found (e.g. "01:00.0 VGA compatible controller [0300]: … [10de:2bb5]")',
+        ),
+      )
       return { meta: {}, diagnostics: this.diagnostics }
     }
-    const gpus = this.devices.filter((d) => d.pciId.startsWith('10de:') && d.classCode.startsWith('03')).sort((a, b) => a.bdf.localeCompare(b.bdf))
-    const rootBuses = [...new Set(this.devices.filter((d) => d.classCode === '0600').map((d) => d.bdf.slice(0, 7)))].sort()
+    const gpus = this.devices
+      .filter((d) => d.pciId.startsWith('10de:') && d.classCode.startsWith('03'))
+      .sort((a, b) => a.bdf.localeCompare(b.bdf))
+    const rootBuses = [
+      ...new Set(this.devices.filter((d) => d.classCode === '0600').map((d) => d.bdf.slice(0, 7))),
+    ].sort()
     const list: LspciList = { format: 'lspci -nn', rootBuses, deviceCount: this.devices.length, gpus }
     return { meta: { topology: list }, diagnostics: this.diagnostics }
   }

@@ -4,10 +4,10 @@
  * A topology parser: no rows; `meta.topology` holds what it read.
  */
 import type { Diagnostic } from '../model/index.ts'
-import type { LineParser, Origin, Parser } from './types.ts'
-import { splitLines } from './_text.ts'
 import { chainSwitches, looksLikeNvidiaGpu } from './_pci-chain.ts'
+import { splitLines } from './_text.ts'
 import { diag, stripAnsi } from './_topo-matrix.ts'
+import type { LineParser, Origin, Parser } from './types.ts'
 
 /** A PCI function in the tree. */
 export interface LspciDevice {
@@ -80,7 +80,15 @@ class LspciTvParser implements LineParser {
         this.roots.push(at.bus)
       }
       if (!at) {
-        this.diagnostics.push(diag(this.file, lineNo, 'warn', 'orphan', `device ${d[1] as string} at column ${p + 1} has no parent in the tree; line skipped`))
+        this.diagnostics.push(
+          diag(
+            this.file,
+            lineNo,
+            'warn',
+            'orphan',
+            `device ${d[1] as string} at column ${p + 1} has no parent in the tree; line skipped`,
+          ),
+        )
         return
       }
       this.busAt.set(p, at)
@@ -107,7 +115,15 @@ class LspciTvParser implements LineParser {
 
   end(): { meta: Record<string, unknown>; diagnostics: Diagnostic[] } {
     if (this.devices.length === 0) {
-      this.diagnostics.push(diag(this.file, Math.max(1, this.last), 'error', 'no-tree', 'no lspci -tv tree found (a line such as "-+-[0000:00]-+-00.0 …" was expected)'))
+      this.diagnostics.push(
+        diag(
+          this.file,
+          Math.max(1, this.last),
+          'error',
+          'no-tree',
+          'no lspci -tv tree found (a line such as "-+-[0000:00]-+-00.0 …" was expected)',
+        ),
+      )
       return { meta: {}, diagnostics: this.diagnostics }
     }
     const byBdf = new Map(this.devices.map((d) => [d.bdf, d]))
@@ -120,7 +136,13 @@ class LspciTvParser implements LineParser {
       })
       .sort((a, b) => a.bdf.localeCompare(b.bdf))
     const bridges = this.devices.filter((d) => d.secondaryBus !== undefined)
-    const tree: LspciTree = { format: 'lspci -tv', rootBuses: [...this.roots].sort(), deviceCount: this.devices.length, bridges, gpus }
+    const tree: LspciTree = {
+      format: 'lspci -tv',
+      rootBuses: [...this.roots].sort(),
+      deviceCount: this.devices.length,
+      bridges,
+      gpus,
+    }
     return { meta: { topology: tree }, diagnostics: this.diagnostics }
   }
 }
@@ -129,7 +151,9 @@ class LspciTvParser implements LineParser {
 function detect(head: string): number {
   const lines = splitLines(head.slice(0, 16384)).map(stripAnsi)
   // `-+-[0000:00]-+-…` / ` \-[0000:e0]-…` with several root buses; `-[0000:00]-+-…` with one.
-  const roots = lines.filter((l) => /^(?:-|[ +\\-]*[+\\-]-)\[(?:[0-9a-f]{4}:)?[0-9a-f]{2}\]-[+-]-?[0-9a-f-]/.test(l)).length
+  const roots = lines.filter((l) =>
+    /^(?:-|[ +\\-]*[+\\-]-)\[(?:[0-9a-f]{4}:)?[0-9a-f]{2}\]-[+-]-?[0-9a-f-]/.test(l),
+  ).length
   const kids = lines.filter((l) => /^[ |]*[ |]+[+\\]-[0-9a-f]{2}\.[0-7]/.test(l)).length
   if (roots > 0 && kids > 0) return 0.95
   return roots > 0 ? 0.7 : 0
@@ -138,7 +162,7 @@ function detect(head: string): number {
 /** The `lspci -tv` parser (topology; emits no rows). */
 export const lspciTv: Parser = {
   id: 'lspci-tv',
-  description: 'lspci -tv: PCI tree, root buses, each GPU\'s bridges and PCIe switches',
+  description: "lspci -tv: PCI tree, root buses, each GPU's bridges and PCIe switches",
   kind: 'topology',
   detect,
   open: (origin: Origin) => new LspciTvParser(origin.file),

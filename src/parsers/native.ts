@@ -4,7 +4,7 @@
  * measurement `Name/k=v/…  1  <value> <unit> …`, plus `CORRUPT`, `SKIP` and `WARN` lines.
  */
 import type { Row } from '../model/index.ts'
-import { GuardedLineParser, cleanLine } from './_matrix-common.ts'
+import { cleanLine, GuardedLineParser } from './_matrix-common.ts'
 import { SRUN_LABEL } from './_text.ts'
 import type { Origin, Parser } from './types.ts'
 
@@ -21,7 +21,11 @@ const UNITS: Record<string, { metric: Row['metric']; unit: Row['unit']; base: (v
   wrong: { metric: 'wrong', unit: 'count', base: (v) => v },
 }
 
-const P2P_BENCHES: Record<string, string | undefined> = { P2PLatency: 'p2p.latency', P2PBwUni: 'p2p.bw_uni', P2PBwBi: 'p2p.bw_bi' }
+const P2P_BENCHES: Record<string, string | undefined> = {
+  P2PLatency: 'p2p.latency',
+  P2PBwUni: 'p2p.bw_uni',
+  P2PBwBi: 'p2p.bw_bi',
+}
 
 /** `P2PBwUni` → `p2p.bw_uni`, `NcclAllReduce` → `nccl.all_reduce`; undefined when unknown. */
 export function benchOf(name: string): string | undefined {
@@ -29,7 +33,7 @@ export function benchOf(name: string): string | undefined {
   if (p2p) return p2p
   const m = /^Nccl([A-Z][A-Za-z]*)$/.exec(name)
   if (!m) return undefined
-  return 'nccl.' + (m[1] as string).replace(/(?!^)([A-Z])/g, '_$1').toLowerCase()
+  return `nccl.${(m[1] as string).replace(/(?!^)([A-Z])/g, '_$1').toLowerCase()}`
 }
 
 /** Splits `Name/k=v/k=v` into the name and its keys; undefined when a part is not k=v. */
@@ -56,12 +60,19 @@ function baseRow(bench: string, keys: Map<string, string>, origin: Origin, line:
   const place = keys.get('place')
   const p2p = keys.get('p2p')
   const row: Row = {
-    bench, metric: 'time', unit: 's', value: 0,
-    sizeBytes: int(keys.get('size')), ranks: int(keys.get('ranks')),
-    src: int(keys.get('src')), dst: int(keys.get('dst')),
+    bench,
+    metric: 'time',
+    unit: 's',
+    value: 0,
+    sizeBytes: int(keys.get('size')),
+    ranks: int(keys.get('ranks')),
+    src: int(keys.get('src')),
+    dst: int(keys.get('dst')),
     placement: place === 'out' ? 'out-of-place' : place === 'in' ? 'in-place' : null,
     p2p: p2p === 'enabled' || p2p === 'disabled' ? p2p : null,
-    timer: 'gpu', trial: origin.trial ?? 0, source: { file: origin.file, line },
+    timer: 'gpu',
+    trial: origin.trial ?? 0,
+    source: { file: origin.file, line },
   }
   const copy = keys.get('copy')
   if (copy === 'ce' || copy === 'sm') row.copy = copy
@@ -99,7 +110,8 @@ class NativeParser extends GuardedLineParser {
     const m = MARKED.exec(t)
     if (m) {
       const what = `${m[2] as string}${m[3] ? `: ${m[3]}` : ''}`
-      if (m[1] === 'CORRUPT') this.diag(lineNo, 'error', 'corrupt', `data check failed, values not to be trusted: ${what}`)
+      if (m[1] === 'CORRUPT')
+        this.diag(lineNo, 'error', 'corrupt', `data check failed, values not to be trusted: ${what}`)
       else if (m[1] === 'WARN') this.diag(lineNo, 'warn', 'bench-warning', what)
       else this.diag(lineNo, 'info', 'skipped', `skipped ${what}`)
       return
@@ -110,23 +122,36 @@ class NativeParser extends GuardedLineParser {
       return
     }
     if (/\bNCCL (INFO|WARN|version)\b/.test(t)) return
-    this.diag(lineNo, t.startsWith('Benchmark') ? 'warn' : 'info', 'unparsed', `not a native bench line: ${t.slice(0, 120)}`)
+    this.diag(
+      lineNo,
+      t.startsWith('Benchmark') ? 'warn' : 'info',
+      'unparsed',
+      `not a native bench line: ${t.slice(0, 120)}`,
+    )
   }
 
   private result(full: string, values: string, lineNo: number): void {
     const split = splitName(full)
     const bench = split && benchOf(split.name)
-    if (!split || !bench) return this.diag(lineNo, 'warn', 'unknown-bench', `unknown native bench Benchmark${full.split('/')[0] ?? ''}; line skipped`)
+    if (!split || !bench)
+      return this.diag(
+        lineNo,
+        'warn',
+        'unknown-bench',
+        `unknown native bench Benchmark${full.split('/')[0] ?? ''}; line skipped`,
+      )
     const base = baseRow(bench, split.keys, this.origin, lineNo)
     const tok = values.trim().split(/\s+/)
-    if (tok.length % 2 !== 0) return this.diag(lineNo, 'warn', 'bad-line', 'values are not <number> <unit> pairs; line skipped')
+    if (tok.length % 2 !== 0)
+      return this.diag(lineNo, 'warn', 'bad-line', 'values are not <number> <unit> pairs; line skipped')
     const isP2p = bench.startsWith('p2p.')
     const rows: Row[] = []
     for (let i = 0; i < tok.length; i += 2) {
       const u = UNITS[tok[i + 1] as string]
       const v = u ? u.base(Number(tok[i])) : Number.NaN
       // Times, bandwidths and counts are finite and never negative.
-      if (!u || !Number.isFinite(v) || v < 0) return this.diag(lineNo, 'warn', 'bad-line', `bad value "${tok[i] ?? ''} ${tok[i + 1] ?? ''}"; line skipped`)
+      if (!u || !Number.isFinite(v) || v < 0)
+        return this.diag(lineNo, 'warn', 'bad-line', `bad value "${tok[i] ?? ''} ${tok[i + 1] ?? ''}"; line skipped`)
       // p2p lines: latency gives a latency row; bandwidth lines give a bandwidth row (their time is implied).
       if (isP2p && u.metric === 'time' && bench !== 'p2p.latency') continue
       const metric = isP2p && u.metric === 'time' ? 'latency' : u.metric
@@ -137,7 +162,8 @@ class NativeParser extends GuardedLineParser {
   }
 
   protected finish(): void {
-    if (this.results === 0) this.diag(this.lastLine, 'warn', 'no-results', 'no result lines (did the bench stop early? see its stderr)')
+    if (this.results === 0)
+      this.diag(this.lastLine, 'warn', 'no-results', 'no result lines (did the bench stop early? see its stderr)')
   }
 
   protected fileMeta(): Record<string, unknown> {
@@ -168,7 +194,10 @@ function gpuFacts(v: string): { name?: string; computeCap?: string; busId?: stri
 /** An optional `mpirun --tag-output` or `srun --label` prefix at a line start. */
 const PREFIX = String.raw`(?:\[\d+,\d+\]<stdout>:|${SRUN_LABEL})?`
 const FORMAT_LINE = new RegExp(String.raw`^${PREFIX}format: gpucomm-native\/\d+\s*$`, 'm')
-const RESULT_LINE = new RegExp(String.raw`^${PREFIX}Benchmark(P2P(Latency|BwUni|BwBi)|Nccl[A-Z]\w*)\/\S+\s+\d+\s+\S+ (us\/op|GB\/s|wrong)`, 'm')
+const RESULT_LINE = new RegExp(
+  String.raw`^${PREFIX}Benchmark(P2P(Latency|BwUni|BwBi)|Nccl[A-Z]\w*)\/\S+\s+\d+\s+\S+ (us\/op|GB\/s|wrong)`,
+  'm',
+)
 
 function detect(head: string): number {
   if (FORMAT_LINE.test(head)) return 0.99

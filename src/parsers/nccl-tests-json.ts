@@ -5,8 +5,8 @@
  * The document is parsed whole at end(); each results[] entry cites the line of its `"size"`.
  */
 import type { Diagnostic, Row } from '../model/index.ts'
-import { CollectiveEvidence } from './_nccl-collective.ts'
 import type { RowEvidence } from './_nccl-collective.ts'
+import { CollectiveEvidence } from './_nccl-collective.ts'
 import { collectiveOfArgs, devicesOf, docMeta, numOf, obj, ranksOf, resultRows } from './_nccl-json.ts'
 import type { LineParser, Origin, Parser } from './types.ts'
 
@@ -16,7 +16,10 @@ class NcclJsonParser implements LineParser {
   private readonly diagnostics: Diagnostic[] = []
   private lastLine = 0
 
-  constructor(private readonly origin: Origin, private readonly emit: (row: Row) => void) {}
+  constructor(
+    private readonly origin: Origin,
+    private readonly emit: (row: Row) => void,
+  ) {}
 
   line(text: string, lineNo: number): void {
     this.lines.push(text)
@@ -58,16 +61,33 @@ class NcclJsonParser implements LineParser {
     const results = (Array.isArray(doc.results) ? doc.results : []).map(obj)
     if (!Array.isArray(doc.results)) this.diag(1, 'warn', 'no-results', 'the document has no "results" list')
     const ranksListed = ranksOf(devices)
-    const inferred = collectiveOfArgs(doc.args) === undefined || ranksListed === undefined ? infer(results, ranksListed) : undefined
+    const inferred =
+      collectiveOfArgs(doc.args) === undefined || ranksListed === undefined ? infer(results, ranksListed) : undefined
     const collective = collectiveOfArgs(doc.args) ?? inferred?.resolved
     const ranks = ranksListed ?? inferred?.nInferred ?? null
-    Object.assign(meta, { collective: collective ?? 'unknown', collectiveFrom: collectiveOfArgs(doc.args) ? 'args' : collective ? 'rows' : 'none' })
+    Object.assign(meta, {
+      collective: collective ?? 'unknown',
+      collectiveFrom: collectiveOfArgs(doc.args) ? 'args' : collective ? 'rows' : 'none',
+    })
     if (ranks !== null) Object.assign(meta, { ranks, ranksFrom: ranksListed !== undefined ? 'devices' : 'inferred' })
-    if (collective === undefined && results.length) this.diag(1, 'warn', 'collective-unknown', `the document does not say which collective it measured (rows fit: ${inferred?.candidates.join(', ') ?? 'none'})`)
+    if (collective === undefined && results.length)
+      this.diag(
+        1,
+        'warn',
+        'collective-unknown',
+        `the document does not say which collective it measured (rows fit: ${inferred?.candidates.join(', ') ?? 'none'})`,
+      )
     let na = 0
     let bad = 0
     let rows = 0
-    const ctx = { bench: `nccl.${collective ?? 'unknown'}`, ranks, file: this.origin.file, trial: Number.isInteger(this.origin.trial) ? (this.origin.trial as number) : 0, line: 1, skip: (k: 'na' | 'bad') => (k === 'na' ? na++ : bad++) }
+    const ctx = {
+      bench: `nccl.${collective ?? 'unknown'}`,
+      ranks,
+      file: this.origin.file,
+      trial: Number.isInteger(this.origin.trial) ? (this.origin.trial as number) : 0,
+      line: 1,
+      skip: (k: 'na' | 'bad') => (k === 'na' ? na++ : bad++),
+    }
     const cite = this.sizeLines.length === results.length
     results.forEach((res, i) => {
       if (!res) return
@@ -77,11 +97,25 @@ class NcclJsonParser implements LineParser {
         this.emit(r)
       })
     })
-    if (na) this.diag(this.sizeLines[0] ?? 1, 'info', 'na-cell', `${na} null cells (check disabled, alltoall in-place, or a missing block): no rows for them`)
-    if (bad) this.diag(this.sizeLines[0] ?? 1, 'warn', 'bad-cell', `${bad} cells that are not numbers ("nan"): no rows for them`)
-    for (const e of (meta.errors as string[] | undefined) ?? []) this.diag(1, 'error', 'nccl-error', `nccl-tests reported: ${e.slice(0, 300)}`)
+    if (na)
+      this.diag(
+        this.sizeLines[0] ?? 1,
+        'info',
+        'na-cell',
+        `${na} null cells (check disabled, alltoall in-place, or a missing block): no rows for them`,
+      )
+    if (bad)
+      this.diag(
+        this.sizeLines[0] ?? 1,
+        'warn',
+        'bad-cell',
+        `${bad} cells that are not numbers ("nan"): no rows for them`,
+      )
+    for (const e of (meta.errors as string[] | undefined) ?? [])
+      this.diag(1, 'error', 'nccl-error', `nccl-tests reported: ${e.slice(0, 300)}`)
     const oob = meta.outOfBounds as { okay?: unknown } | undefined
-    if (oob && oob.okay === false) this.diag(1, 'warn', 'out-of-bounds', 'data check failed (out_of_bounds.okay is false)')
+    if (oob && oob.okay === false)
+      this.diag(1, 'warn', 'out-of-bounds', 'data check failed (out_of_bounds.okay is false)')
     meta.rows = rows
     return meta
   }
@@ -105,7 +139,8 @@ function infer(results: (Record<string, unknown> | undefined)[], ranks: number |
     const ip = obj(res.in_place)
     if (typeof oop.nwrong === 'number' && ip) {
       e.wrongOut = String(oop.nwrong)
-      if (ip.nwrong === null || typeof ip.nwrong === 'number') e.wrongIn = ip.nwrong === null ? 'N/A' : String(ip.nwrong)
+      if (ip.nwrong === null || typeof ip.nwrong === 'number')
+        e.wrongIn = ip.nwrong === null ? 'N/A' : String(ip.nwrong)
     }
     ev.add(e, ranks)
     const c = ev.resolved

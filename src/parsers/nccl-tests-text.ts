@@ -3,17 +3,27 @@
  * banners, rank lines, `error` / `#wrong` tables, footers, launcher noise, glued error
  * lines, tag-output prefixes, log tails and aborted runs. Streaming: each line is seen once.
  */
-import { SIM_MARKER } from '../model/index.ts'
+
 import type { Row } from '../model/index.ts'
-import { COLLECTIVES } from './_nccl-collective.ts'
-import { classifyFailure, fileMeta, ncclLineFacts, ncclCodeToVersion, parseBanner, parseFooterValue, parseRankLine, parseVersionLine } from './_nccl-meta.ts'
-import { continueRow, layoutFromHeader, markTraceRow, parseRow } from './_nccl-row.ts'
-import type { Layout, ParsedRow } from './_nccl-row.ts'
-import { Run } from './_nccl-run.ts'
-import type { RunSink } from './_nccl-run.ts'
-import { collectiveInText, firstNonBlank, isDigit, num, stripPrefix, tokenize } from './_nccl-tokens.ts'
-import { detectNcclText } from './_nccl-detect.ts'
+import { SIM_MARKER } from '../model/index.ts'
 import { GuardedLineParser } from './_matrix-common.ts'
+import { COLLECTIVES } from './_nccl-collective.ts'
+import { detectNcclText } from './_nccl-detect.ts'
+import {
+  classifyFailure,
+  fileMeta,
+  ncclCodeToVersion,
+  ncclLineFacts,
+  parseBanner,
+  parseFooterValue,
+  parseRankLine,
+  parseVersionLine,
+} from './_nccl-meta.ts'
+import type { Layout, ParsedRow } from './_nccl-row.ts'
+import { continueRow, layoutFromHeader, markTraceRow, parseRow } from './_nccl-row.ts'
+import type { RunSink } from './_nccl-run.ts'
+import { Run } from './_nccl-run.ts'
+import { collectiveInText, firstNonBlank, isDigit, num, stripPrefix, tokenize } from './_nccl-tokens.ts'
 import { srunLabelEnd } from './_text.ts'
 import type { Origin, Parser } from './types.ts'
 
@@ -115,7 +125,13 @@ class NcclTextParser extends GuardedLineParser {
     const row = parseRow(t, layout) ?? (layout ? parseRow(t, undefined) : undefined)
     if (!row) return false
     if (markTraceRow(row, s)) {
-      if (!this.file.traceMode) this.diags.add(no, 'info', 'trace-mode', 'the out-of-place cells are blank (trace/replay mode): these rows are in-place only')
+      if (!this.file.traceMode)
+        this.diags.add(
+          no,
+          'info',
+          'trace-mode',
+          'the out-of-place cells are blank (trace/replay mode): these rows are in-place only',
+        )
       this.file.traceMode = true
     }
     if (!this.run?.layout && row.exact) this.rowLayout ??= row.layout
@@ -131,13 +147,28 @@ class NcclTextParser extends GuardedLineParser {
     const run = this.runFor(no, (r) => r.footer)
     if (row.glued !== undefined) {
       const failure = /fail|error|timeout|abort/i.test(row.glued)
-      this.diags.add(no, failure ? 'error' : 'warn', failure ? 'row-error' : 'bad-row', `${failure ? 'error printed inside a result row' : 'unreadable cells in a result row'}: ${row.glued.slice(0, 200)}`)
+      this.diags.add(
+        no,
+        failure ? 'error' : 'warn',
+        failure ? 'row-error' : 'bad-row',
+        `${failure ? 'error printed inside a result row' : 'unreadable cells in a result row'}: ${row.glued.slice(0, 200)}`,
+      )
     } else if (row.blocks.length < 2 && !row.inPlaceOnly) {
-      this.diags.add(no, 'warn', 'partial-row', `result row cut short (${row.blocks.length} of 2 placements complete); the complete cells are kept`)
+      this.diags.add(
+        no,
+        'warn',
+        'partial-row',
+        `result row cut short (${row.blocks.length} of 2 placements complete); the complete cells are kept`,
+      )
     }
     if (row.layout.perIter && !run.info.perIterColumns) {
       run.info.perIterColumns = true
-      this.diags.add(no, 'info', 'per-iteration-columns', 'the i_min/i_max/i_p99/i_cv% cells (-I) are summaries; they are not stored as rows')
+      this.diags.add(
+        no,
+        'info',
+        'per-iteration-columns',
+        'the i_min/i_max/i_p99/i_cv% cells (-I) are summaries; they are not stored as rows',
+      )
     }
     run.addRow(row, no)
   }
@@ -147,7 +178,12 @@ class NcclTextParser extends GuardedLineParser {
     const b = this.broken
     if (!b || !continueRow(b.row, t)) return false
     this.broken = undefined
-    this.diags.add(b.line, 'error', 'row-error', `error printed inside a result row (row completed on the next line): ${(b.row.glued ?? '').slice(0, 200)}`)
+    this.diags.add(
+      b.line,
+      'error',
+      'row-error',
+      `error printed inside a result row (row completed on the next line): ${(b.row.glued ?? '').slice(0, 200)}`,
+    )
     delete b.row.glued
     this.addRow(b.row, b.line)
     return true
@@ -219,8 +255,10 @@ class NcclTextParser extends GuardedLineParser {
     else if (w0 === 'Reducing' && t[1] === 'maxBytes' && this.run) this.run.info.reducedMaxBytes = num(t[3] ?? '')
     else if ((w0 === 'Blocking' || w0 === 'Parallel' || w0 === 'Per-Iteration') && this.run) this.run.modes.push(rest)
     else if (w0 === 'Writing' && t[1] === 'JSON') this.file.jsonOutput = t.slice(4).join(' ')
-    else if (w0 === 'GPU' && t[1] === 'memory' && this.run) this.run.info.gpuMemoryUsage = rest.slice(rest.indexOf(':') + 1).trim()
-    else if (w0 === 'error:' && t.length > 1) this.diags.add(no, 'error', 'nccl-error', `nccl-tests reported: ${rest.slice(7, 300)}`)
+    else if (w0 === 'GPU' && t[1] === 'memory' && this.run)
+      this.run.info.gpuMemoryUsage = rest.slice(rest.indexOf(':') + 1).trim()
+    else if (w0 === 'error:' && t.length > 1)
+      this.diags.add(no, 'error', 'nccl-error', `nccl-tests reported: ${rest.slice(7, 300)}`)
     else if (w0 === 'NCCL' && t[1] === 'Tests' && t[2] === 'compiled' && this.run) this.run.info.ncclCompiled = t[5]
   }
 
@@ -229,7 +267,8 @@ class NcclTextParser extends GuardedLineParser {
     const w0 = t[0] as string
     if (w0 === 'nThread' && t[1] !== undefined) this.banner(2, no).params = parseBanner(t)
     else if (w0 === 'Out' && t[1] === 'of' && t[2] === 'bounds') this.footerLine(no, 'oob', t)
-    else if (s.indexOf(' NCCL ') !== -1 && (s.indexOf('NCCL INFO') !== -1 || s.indexOf('NCCL WARN') !== -1)) this.ncclLine(s, t)
+    else if (s.indexOf(' NCCL ') !== -1 && (s.indexOf('NCCL INFO') !== -1 || s.indexOf('NCCL WARN') !== -1))
+      this.ncclLine(s, t)
     else if (w0 === 'NCCL' && t[1] === 'version' && t[2] !== undefined) this.file.nccl ??= t[2]
     else if (s.indexOf('Test ') !== -1 && /Test (?:CUDA |NCCL )?failure|Test timeout/.test(s)) this.failure(s, no)
     else if (s.indexOf('_perf') !== -1) this.commandLine(s)
@@ -264,8 +303,15 @@ class NcclTextParser extends GuardedLineParser {
     this.settleBroken()
     if (this.run) this.close(this.run)
     this.run = undefined
-    if (this.naCells > 0) this.diags.add(this.naFirst, 'info', 'na-cell', `${this.naCells} N/A cells (check disabled, or alltoall in-place): no rows for them`)
-    if (this.runCount === 0) this.diags.add(this.lastLine, 'warn', 'no-results', 'no nccl-tests banner, table or footer found')
+    if (this.naCells > 0)
+      this.diags.add(
+        this.naFirst,
+        'info',
+        'na-cell',
+        `${this.naCells} N/A cells (check disabled, or alltoall in-place): no rows for them`,
+      )
+    if (this.runCount === 0)
+      this.diags.add(this.lastLine, 'warn', 'no-results', 'no nccl-tests banner, table or footer found')
   }
 
   protected fileMeta(): Record<string, unknown> {

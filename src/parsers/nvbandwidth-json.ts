@@ -6,12 +6,12 @@
  * SUM keys of the text output. Log lines around the document are skipped.
  */
 import type { Row } from '../model/index.ts'
-import { GuardedLineParser, cleanLine } from './_matrix-common.ts'
-import { emitRecorded } from './_nvbw-emit.ts'
+import { cleanLine, GuardedLineParser } from './_matrix-common.ts'
 import type { NvbwMatrix } from './_nvbw-emit.ts'
+import { emitRecorded } from './_nvbw-emit.ts'
 import { JsonDocScanner, MAX_DOC_CHARS, matrixCellLines } from './_nvbw-json-scan.ts'
-import { NVBW_META_CAP, commandBufferMiB, emptyMeta, noteRunLine } from './_nvbw-meta.ts'
 import type { NvbwMeta, NvbwTestcaseMeta } from './_nvbw-meta.ts'
+import { commandBufferMiB, emptyMeta, NVBW_META_CAP, noteRunLine } from './_nvbw-meta.ts'
 import { bufferSize, jsonDevice } from './_nvbw-testcases.ts'
 import type { Origin, Parser } from './types.ts'
 
@@ -54,7 +54,12 @@ class NvbwJsonParser extends GuardedLineParser {
   private more(doc: JsonDocScanner, s: string, no: number): void {
     if (doc.push(s) < 0) {
       if (doc.chars > MAX_DOC_CHARS) {
-        this.diags.add(doc.startLine, 'error', 'json-too-large', `JSON document from line ${doc.startLine} exceeds ${MAX_DOC_CHARS} characters; skipped`)
+        this.diags.add(
+          doc.startLine,
+          'error',
+          'json-too-large',
+          `JSON document from line ${doc.startLine} exceeds ${MAX_DOC_CHARS} characters; skipped`,
+        )
         this.doc = null
       }
       return
@@ -64,7 +69,12 @@ class NvbwJsonParser extends GuardedLineParser {
     try {
       value = JSON.parse(doc.lines.join('\n'))
     } catch (e) {
-      this.diags.add(doc.startLine, 'error', 'bad-json', `JSON document on lines ${doc.startLine}-${no} does not parse: ${(e as Error).message}`)
+      this.diags.add(
+        doc.startLine,
+        'error',
+        'bad-json',
+        `JSON document on lines ${doc.startLine}-${no} does not parse: ${(e as Error).message}`,
+      )
       return
     }
     this.document(value, doc)
@@ -74,7 +84,12 @@ class NvbwJsonParser extends GuardedLineParser {
   private document(value: unknown, doc: JsonDocScanner): void {
     const root = isObj(value) ? value.nvbandwidth : undefined
     if (!isObj(root)) {
-      this.diags.add(doc.startLine, 'warn', 'not-nvbandwidth', `JSON document from line ${doc.startLine} has no "nvbandwidth" object`)
+      this.diags.add(
+        doc.startLine,
+        'warn',
+        'not-nvbandwidth',
+        `JSON document from line ${doc.startLine} has no "nvbandwidth" object`,
+      )
       return
     }
     const m = this.meta
@@ -90,7 +105,12 @@ class NvbwJsonParser extends GuardedLineParser {
       const v = str(root[k])
       if (v === null) continue
       m[k] ??= v
-      this.diags.add(doc.startLine, k === 'error' ? 'warn' : 'info', k === 'error' ? 'tool-error' : 'tool-warning', `nvbandwidth ${k}: ${v}`)
+      this.diags.add(
+        doc.startLine,
+        k === 'error' ? 'warn' : 'info',
+        k === 'error' ? 'tool-error' : 'tool-warning',
+        `nvbandwidth ${k}: ${v}`,
+      )
     }
     const cells = matrixCellLines(doc.lines)
     let k = 0
@@ -109,7 +129,8 @@ class NvbwJsonParser extends GuardedLineParser {
     if (!Array.isArray(list)) return
     for (const s of list) {
       const d = typeof s === 'string' ? jsonDevice(s) : undefined
-      if (!d || this.meta.devices.length >= NVBW_META_CAP || this.meta.devices.some((x) => x.index === d.index)) continue
+      if (!d || this.meta.devices.length >= NVBW_META_CAP || this.meta.devices.some((x) => x.index === d.index))
+        continue
       if (d.host && this.meta.hostname === undefined) this.meta.hostname = d.host
       this.meta.devices.push(d)
     }
@@ -123,14 +144,28 @@ class NvbwJsonParser extends GuardedLineParser {
     const error = str(tc.error)
     if (error !== null) meta.error = error
     if (this.meta.testcases.length < NVBW_META_CAP) this.meta.testcases.push(meta)
-    if (/^waived$/i.test(status)) this.diags.add(line, 'info', 'waived', `nvbandwidth waived ${name}: it cannot run on this system`)
-    else if (!/^passed$/i.test(status)) this.diags.add(line, 'warn', 'testcase-error', `nvbandwidth ${name}: status ${status}${error ? `: ${error}` : ''}`)
+    if (/^waived$/i.test(status))
+      this.diags.add(line, 'info', 'waived', `nvbandwidth waived ${name}: it cannot run on this system`)
+    else if (!/^passed$/i.test(status))
+      this.diags.add(
+        line,
+        'warn',
+        'testcase-error',
+        `nvbandwidth ${name}: status ${status}${error ? `: ${error}` : ''}`,
+      )
     if (!Array.isArray(tc.bandwidth_matrix)) return
-    for (const mx of this.matrices(name, str(tc.bandwidth_description)?.trim() ?? '', tc.bandwidth_matrix, lines, docLine)) {
+    for (const mx of this.matrices(
+      name,
+      str(tc.bandwidth_description)?.trim() ?? '',
+      tc.bandwidth_matrix,
+      lines,
+      docLine,
+    )) {
       const ctx = {
         file: this.origin.file,
         trial: (this.origin.trial ?? 0) + this.meta.runs - 1,
-        sizeBytes: (latency: boolean) => bufferSize(this.meta.version, commandBufferMiB(this.meta.commandLine), latency, false).bytes,
+        sizeBytes: (latency: boolean) =>
+          bufferSize(this.meta.version, commandBufferMiB(this.meta.commandLine), latency, false).bytes,
         emit: this.emit,
         diags: this.diags,
       }
@@ -139,7 +174,13 @@ class NvbwJsonParser extends GuardedLineParser {
   }
 
   /** Splits a bandwidth_matrix into its parts (three for bidirectional device-to-device tests). */
-  private matrices(name: string, description: string, rows: unknown[], lines: number[][], docLine: number): NvbwMatrix[] {
+  private matrices(
+    name: string,
+    description: string,
+    rows: unknown[],
+    lines: number[][],
+    docLine: number,
+  ): NvbwMatrix[] {
     const width = rows.reduce<number>((w, r) => Math.max(w, Array.isArray(r) ? r.length : 0), 0)
     const cols = Array.from({ length: width }, (_, i) => i)
     const parts = /bidirectional/.test(name) && width > 0 && rows.length === 3 * width ? 3 : 1
@@ -153,7 +194,9 @@ class NvbwJsonParser extends GuardedLineParser {
       cols,
       line: docLine + (lines[p * per]?.[0] ?? lines[0]?.[0] ?? 0),
       rows: rows.slice(p * per, (p + 1) * per).map((r, i) => {
-        const cells = Array.isArray(r) ? r.map((c) => (typeof c === 'string' ? c.trim() : typeof c === 'number' ? String(c) : '?')) : []
+        const cells = Array.isArray(r)
+          ? r.map((c) => (typeof c === 'string' ? c.trim() : typeof c === 'number' ? String(c) : '?'))
+          : []
         const ln = lines[p * per + i] ?? []
         return { row: i, cells, lines: cells.map((_, c) => docLine + (ln[c] ?? ln[0] ?? 0)) }
       }),
@@ -162,10 +205,16 @@ class NvbwJsonParser extends GuardedLineParser {
 
   protected finish(): void {
     if (this.doc) {
-      this.diags.add(this.doc.startLine, 'error', 'incomplete', `JSON document from line ${this.doc.startLine} never closes (cut short?)`)
+      this.diags.add(
+        this.doc.startLine,
+        'error',
+        'incomplete',
+        `JSON document from line ${this.doc.startLine} never closes (cut short?)`,
+      )
       this.doc = null
     }
-    if (this.docs === 0) this.diags.add(Math.max(1, this.lastLine), 'warn', 'no-data', 'no nvbandwidth JSON document found')
+    if (this.docs === 0)
+      this.diags.add(Math.max(1, this.lastLine), 'warn', 'no-data', 'no nvbandwidth JSON document found')
     this.meta.bufferSize = bufferSize(this.meta.version, commandBufferMiB(this.meta.commandLine), false, false)
   }
 

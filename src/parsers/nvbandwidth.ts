@@ -8,11 +8,11 @@
  * counted in one `na-cell` diagnostic per matrix.
  */
 import type { Row } from '../model/index.ts'
-import { GuardedLineParser, cleanLine, intToken, tokens } from './_matrix-common.ts'
-import { emitRecorded, partSuffix } from './_nvbw-emit.ts'
+import { cleanLine, GuardedLineParser, intToken, tokens } from './_matrix-common.ts'
 import type { NvbwMatrix } from './_nvbw-emit.ts'
-import { NVBW_META_CAP, commandBufferMiB, emptyMeta, noteRunLine } from './_nvbw-meta.ts'
+import { emitRecorded, partSuffix } from './_nvbw-emit.ts'
 import type { NvbwMeta, NvbwTestcaseMeta } from './_nvbw-meta.ts'
+import { commandBufferMiB, emptyMeta, NVBW_META_CAP, noteRunLine } from './_nvbw-meta.ts'
 import { bufferSize, cudaVersionNumber, deviceLine } from './_nvbw-testcases.ts'
 import { SRUN_LABEL } from './_text.ts'
 import type { Origin, Parser } from './types.ts'
@@ -67,7 +67,13 @@ class NvbwTextParser extends GuardedLineParser {
       const tk = tokens(t)
       const label = intToken(tk[0])
       if (label !== undefined && tk.length > 1 && tk.slice(1).every((x) => CELL.test(x))) {
-        if (tk.length - 1 !== m.cols.length) this.diags.add(no, 'warn', 'short-row', `${m.testcase}: row ${label} has ${tk.length - 1} cells for ${m.cols.length} columns`)
+        if (tk.length - 1 !== m.cols.length)
+          this.diags.add(
+            no,
+            'warn',
+            'short-row',
+            `${m.testcase}: row ${label} has ${tk.length - 1} cells for ${m.cols.length} columns`,
+          )
         const cells = tk.length - 1 < m.cols.length ? tk.slice(1, -1) : tk.slice(1) // a short row's last cell may be cut
         m.rows.push({ row: label, cells, lines: cells.map(() => no) })
         return true
@@ -93,8 +99,10 @@ class NvbwTextParser extends GuardedLineParser {
       this.tc = null
     } else if ((m = /^Built from Git version:\s*(.*)$/.exec(t))) meta.gitVersion ??= m[1] as string
     else if ((m = /^MPI version:\s*(.*)$/.exec(t))) meta.mpiVersion ??= m[1] as string
-    else if ((m = /^CUDA Runtime Version:\s*(.*)$/.exec(t))) meta.cudaRuntimeVersion ??= cudaVersionNumber(m[1] as string)
-    else if ((m = /^CUDA Driver Version(?: \(API\))?:\s*(.*)$/.exec(t))) meta.cudaDriverVersion ??= cudaVersionNumber(m[1] as string)
+    else if ((m = /^CUDA Runtime Version:\s*(.*)$/.exec(t)))
+      meta.cudaRuntimeVersion ??= cudaVersionNumber(m[1] as string)
+    else if ((m = /^CUDA Driver Version(?: \(API\))?:\s*(.*)$/.exec(t)))
+      meta.cudaDriverVersion ??= cudaVersionNumber(m[1] as string)
     else if ((m = /^Driver Version:\s*(\S+)/.exec(t))) meta.driverVersion ??= m[1] as string
     else {
       const d = deviceLine(t)
@@ -116,8 +124,14 @@ class NvbwTextParser extends GuardedLineParser {
       this.summary(m, t.startsWith('&&&&') ? 'PERF' : (m[1] as string), no)
     } else if ((m = /^(?:Waived:|Waiving)\s*(.*?)\.?$/.exec(t))) {
       const name = t.startsWith('Waiving') && m[1] ? (m[1] as string) : null
-      if (this.meta.testcases.length < NVBW_META_CAP) this.meta.testcases.push({ name, status: 'waived', line: no, matrices: [] })
-      this.diags.add(no, 'info', 'waived', `nvbandwidth waived a testcase${name ? ` (${name})` : ''}: it cannot run on this system`)
+      if (this.meta.testcases.length < NVBW_META_CAP)
+        this.meta.testcases.push({ name, status: 'waived', line: no, matrices: [] })
+      this.diags.add(
+        no,
+        'info',
+        'waived',
+        `nvbandwidth waived a testcase${name ? ` (${name})` : ''}: it cannot run on this system`,
+      )
     } else if (/^(?:ERROR|Error)\b:?/.test(t)) {
       this.flush()
       if (this.tc) Object.assign(this.tc, { status: 'error', error: t })
@@ -138,7 +152,8 @@ class NvbwTextParser extends GuardedLineParser {
       this.mx.sumKey = key
       this.flush()
     }
-    if (this.meta.summaries.length < NVBW_META_CAP) this.meta.summaries.push({ kind, key, value, ...(isPerf && m[3] ? { unit: m[3] } : {}), line: no })
+    if (this.meta.summaries.length < NVBW_META_CAP)
+      this.meta.summaries.push({ kind, key, value, ...(isPerf && m[3] ? { unit: m[3] } : {}), line: no })
   }
 
   private otherLine(t: string): void {
@@ -170,9 +185,11 @@ class NvbwTextParser extends GuardedLineParser {
   protected finish(): void {
     this.flush()
     for (const tc of this.meta.testcases) {
-      if (tc.status === 'running') this.diags.add(tc.line, 'warn', 'incomplete', `nvbandwidth testcase ${tc.name} started but printed no matrix`)
+      if (tc.status === 'running')
+        this.diags.add(tc.line, 'warn', 'incomplete', `nvbandwidth testcase ${tc.name} started but printed no matrix`)
     }
-    if (this.meta.runs === 0 && this.meta.testcases.length === 0) this.diags.add(Math.max(1, this.lastLine), 'warn', 'no-data', 'no nvbandwidth output found')
+    if (this.meta.runs === 0 && this.meta.testcases.length === 0)
+      this.diags.add(Math.max(1, this.lastLine), 'warn', 'no-data', 'no nvbandwidth output found')
     this.meta.bufferSize = this.size(false)
   }
 

@@ -4,10 +4,23 @@
  * A topology parser: it emits no rows; what it read is in `meta.topology`.
  */
 import type { Diagnostic } from '../model/index.ts'
-import type { LineParser, Origin, Parser } from './types.ts'
 import { splitLines } from './_text.ts'
-import { countValidCells, diag, eachPairCell, findHeader, gpuIndex, isGpuLabel, MatrixReader, matrixEndError, missingRowWarning, replacePair, splitMatrixRow, stripAnsi } from './_topo-matrix.ts'
 import type { MatrixHeader, MatrixRow } from './_topo-matrix.ts'
+import {
+  countValidCells,
+  diag,
+  eachPairCell,
+  findHeader,
+  gpuIndex,
+  isGpuLabel,
+  MatrixReader,
+  matrixEndError,
+  missingRowWarning,
+  replacePair,
+  splitMatrixRow,
+  stripAnsi,
+} from './_topo-matrix.ts'
+import type { LineParser, Origin, Parser } from './types.ts'
 
 /** Link classes nvidia-smi prints (NVML topology levels, plus NV# and the old SOC). */
 export const LINK_CLASSES = ['X', 'PIX', 'PXB', 'PHB', 'NODE', 'SYS', 'SOC'] as const
@@ -59,7 +72,8 @@ function affinity(row: MatrixRow, header: MatrixHeader, lineNo: number): Omit<To
     if (labels.includes('GPU NUMA ID')) gnid = after[after.length - 1]
   } else {
     // Spaces: an empty CPU affinity (restricted cpuset) leaves fewer tokens; map from the right.
-    const vals = after.length >= labels.length ? after : [...Array<string>(labels.length - after.length).fill(''), ...after]
+    const vals =
+      after.length >= labels.length ? after : [...Array<string>(labels.length - after.length).fill(''), ...after]
     labels.forEach((l, i) => {
       if (l === 'CPU Affinity') cpu = vals[i]
       else if (l === 'NUMA Affinity') numa = vals[i]
@@ -77,7 +91,14 @@ function affinity(row: MatrixRow, header: MatrixHeader, lineNo: number): Omit<To
 class TopoMParser implements LineParser {
   private readonly m = new MatrixReader()
   private nics = false
-  private readonly t: TopoMatrix = { format: 'nvidia-smi topo -m', devices: [], gpus: [], links: [], nics: {}, legend: false }
+  private readonly t: TopoMatrix = {
+    format: 'nvidia-smi topo -m',
+    devices: [],
+    gpus: [],
+    links: [],
+    nics: {},
+    legend: false,
+  }
   private readonly diagnostics: Diagnostic[] = []
   private readonly rows = new Set<string>()
   private last = 0
@@ -101,13 +122,27 @@ class TopoMParser implements LineParser {
     const n = h.devices.length
     const ok = countValidCells(row.fields, n, isLinkCell)
     if (ok < n) {
-      this.diagnostics.push(diag(this.file, lineNo, 'error', 'short-row', `row ${row.label}: ${n} device cells expected, found ${ok} (a missing column?); row skipped`))
+      this.diagnostics.push(
+        diag(
+          this.file,
+          lineNo,
+          'error',
+          'short-row',
+          `row ${row.label}: ${n} device cells expected, found ${ok} (a missing column?); row skipped`,
+        ),
+      )
       return
     }
-    if (this.rows.has(row.label)) this.diagnostics.push(diag(this.file, lineNo, 'warn', 'repeated-row', `row ${row.label} repeated; the later one is used`))
+    if (this.rows.has(row.label))
+      this.diagnostics.push(
+        diag(this.file, lineNo, 'warn', 'repeated-row', `row ${row.label} repeated; the later one is used`),
+      )
     this.rows.add(row.label)
     eachPairCell(row, h.devices, { file: this.file, line: lineNo, diagnostics: this.diagnostics }, (b, cell) => {
-      if (!knownLink(cell)) this.diagnostics.push(diag(this.file, lineNo, 'warn', 'unknown-link', `row ${row.label}, column ${b}: unknown link class ${cell}`))
+      if (!knownLink(cell))
+        this.diagnostics.push(
+          diag(this.file, lineNo, 'warn', 'unknown-link', `row ${row.label}, column ${b}: unknown link class ${cell}`),
+        )
       this.t.links = replacePair(this.t.links, { a: row.label, b, link: cell, line: lineNo })
     })
     if (isGpuLabel(row.label)) {

@@ -3,10 +3,21 @@
  * (OK, CNS, GNS, TNS, NS, DR, U). A topology parser: no rows; `meta.topology` holds it.
  */
 import type { Diagnostic } from '../model/index.ts'
-import type { LineParser, Origin, Parser } from './types.ts'
 import { splitLines } from './_text.ts'
-import { countValidCells, diag, eachPairCell, findHeader, MatrixReader, matrixEndError, missingRowWarning, replacePair, splitMatrixRow, stripAnsi } from './_topo-matrix.ts'
 import type { MatrixHeader, MatrixRow } from './_topo-matrix.ts'
+import {
+  countValidCells,
+  diag,
+  eachPairCell,
+  findHeader,
+  MatrixReader,
+  matrixEndError,
+  missingRowWarning,
+  replacePair,
+  splitMatrixRow,
+  stripAnsi,
+} from './_topo-matrix.ts'
+import type { LineParser, Origin, Parser } from './types.ts'
 
 /** P2P status values (NVML nvmlGpuP2PStatus) and X for self. */
 export const P2P_STATUSES = ['OK', 'CNS', 'GNS', 'TNS', 'NS', 'DR', 'U'] as const
@@ -77,7 +88,15 @@ class P2PParser implements LineParser {
     if (ok < n) {
       const bad = row.fields[ok]
       const why = bad === undefined || bad === '' ? 'a missing column?' : `unexpected ${JSON.stringify(bad)}`
-      this.diagnostics.push(diag(this.file, lineNo, 'error', 'short-row', `row ${row.label}: ${n} status cells expected, found ${ok} (${why}); row skipped`))
+      this.diagnostics.push(
+        diag(
+          this.file,
+          lineNo,
+          'error',
+          'short-row',
+          `row ${row.label}: ${n} status cells expected, found ${ok} (${why}); row skipped`,
+        ),
+      )
       return
     }
     this.rows.add(row.label)
@@ -97,7 +116,16 @@ class P2PParser implements LineParser {
     if (!this.t.capability) {
       const c = capabilityFromName(this.file)
       if (c) [this.t.capability, this.t.capabilityFrom] = [c, 'file name']
-      else this.diagnostics.push(diag(this.file, 1, 'warn', 'capability-unknown', 'which capability (r, w, n, a, p) this -p2p matrix shows is not stated; name the file e.g. topo-p2p-r.txt or keep the command line'))
+      else
+        this.diagnostics.push(
+          diag(
+            this.file,
+            1,
+            'warn',
+            'capability-unknown',
+            'which capability (r, w, n, a, p) this -p2p matrix shows is not stated; name the file e.g. topo-p2p-r.txt or keep the command line',
+          ),
+        )
     }
     const missing = missingRowWarning(this.file, line, header.devices, this.rows)
     if (missing) this.diagnostics.push(missing)

@@ -8,13 +8,14 @@
  * P2P=Enabled rows carry `peerAccess`: false means the pair could not use P2P and the tool
  * silently copied through host memory.
  */
-import { SIM_MARKER } from '../model/index.ts'
+
 import type { Row } from '../model/index.ts'
-import { GuardedLineParser, cleanLine, intToken, scaled, tokens } from './_matrix-common.ts'
-import { P2P_MAX_DEVICES, P2pRun } from './_p2p-run.ts'
+import { SIM_MARKER } from '../model/index.ts'
+import { cleanLine, GuardedLineParser, intToken, scaled, tokens } from './_matrix-common.ts'
 import type { P2pMatrixMeta } from './_p2p-run.ts'
-import { P2P_BANNER, P2P_FOOTER, accessOf, deviceOf, headerOf, optionsOf, sectionOf } from './_p2p-sections.ts'
+import { P2P_MAX_DEVICES, P2pRun } from './_p2p-run.ts'
 import type { P2pOptions, P2pSection } from './_p2p-sections.ts'
+import { accessOf, deviceOf, headerOf, optionsOf, P2P_BANNER, P2P_FOOTER, sectionOf } from './_p2p-sections.ts'
 import type { Origin, Parser } from './types.ts'
 
 const NO_OPTIONS: P2pOptions = { p2pRead: false, smCopy: false, numElems: null, commandLine: null }
@@ -54,7 +55,7 @@ class P2pLineParser extends GuardedLineParser {
       return
     }
     const c = t.charCodeAt(0)
-    if (o && o.cols && c >= 48 && c <= 57) return this.matrixRow(o, o.cols, t, no)
+    if (o?.cols && c >= 48 && c <= 57) return this.matrixRow(o, o.cols, t, no)
     if (t === P2P_BANNER || t.startsWith('[P2P (Peer-to-Peer)')) return this.startRun(no)
     const spec = sectionOf(t)
     if (spec) return this.openSection(spec, no)
@@ -134,7 +135,12 @@ class P2pLineParser extends GuardedLineParser {
 
   private checkRows(m: P2pMatrixMeta | null | undefined, no: number): void {
     if (m && m.rows < m.columns) {
-      this.diags.add(no, 'warn', 'incomplete', `matrix "${m.title}"${m.timer ? ` (${m.timer.toUpperCase()})` : ''} from line ${m.line} has ${m.rows} of ${m.columns} rows`)
+      this.diags.add(
+        no,
+        'warn',
+        'incomplete',
+        `matrix "${m.title}"${m.timer ? ` (${m.timer.toUpperCase()})` : ''} from line ${m.line} has ${m.rows} of ${m.columns} rows`,
+      )
     }
   }
 
@@ -149,7 +155,16 @@ class P2pLineParser extends GuardedLineParser {
     o.timer = corner === 'GPU' ? 'gpu' : corner === 'CPU' ? 'cpu' : null
     if (o.spec === 'connectivity') return
     const s = o.spec
-    o.matrix = { title: s.title, bench: s.bench, p2p: s.p2p, direction: s.direction ?? null, timer: s.metric === 'latency' ? o.timer : null, line: no, columns: cols.length, rows: 0 }
+    o.matrix = {
+      title: s.title,
+      bench: s.bench,
+      p2p: s.p2p,
+      direction: s.direction ?? null,
+      timer: s.metric === 'latency' ? o.timer : null,
+      line: no,
+      columns: cols.length,
+      rows: 0,
+    }
     this.run?.matrices.push(o.matrix)
   }
 
@@ -161,9 +176,20 @@ class P2pLineParser extends GuardedLineParser {
       return
     }
     let n = tk.length - 1
-    if (n > cols.length) this.diags.add(no, 'warn', 'long-row', `row ${label} has ${n} cells for ${cols.length} columns; extra cells ignored`)
+    if (n > cols.length)
+      this.diags.add(
+        no,
+        'warn',
+        'long-row',
+        `row ${label} has ${n} cells for ${cols.length} columns; extra cells ignored`,
+      )
     if (n < cols.length) {
-      this.diags.add(no, 'warn', 'short-row', `row ${label} has ${n} of ${cols.length} cells; its last cell may be cut and is skipped`)
+      this.diags.add(
+        no,
+        'warn',
+        'short-row',
+        `row ${label} has ${n} of ${cols.length} cells; its last cell may be cut and is skipped`,
+      )
       n = Math.max(0, n - 1)
     }
     n = Math.min(n, cols.length)
@@ -214,7 +240,8 @@ class P2pLineParser extends GuardedLineParser {
 
   protected finish(): void {
     this.finishRun(this.lastLine)
-    if (this.runCount === 0) this.diags.add(Math.max(this.lastLine, 1), 'warn', 'no-data', 'no p2pBandwidthLatencyTest output found')
+    if (this.runCount === 0)
+      this.diags.add(Math.max(this.lastLine, 1), 'warn', 'no-data', 'no p2pBandwidthLatencyTest output found')
   }
 
   protected fileMeta(): Record<string, unknown> {
@@ -223,7 +250,8 @@ class P2pLineParser extends GuardedLineParser {
       tool: 'p2pBandwidthLatencyTest',
       ...(this.simulated ? { simulated: true } : {}),
       ...(first ? first.meta() : {}),
-      orientation: 'src/dst follow the data: row→column for writes, disabled and bidirectional matrices; column→row for "(P2P Reads)"',
+      orientation:
+        'src/dst follow the data: row→column for writes, disabled and bidirectional matrices; column→row for "(P2P Reads)"',
       cudaVersionLines: this.cudaLines,
       runs: this.runCount,
       ...(rest.length ? { otherRuns: rest.map((r) => r.meta()) } : {}),
@@ -234,7 +262,8 @@ class P2pLineParser extends GuardedLineParser {
 /** Confidence that `head` is p2pBandwidthLatencyTest output. */
 function detect(head: string): number {
   if (head.includes(P2P_BANNER)) return 0.95
-  if (/(?:Unidirectional|Bidirectional) P2P=(?:Enabled|Disabled) Bandwidth|P2P=(?:Enabled|Disabled) Latency/.test(head)) return 0.85
+  if (/(?:Unidirectional|Bidirectional) P2P=(?:Enabled|Disabled) Bandwidth|P2P=(?:Enabled|Disabled) Latency/.test(head))
+    return 0.85
   if (/Device=\d+ (?:CAN|CANNOT) Access Peer Device=\d+/.test(head)) return 0.7
   return 0
 }

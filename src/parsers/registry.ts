@@ -1,15 +1,15 @@
-import type { Parser } from './types.ts'
-import { ncclTestsText } from './nccl-tests-text.ts'
-import { ncclTestsJson } from './nccl-tests-json.ts'
-import { nvidiaSmiTopoM } from './nvidia-smi-topo-m.ts'
-import { nvidiaSmiTopoP2p } from './nvidia-smi-topo-p2p.ts'
-import { lspciTv } from './lspci-tv.ts'
-import { lspciNn } from './lspci-nn.ts'
 import { iommuGroups } from './iommu-groups.ts'
+import { lspciNn } from './lspci-nn.ts'
+import { lspciTv } from './lspci-tv.ts'
 import { native } from './native.ts'
-import { p2pBandwidthLatencyParser } from './p2p-bandwidth-latency.ts'
+import { ncclTestsJson } from './nccl-tests-json.ts'
+import { ncclTestsText } from './nccl-tests-text.ts'
 import { nvbandwidthParser } from './nvbandwidth.ts'
 import { nvbandwidthJsonParser } from './nvbandwidth-json.ts'
+import { nvidiaSmiTopoM } from './nvidia-smi-topo-m.ts'
+import { nvidiaSmiTopoP2p } from './nvidia-smi-topo-p2p.ts'
+import { p2pBandwidthLatencyParser } from './p2p-bandwidth-latency.ts'
+import type { Parser } from './types.ts'
 
 /**
  * Every parser gpucomm knows, in one explicit list (no discovery). Add a format by

@@ -21,7 +21,11 @@ export function base(width = 560, height = 340): Partial<TopLevelSpec> & { $sche
     background: 'white',
     width,
     height,
-    config: { axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 320 }, title: { fontSize: 15, subtitleFontSize: 11 } },
+    config: {
+      axis: { labelFontSize: 11, titleFontSize: 12 },
+      legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 320 },
+      title: { fontSize: 15, subtitleFontSize: 11 },
+    },
   } as Partial<TopLevelSpec> & { $schema: string }
 }
 
@@ -34,5 +38,9 @@ export const sizeAxis = {
   type: 'quantitative',
   scale: { type: 'log', base: 2 },
   title: 'message size',
-  axis: { values: Array.from({ length: 21 }, (_, i) => 4 ** i), labelExpr: "datum.value >= 1073741824 ? datum.value / 1073741824 + ' GiB' : datum.value >= 1048576 ? datum.value / 1048576 + ' MiB' : datum.value >= 1024 ? datum.value / 1024 + ' KiB' : datum.value + ' B'" },
+  axis: {
+    values: Array.from({ length: 21 }, (_, i) => 4 ** i),
+    labelExpr:
+      "datum.value >= 1073741824 ? datum.value / 1073741824 + ' GiB' : datum.value >= 1048576 ? datum.value / 1048576 + ' MiB' : datum.value >= 1024 ? datum.value / 1024 + ' KiB' : datum.value + ' B'",
+  },
 } as const

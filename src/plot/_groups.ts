@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite'
-import { base, chartTitle, r4, sizeAxis } from './_common.ts'
 import type { ChartContext } from './_common.ts'
+import { base, chartTitle, r4, sizeAxis } from './_common.ts'
 
 /** One grouping's median time at one size, with its confidence interval (seconds). */
 export interface GroupPoint {
@@ -13,7 +13,13 @@ export interface GroupPoint {
 
 /** Grouping comparison (e.g. TP8 vs TP4) per size: medians with CI bars, log-log. */
 export function groupsChart(points: readonly GroupPoint[], ctx: ChartContext, what = 'all_reduce time'): TopLevelSpec {
-  const values = points.map((p) => ({ grouping: p.grouping, size: p.sizeBytes, us: r4(p.median * 1e6), lo: r4(p.lo * 1e6), hi: r4(p.hi * 1e6) }))
+  const values = points.map((p) => ({
+    grouping: p.grouping,
+    size: p.sizeBytes,
+    us: r4(p.median * 1e6),
+    lo: r4(p.lo * 1e6),
+    hi: r4(p.hi * 1e6),
+  }))
   const x = sizeAxis
   const color = { field: 'grouping', type: 'nominal', title: 'grouping' } as const
   return {
@@ -21,7 +27,10 @@ export function groupsChart(points: readonly GroupPoint[], ctx: ChartContext, wh
     title: chartTitle(`Groupings compared: ${what} (median, 95% CI)`, ctx),
     data: { values },
     layer: [
-      { mark: { type: 'line', point: true }, encoding: { x, y: { field: 'us', type: 'quantitative', scale: { type: 'log' }, title: `${what} (µs)` }, color } },
+      {
+        mark: { type: 'line', point: true },
+        encoding: { x, y: { field: 'us', type: 'quantitative', scale: { type: 'log' }, title: `${what} (µs)` }, color },
+      },
       { mark: { type: 'rule' }, encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color } },
     ],
   } as TopLevelSpec

@@ -11,7 +11,27 @@ const METRIC_COLUMNS: Record<Metric, { name: string; scale: number }> = {
   wrong: { name: 'wrong_count', scale: 1 },
 }
 
-const KEYS = ['bench', 'metric', 'sizeBytes', 'ranks', 'src', 'dst', 'placement', 'p2p', 'peerAccess', 'copy', 'timer', 'dtype', 'redop', 'root', 'group', 'grouping', 'trial', 'iteration', 'host'] as const
+const KEYS = [
+  'bench',
+  'metric',
+  'sizeBytes',
+  'ranks',
+  'src',
+  'dst',
+  'placement',
+  'p2p',
+  'peerAccess',
+  'copy',
+  'timer',
+  'dtype',
+  'redop',
+  'root',
+  'group',
+  'grouping',
+  'trial',
+  'iteration',
+  'host',
+] as const
 
 /** Rows as CSV with human units in the column names (time_us, busbw_GBps, …). */
 export function rowsToCsv(rows: readonly Row[]): string {
@@ -33,6 +53,6 @@ export function rowsToCsv(rows: readonly Row[]): string {
 /** Rows as JSON lines, exactly as stored. */
 export function rowsToJsonl(rows: readonly Row[]): string {
   let s = ''
-  for (const r of rows) s += JSON.stringify(r) + '\n'
+  for (const r of rows) s += `${JSON.stringify(r)}\n`
   return s
 }

@@ -1,5 +1,5 @@
-import { formatBytes, formatValue } from '../units/index.ts'
 import type { Row } from '../model/index.ts'
+import { formatBytes, formatValue } from '../units/index.ts'
 
 /** One line of the `show` table: the median of every row sharing a key. */
 export interface ShowLine {
@@ -31,13 +31,33 @@ function median(values: number[]): number {
 export function showLines(rows: readonly Row[]): ShowLine[] {
   const groups = new Map<string, { row: Row; values: number[] }>()
   for (const r of rows) {
-    const key = [r.bench, r.metric, who(r), r.p2p ?? '', r.copy ?? '', r.timer ?? '', r.direction ?? '', r.host ?? '', r.sizeBytes ?? '', r.placement ?? '', r.dtype ?? '', r.redop ?? '', r.grouping ?? '', JSON.stringify(r.env ?? {})].join('\u0000')
+    const key = [
+      r.bench,
+      r.metric,
+      who(r),
+      r.p2p ?? '',
+      r.copy ?? '',
+      r.timer ?? '',
+      r.direction ?? '',
+      r.host ?? '',
+      r.sizeBytes ?? '',
+      r.placement ?? '',
+      r.dtype ?? '',
+      r.redop ?? '',
+      r.grouping ?? '',
+      JSON.stringify(r.env ?? {}),
+    ].join('\u0000')
     const g = groups.get(key)
     if (g) g.values.push(r.value)
     else groups.set(key, { row: r, values: [r.value] })
   }
   return [...groups.values()].map(({ row, values }) => ({
-    bench: row.bench + (row.p2p ? ` p2p=${row.p2p}` : '') + (row.copy ? ` ${row.copy}` : '') + (row.direction ? ` ${row.direction}` : '') + (row.timer === 'cpu' && row.bench.startsWith('p2p.') ? ' cpu-timed' : ''),
+    bench:
+      row.bench +
+      (row.p2p ? ` p2p=${row.p2p}` : '') +
+      (row.copy ? ` ${row.copy}` : '') +
+      (row.direction ? ` ${row.direction}` : '') +
+      (row.timer === 'cpu' && row.bench.startsWith('p2p.') ? ' cpu-timed' : ''),
     metric: row.metric,
     who: who(row) + (row.grouping ? ` ${row.grouping}` : '') + (row.host ? ` @${row.host}` : ''),
     size: row.sizeBytes === null ? '-' : formatBytes(row.sizeBytes),
@@ -50,8 +70,12 @@ export function showLines(rows: readonly Row[]): ShowLine[] {
 /** Renders lines as an aligned text table. */
 export function renderTable(header: readonly string[], lines: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)))
-  const fmt = (cells: readonly string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd()
-  return [fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...lines.map(fmt)].join('\n') + '\n'
+  const fmt = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd()
+  return `${[fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...lines.map(fmt)].join('\n')}\n`
 }
 
 /** The `show` table as text. */

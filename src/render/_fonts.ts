@@ -3,7 +3,12 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { failed } from '../errors/index.ts'
 
-const FONT_DIRS = ['/usr/share/fonts', '/usr/local/share/fonts', join(homedir(), '.fonts'), join(homedir(), '.local/share/fonts')]
+const FONT_DIRS = [
+  '/usr/share/fonts',
+  '/usr/local/share/fonts',
+  join(homedir(), '.fonts'),
+  join(homedir(), '.local/share/fonts'),
+]
 
 /** Font files (.ttf/.otf) found in the system font folders, DejaVu first. */
 export function findFontFiles(dirs: readonly string[] = FONT_DIRS): string[] {
@@ -30,7 +35,9 @@ export function findFontFiles(dirs: readonly string[] = FONT_DIRS): string[] {
 export function requireFonts(dirs?: readonly string[]): string[] {
   const fonts = findFontFiles(dirs)
   if (fonts.length === 0) {
-    throw failed('no fonts found in the system font folders, so charts would have no text; install one (Debian: apt-get install fonts-dejavu-core)')
+    throw failed(
+      'no fonts found in the system font folders, so charts would have no text; install one (Debian: apt-get install fonts-dejavu-core)',
+    )
   }
   return fonts
 }

@@ -16,7 +16,8 @@ export function pngInfo(png: Buffer): PngInfo {
   const height = png.readUInt32BE(20)
   const colourType = png[25]
   const channels = colourType === 6 ? 4 : colourType === 2 ? 3 : 0
-  if (png[24] !== 8 || channels === 0) throw new Error(`pngInfo: unsupported PNG (bit depth ${png[24]}, colour type ${colourType})`)
+  if (png[24] !== 8 || channels === 0)
+    throw new Error(`pngInfo: unsupported PNG (bit depth ${png[24]}, colour type ${colourType})`)
   const idat: Buffer[] = []
   for (let off = 8; off < png.length; ) {
     const len = png.readUInt32BE(off)
@@ -42,7 +43,9 @@ export function pngInfo(png: Buffer): PngInfo {
     }
     for (let x = 0; x < width; x++) {
       const i = x * channels
-      const r = cur[i] as number, g = cur[i + 1] as number, bl = cur[i + 2] as number
+      const r = cur[i] as number,
+        g = cur[i + 1] as number,
+        bl = cur[i + 2] as number
       if (r < 240 || g < 240 || bl < 240) ink++
       if (colours.size < 4096) colours.add((r << 16) | (g << 8) | bl)
     }
@@ -53,14 +56,20 @@ export function pngInfo(png: Buffer): PngInfo {
 
 function unfilter(filter: number, a: number, b: number, c: number): number {
   switch (filter) {
-    case 1: return a
-    case 2: return b
-    case 3: return (a + b) >> 1
+    case 1:
+      return a
+    case 2:
+      return b
+    case 3:
+      return (a + b) >> 1
     case 4: {
       const p = a + b - c
-      const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c)
+      const pa = Math.abs(p - a),
+        pb = Math.abs(p - b),
+        pc = Math.abs(p - c)
       return pa <= pb && pa <= pc ? a : pb <= pc ? b : c
     }
-    default: return 0
+    default:
+      return 0
   }
 }

@@ -19,7 +19,10 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
 }
 
 /** Rasterizes SVG to PNG with resvg, loading the system fonts (fails clearly without any). */
-export async function svgToPng(svg: string, opts: { scale?: number; fontDirs?: readonly string[] } = {}): Promise<Buffer> {
+export async function svgToPng(
+  svg: string,
+  opts: { scale?: number; fontDirs?: readonly string[] } = {},
+): Promise<Buffer> {
   const fontFiles = requireFonts(opts.fontDirs)
   const { Resvg } = await import('@resvg/resvg-js')
   const r = new Resvg(svg, {

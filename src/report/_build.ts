@@ -1,16 +1,16 @@
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { analyze, compare, resolveModel, subjectOf } from '../analysis/index.ts'
 import type { Analysis, Comparison } from '../analysis/index.ts'
+import { analyze, compare, resolveModel, subjectOf } from '../analysis/index.ts'
 import type { DiffResult } from '../diff/index.ts'
 import type { Manifest } from '../model/index.ts'
-import * as plot from '../plot/index.ts'
 import type { NamedChart } from '../plot/index.ts'
-import { loadSet } from '../resultset/index.ts'
+import * as plot from '../plot/index.ts'
 import type { LoadedSet } from '../resultset/index.ts'
+import { loadSet } from '../resultset/index.ts'
 import { formatBytes, formatRate, formatSeconds } from '../units/index.ts'
-import { escapeHtml, list, paragraphs, renderHtml, table } from './_html.ts'
 import type { ReportChart, ReportPage, Section } from './_html.ts'
+import { escapeHtml, list, paragraphs, renderHtml, table } from './_html.ts'
 
 /** Options of writeReport. */
 export interface ReportOptions {
@@ -21,7 +21,8 @@ export interface ReportOptions {
   model?: string
 }
 
-const s = (v: number | null | undefined): string => (v === null || v === undefined || !Number.isFinite(v) ? '–' : formatSeconds(v))
+const s = (v: number | null | undefined): string =>
+  v === null || v === undefined || !Number.isFinite(v) ? '–' : formatSeconds(v)
 
 async function topologySection(dir: string): Promise<Section | undefined> {
   const capture = join(dir, 'topology')
@@ -30,23 +31,52 @@ async function topologySection(dir: string): Promise<Section | undefined> {
   const t = await collectTopology({ from: capture })
   const findings = t.findings.map((f) => `[${f.id}] ${f.message}${f.reference ? ` (${f.reference})` : ''}`)
   const advice = t.groupings.slice(0, 4).map((g) => `${g.groups.map((x) => `{${x.join(',')}}`).join(' ')}: ${g.reason}`)
-  return { id: 'topology', title: 'Topology verdict', body: list(findings) + (advice.length ? `<h3>Grouping advice</h3>${list(advice)}` : '') }
+  return {
+    id: 'topology',
+    title: 'Topology verdict',
+    body: list(findings) + (advice.length ? `<h3>Grouping advice</h3>${list(advice)}` : ''),
+  }
 }
 
 const toReportChart = (c: NamedChart): ReportChart => ({ id: c.name, title: c.title, caption: c.caption, spec: c.spec })
 
-const details = (summary: string, body: string): string => `<details><summary>${escapeHtml(summary)}</summary>${body}</details>`
+const details = (summary: string, body: string): string =>
+  `<details><summary>${escapeHtml(summary)}</summary>${body}</details>`
 
 function floorSection(a: Analysis, charts: NamedChart[]): Section {
-  const lines = [...new Set([...a.verdicts.filter((v) => v.kind !== 'floor').map((v) => (v.kind === 'note' ? v.text : `${v.subject}: ${v.text}`)), ...a.notes])]
-  const classes = a.classes.map((c) => [c.linkClass, c.bench, c.p2p ?? '–', c.pairs, s(c.medianAlpha), `${s(c.minAlpha)} – ${s(c.maxAlpha)}`])
+  const lines = [
+    ...new Set([
+      ...a.verdicts
+        .filter((v) => v.kind !== 'floor')
+        .map((v) => (v.kind === 'note' ? v.text : `${v.subject}: ${v.text}`)),
+      ...a.notes,
+    ]),
+  ]
+  const classes = a.classes.map((c) => [
+    c.linkClass,
+    c.bench,
+    c.p2p ?? '–',
+    c.pairs,
+    s(c.medianAlpha),
+    `${s(c.minAlpha)} – ${s(c.maxAlpha)}`,
+  ])
   const collective = a.fits.filter((f) => f.src === undefined).map((f) => f.verdict)
-  const rows = a.fits.map((f) => [subjectOf(f), f.linkClass ?? '–', s(f.alpha), `[${s(f.alphaCi[0])}, ${s(f.alphaCi[1])}]`, f.beta ? formatRate(f.beta) : '–', f.bands.join(' ') || '–'])
+  const rows = a.fits.map((f) => [
+    subjectOf(f),
+    f.linkClass ?? '–',
+    s(f.alpha),
+    `[${s(f.alphaCi[0])}, ${s(f.alphaCi[1])}]`,
+    f.beta ? formatRate(f.beta) : '–',
+    f.bands.join(' ') || '–',
+  ])
   const body =
     paragraphs(lines) +
     (classes.length ? table(['link class', 'bench', 'p2p', 'pairs', 'median floor α', 'range'], classes) : '') +
     (collective.length ? list(collective) : '') +
-    details(`All ${a.fits.length} fits (α–β per pair and group, 95% bootstrap CI, bands the floor falls in)`, table(['subject', 'link', 'α (floor)', 'α 95% CI', 'β', 'bands'], rows)) +
+    details(
+      `All ${a.fits.length} fits (α–β per pair and group, 95% bootstrap CI, bands the floor falls in)`,
+      table(['subject', 'link', 'α (floor)', 'α 95% CI', 'β', 'bands'], rows),
+    ) +
     (a.warnings.length ? details(`${a.warnings.length} warnings`, list(a.warnings)) : '')
   return { id: 'floors', title: 'Floors against the expectation bands', body, charts: charts.map(toReportChart) }
 }
@@ -54,36 +84,109 @@ function floorSection(a: Analysis, charts: NamedChart[]): Section {
 function groupingSection(c: Comparison, charts: NamedChart[]): Section | undefined {
   const parts: string[] = []
   for (const b of c.benches.filter((x) => x.groupings.length > 1)) {
-    const rows = b.sizes.map((z) => [formatBytes(z.sizeBytes), ...b.groupings.map((g) => s(z.groupings.find((x) => x.grouping === g)?.median)), z.winner ?? '–', z.ratio ? `${z.ratio.toFixed(2)}×` : '–'])
-    parts.push(`<h3>${b.bench}</h3>` + table(['size', ...b.groupings, 'winner', 'ratio'], rows))
+    const rows = b.sizes.map((z) => [
+      formatBytes(z.sizeBytes),
+      ...b.groupings.map((g) => s(z.groupings.find((x) => x.grouping === g)?.median)),
+      z.winner ?? '–',
+      z.ratio ? `${z.ratio.toFixed(2)}×` : '–',
+    ])
+    parts.push(`<h3>${b.bench}</h3>${table(['size', ...b.groupings, 'winner', 'ratio'], rows)}`)
   }
   const d = c.decode
   if (d) {
-    parts.push(`<h3>Decode model: ${d.model.name}</h3>` + paragraphs([`${d.allreducesPerStep} all-reduces per step of ${formatBytes(d.payloadBytes)} each (${d.model.layers} layers × ${d.model.allreducesPerLayer}, batch ${d.model.batch}, hidden ${d.model.hidden}, ${d.model.dtypeBytes} B/element; ${d.model.source}).`]))
-    parts.push(table(['plan', 'grouping', 'all-reduce', 'from', 'pipeline send/recv', 'comm per step', 'comm-only tok/s ceiling'], d.plans.map((p) => [p.plan, p.grouping ?? '–', s(p.allreduceTime), p.allreduceFrom, `${p.sendRecvs} × ${s(p.sendRecvTime)}`, s(p.commTime), p.tokPerSec ? p.tokPerSec.toFixed(0) : '–'])))
-    if (d.p2pReadings) parts.push(paragraphs([`From the p2p floor ${s(d.p2pReadings.alpha)}: the data supports the ${d.p2pReadings.supported} reading. ${d.p2pReadings.why}`]) + table(['reading', 'formula', 'TP8 step', 'TP4 step'], d.p2pReadings.readings.map((r) => [r.reading, r.formula, s(r.tp8.step), s(r.tp4.step)])))
+    parts.push(
+      `<h3>Decode model: ${d.model.name}</h3>` +
+        paragraphs([
+          `${d.allreducesPerStep} all-reduces per step of ${formatBytes(d.payloadBytes)} each (${d.model.layers} layers × ${d.model.allreducesPerLayer}, batch ${d.model.batch}, hidden ${d.model.hidden}, ${d.model.dtypeBytes} B/element; ${d.model.source}).`,
+        ]),
+    )
+    parts.push(
+      table(
+        ['plan', 'grouping', 'all-reduce', 'from', 'pipeline send/recv', 'comm per step', 'comm-only tok/s ceiling'],
+        d.plans.map((p) => [
+          p.plan,
+          p.grouping ?? '–',
+          s(p.allreduceTime),
+          p.allreduceFrom,
+          `${p.sendRecvs} × ${s(p.sendRecvTime)}`,
+          s(p.commTime),
+          p.tokPerSec ? p.tokPerSec.toFixed(0) : '–',
+        ]),
+      ),
+    )
+    if (d.p2pReadings)
+      parts.push(
+        paragraphs([
+          `From the p2p floor ${s(d.p2pReadings.alpha)}: the data supports the ${d.p2pReadings.supported} reading. ${d.p2pReadings.why}`,
+        ]) +
+          table(
+            ['reading', 'formula', 'TP8 step', 'TP4 step'],
+            d.p2pReadings.readings.map((r) => [r.reading, r.formula, s(r.tp8.step), s(r.tp4.step)]),
+          ),
+      )
     parts.push(paragraphs(d.notes))
   }
-  return parts.length ? { id: 'groupings', title: 'Groupings compared', body: parts.join('\n') + (c.warnings.length ? details(`${c.warnings.length} warnings`, list(c.warnings)) : ''), charts: charts.map(toReportChart) } : undefined
+  return parts.length
+    ? {
+        id: 'groupings',
+        title: 'Groupings compared',
+        body: parts.join('\n') + (c.warnings.length ? details(`${c.warnings.length} warnings`, list(c.warnings)) : ''),
+        charts: charts.map(toReportChart),
+      }
+    : undefined
 }
 
 function diffSection(d: DiffResult, charts: NamedChart[]): Section {
-  const rows = d.cells.map((c) => [`${c.bench} ${c.metric} ${c.label}`, `${c.a.median.toPrecision(4)} (n=${c.a.n})`, `${c.b.median.toPrecision(4)} (n=${c.b.n})`, c.significant ? `${(c.delta * 100).toFixed(1)}%` : '~', c.p.toPrecision(2)])
-  const only = d.onlyA.length + d.onlyB.length ? paragraphs([`${d.onlyA.length} cells only in the baseline, ${d.onlyB.length} only in this set.`]) : ''
-  return { id: 'diff', title: `Change against the baseline ${d.a.dir}`, body: table(['cell', 'baseline median', 'this median', 'delta', 'p'], rows) + only, charts: charts.map(toReportChart) }
+  const rows = d.cells.map((c) => [
+    `${c.bench} ${c.metric} ${c.label}`,
+    `${c.a.median.toPrecision(4)} (n=${c.a.n})`,
+    `${c.b.median.toPrecision(4)} (n=${c.b.n})`,
+    c.significant ? `${(c.delta * 100).toFixed(1)}%` : '~',
+    c.p.toPrecision(2),
+  ])
+  const only =
+    d.onlyA.length + d.onlyB.length
+      ? paragraphs([`${d.onlyA.length} cells only in the baseline, ${d.onlyB.length} only in this set.`])
+      : ''
+  return {
+    id: 'diff',
+    title: `Change against the baseline ${d.a.dir}`,
+    body: table(['cell', 'baseline median', 'this median', 'delta', 'p'], rows) + only,
+    charts: charts.map(toReportChart),
+  }
 }
 
 function provenanceSection(m: Manifest, set: LoadedSet): Section {
-  const facts: [string, unknown][] = [['result set', m.id], ['created', m.created], ['origin', m.origin], ['simulated', m.simulated], ['rows', set.rows.length], ['instrument', m.instrument ? `${m.instrument.name} ${m.instrument.version ?? ''}` : '–'], ['gpucomm', m.gpucommVersion], ['command', m.command.join(' ')]]
-  for (const [k, v] of Object.entries(m.host ?? {})) facts.push([`host.${k}`, typeof v === 'string' ? v : JSON.stringify(v)])
+  const facts: [string, unknown][] = [
+    ['result set', m.id],
+    ['created', m.created],
+    ['origin', m.origin],
+    ['simulated', m.simulated],
+    ['rows', set.rows.length],
+    ['instrument', m.instrument ? `${m.instrument.name} ${m.instrument.version ?? ''}` : '–'],
+    ['gpucomm', m.gpucommVersion],
+    ['command', m.command.join(' ')],
+  ]
+  for (const [k, v] of Object.entries(m.host ?? {}))
+    facts.push([`host.${k}`, typeof v === 'string' ? v : JSON.stringify(v)])
   const sources = (m.sources ?? []).map((f) => [f.path, f.format, f.sha256.slice(0, 16), f.rows])
-  return { id: 'provenance', title: 'Provenance', body: table(['fact', 'value'], facts) + (sources.length ? table(['source', 'format', 'sha256 (16)', 'rows'], sources) : '') + (set.diagnostics.length ? list(set.diagnostics.map((d) => d.message)) : '') }
+  return {
+    id: 'provenance',
+    title: 'Provenance',
+    body:
+      table(['fact', 'value'], facts) +
+      (sources.length ? table(['source', 'format', 'sha256 (16)', 'rows'], sources) : '') +
+      (set.diagnostics.length ? list(set.diagnostics.map((d) => d.message)) : ''),
+  }
 }
 
 /** Builds the report page of a result set (and, with a baseline, the diff against it). */
 export async function buildReport(dir: string, opts: Omit<ReportOptions, 'out'> = {}): Promise<ReportPage> {
   const set = await loadSet(dir)
-  const ctx = { simulated: set.manifest.simulated, ...(set.manifest.host?.hostname ? { subject: set.manifest.host.hostname } : {}) }
+  const ctx = {
+    simulated: set.manifest.simulated,
+    ...(set.manifest.host?.hostname ? { subject: set.manifest.host.hostname } : {}),
+  }
   const a = await analyze(set)
   const model = resolveModel(opts.model ?? 'glm-5')
   const c = await compare(set, { by: 'grouping', ...(model ? { model } : {}) })

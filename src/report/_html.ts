@@ -4,12 +4,18 @@ import { fileURLToPath } from 'node:url'
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(s: unknown): string {
-  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string)
+  return String(s).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  )
 }
 
 /** JSON safe inside a <script> element: no `<`, so no `</script>` and no `<!--`. */
 export function scriptJson(v: unknown): string {
-  return JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
+  return JSON.stringify(v)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
 }
 
 /** A block of the report: a heading and already-escaped HTML (built with `html`/`table`). */
@@ -46,7 +52,8 @@ export function table(header: readonly string[], rows: readonly (readonly unknow
 
 /** Paragraphs or list items from plain strings, escaped. */
 export const paragraphs = (lines: readonly string[]): string => lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')
-export const list = (items: readonly string[]): string => `<ul>${items.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>`
+export const list = (items: readonly string[]): string =>
+  `<ul>${items.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>`
 
 /** Finds node_modules/<pkg>/<file> above this module (the bundles are not in the packages' exports). */
 function packageFile(pkg: string, file: string): string {
@@ -74,7 +81,10 @@ export function renderHtml(page: ReportPage): string {
   const figure = (c: ReportChart): string =>
     `<figure class="chart" id="fig-${escapeHtml(c.id)}"><figcaption><b>${escapeHtml(c.title)}</b>${c.caption ? ` <span class="caption">${escapeHtml(c.caption)}</span>` : ''}</figcaption><div class="vis" data-chart="${escapeHtml(c.id)}"></div></figure>`
   const sections = page.sections
-    .map((s) => `<section id="${escapeHtml(s.id)}"><h2>${escapeHtml(s.title)}</h2>\n${s.body}\n${(s.charts ?? []).map(figure).join('\n')}</section>`)
+    .map(
+      (s) =>
+        `<section id="${escapeHtml(s.id)}"><h2>${escapeHtml(s.title)}</h2>\n${s.body}\n${(s.charts ?? []).map(figure).join('\n')}</section>`,
+    )
     .join('\n')
   const specs = Object.fromEntries(page.sections.flatMap((s) => s.charts ?? []).map((c) => [c.id, c.spec]))
   return `<!doctype html>

@@ -18,9 +18,17 @@ export interface PlotOptions {
 }
 
 /** Builds the charts of one kind for a result set (loads and analyzes it). */
-export async function chartsOf(dir: string, kind: PlotKind, baseline?: string, allowSim = false): Promise<NamedChart[]> {
+export async function chartsOf(
+  dir: string,
+  kind: PlotKind,
+  baseline?: string,
+  allowSim = false,
+): Promise<NamedChart[]> {
   const set = await loadSet(dir)
-  const ctx = { simulated: set.manifest.simulated, ...(set.manifest.host?.hostname ? { subject: set.manifest.host.hostname } : {}) }
+  const ctx = {
+    simulated: set.manifest.simulated,
+    ...(set.manifest.host?.hostname ? { subject: set.manifest.host.hostname } : {}),
+  }
   const plot = await import('../plot/index.ts')
   if (kind === 'diff') {
     if (!baseline) throw badInput('plot --kind diff needs --baseline DIR (the set to compare against)')
@@ -45,7 +53,7 @@ export async function plotSet(dir: string, opts: PlotOptions): Promise<string[]>
   for (const c of charts) {
     const r = await renderChart(c.spec)
     const base = join(opts.out, c.name)
-    writeFileSync(`${base}.vl.json`, JSON.stringify(c.spec, null, 1) + '\n')
+    writeFileSync(`${base}.vl.json`, `${JSON.stringify(c.spec, null, 1)}\n`)
     writeFileSync(`${base}.svg`, r.svg)
     writeFileSync(`${base}.png`, r.png)
     written.push(`${base}.vl.json`, `${base}.svg`, `${base}.png`)

@@ -1,7 +1,8 @@
 /** Charts to files and the one-file HTML report (IO over the pure plot builders). */
-export { escapeHtml, scriptJson, renderHtml, table, paragraphs, list } from './_html.ts'
-export type { ReportPage, ReportChart, Section } from './_html.ts'
-export { buildReport, writeReport } from './_build.ts'
+
 export type { ReportOptions } from './_build.ts'
-export { plotSet, chartsOf, PLOT_KINDS } from './_plot.ts'
+export { buildReport, writeReport } from './_build.ts'
+export type { ReportChart, ReportPage, Section } from './_html.ts'
+export { escapeHtml, list, paragraphs, renderHtml, scriptJson, table } from './_html.ts'
 export type { PlotKind, PlotOptions } from './_plot.ts'
+export { chartsOf, PLOT_KINDS, plotSet } from './_plot.ts'

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { SCHEMA_VERSION } from '../model/index.ts'
 import type { Manifest } from '../model/index.ts'
+import { SCHEMA_VERSION } from '../model/index.ts'
 
 let version: string | undefined
 

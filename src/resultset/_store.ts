@@ -1,9 +1,24 @@
-import { createReadStream, closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs'
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { badInput } from '../errors/index.ts'
-import { rowProblem } from '../model/index.ts'
 import type { Diagnostic, Manifest, Row } from '../model/index.ts'
+import { rowProblem } from '../model/index.ts'
 
 /** File names inside a result-set directory. */
 export const MANIFEST = 'manifest.json'
@@ -19,7 +34,7 @@ export function isNonEmptyDir(dir: string): boolean {
 export function writeManifest(dir: string, manifest: Manifest): void {
   mkdirSync(dir, { recursive: true })
   const tmp = join(dir, `.${MANIFEST}.${process.pid}.tmp`)
-  writeFileSync(tmp, JSON.stringify(manifest, null, 2) + '\n')
+  writeFileSync(tmp, `${JSON.stringify(manifest, null, 2)}\n`)
   renameSync(tmp, join(dir, MANIFEST))
 }
 
@@ -70,7 +85,7 @@ export class Appender {
   append(rows: readonly Row[], sync = true): void {
     if (rows.length === 0) return
     let text = ''
-    for (const r of rows) text += JSON.stringify(r) + '\n'
+    for (const r of rows) text += `${JSON.stringify(r)}\n`
     writeSync(this.fd, text)
     if (sync) fsyncSync(this.fd)
   }
@@ -106,7 +121,13 @@ export async function readRows(
       problem = 'not valid JSON (a torn or corrupted line)'
     }
     if (problem) {
-      onDiagnostic({ file: path, line: lineNo, severity: 'error', code: 'corrupt-line', message: `${path}:${lineNo}: ${problem}` })
+      onDiagnostic({
+        file: path,
+        line: lineNo,
+        severity: 'error',
+        code: 'corrupt-line',
+        message: `${path}:${lineNo}: ${problem}`,
+      })
     } else {
       good++
       onRow(v as Row)
@@ -128,6 +149,10 @@ export async function loadSet(dir: string): Promise<LoadedSet> {
   const manifest = readManifest(dir)
   const rows: Row[] = []
   const diagnostics: Diagnostic[] = []
-  await readRows(dir, (r) => rows.push(r), (d) => diagnostics.push(d))
+  await readRows(
+    dir,
+    (r) => rows.push(r),
+    (d) => diagnostics.push(d),
+  )
   return { dir, manifest, rows, diagnostics }
 }

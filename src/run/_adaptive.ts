@@ -27,7 +27,24 @@ export const configOf = (pointId: string): string => pointId.replace(/~t\d+$/, '
 /** A cell of a point's rows: everything that tells values apart except trial and source. */
 export function adaptiveCell(r: Row): string | undefined {
   if (!MEASURED.has(r.metric)) return undefined
-  return [r.bench, r.metric, r.sizeBytes, r.src, r.dst, r.group, r.ranks, r.placement, r.p2p, r.timer, r.copy, r.direction, r.dtype, r.redop, r.root, r.host].join('|')
+  return [
+    r.bench,
+    r.metric,
+    r.sizeBytes,
+    r.src,
+    r.dst,
+    r.group,
+    r.ranks,
+    r.placement,
+    r.p2p,
+    r.timer,
+    r.copy,
+    r.direction,
+    r.dtype,
+    r.redop,
+    r.root,
+    r.host,
+  ].join('|')
 }
 
 /**
@@ -96,7 +113,8 @@ export class AdaptiveTracker {
     const s = this.state(point.id)
     if (!shouldStop(this.settings, s.trials, s.worstPct)) return undefined
     const pct = `±${s.worstPct.toFixed(2)} %`
-    if (s.worstPct <= this.settings.targetCiPct) return `target CI reached: median CI ${pct} ≤ ±${this.settings.targetCiPct} % after ${s.trials} trials`
+    if (s.worstPct <= this.settings.targetCiPct)
+      return `target CI reached: median CI ${pct} ≤ ±${this.settings.targetCiPct} % after ${s.trials} trials`
     return `max trials (${this.settings.maxTrials}) reached; widest median CI ${pct}`
   }
 
@@ -105,7 +123,11 @@ export class AdaptiveTracker {
     const out: Record<string, { trials: number; worstCiPct: number | null; reached: boolean }> = {}
     for (const [k, c] of this.configs) {
       const w = worstHalfWidthPct(c.cells.values())
-      out[k] = { trials: c.trials.size, worstCiPct: Number.isFinite(w) ? Number(w.toFixed(3)) : null, reached: w <= this.settings.targetCiPct && c.trials.size >= this.settings.minTrials }
+      out[k] = {
+        trials: c.trials.size,
+        worstCiPct: Number.isFinite(w) ? Number(w.toFixed(3)) : null,
+        reached: w <= this.settings.targetCiPct && c.trials.size >= this.settings.minTrials,
+      }
     }
     return out
   }

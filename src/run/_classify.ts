@@ -21,7 +21,14 @@ export function enrichRow(row: Row, point: Point, group: readonly number[], visi
     if (r.dst !== null) r.dst = group[r.dst] ?? r.dst
   }
   if (point.kind === 'pairs') {
-    if (r.src !== null && r.dst !== null && r.src !== r.dst && point.pairs && !point.pairs.some(([a, b]) => a === r.src && b === r.dst)) return undefined
+    if (
+      r.src !== null &&
+      r.dst !== null &&
+      r.src !== r.dst &&
+      point.pairs &&
+      !point.pairs.some(([a, b]) => a === r.src && b === r.dst)
+    )
+      return undefined
   } else {
     r.grouping = point.grouping as string
     r.group = formatGpuList(group)
@@ -37,7 +44,14 @@ export function enrichRow(row: Row, point: Point, group: readonly number[], visi
  * reason ends with the last line the process wrote on stderr (`lastError`), where the
  * benches say why.
  */
-export function classifyLaunch(point: Point, exec: ExecResult, rows: readonly Row[], diagnostics: readonly Diagnostic[], noOutputS: number, lastError = ''): { status: AttemptStatus; reason: string } {
+export function classifyLaunch(
+  point: Point,
+  exec: ExecResult,
+  rows: readonly Row[],
+  diagnostics: readonly Diagnostic[],
+  noOutputS: number,
+  lastError = '',
+): { status: AttemptStatus; reason: string } {
   const wrong = rows.filter((r) => r.metric === 'wrong' && r.value > 0)
   const corrupt = diagnostics.find((d) => d.code === 'corrupt')
   const dataCheck = wrong.length
@@ -46,15 +60,28 @@ export function classifyLaunch(point: Point, exec: ExecResult, rows: readonly Ro
       ? `${corrupt.message} (${corrupt.file}:${corrupt.line})`
       : undefined
   const why = lastError ? `: ${lastError.length > 300 ? `${lastError.slice(0, 300)}…` : lastError}` : ''
-  if (exec.killed === 'no-output') return { status: 'hung', reason: `no output for ${noOutputS} s; killed the process group` }
-  if (exec.killed === 'hard-cap') return { status: 'hung', reason: `still running after the hard cap of ${exec.wallS.toFixed(0)} s; killed the process group` }
+  if (exec.killed === 'no-output')
+    return { status: 'hung', reason: `no output for ${noOutputS} s; killed the process group` }
+  if (exec.killed === 'hard-cap')
+    return {
+      status: 'hung',
+      reason: `still running after the hard cap of ${exec.wallS.toFixed(0)} s; killed the process group`,
+    }
   if (exec.killed === 'abort') return { status: 'failed', reason: 'interrupted' }
   if (exec.spawnError) return { status: 'failed', reason: exec.spawnError }
   if (exec.signal) return { status: 'failed', reason: `crashed: killed by ${exec.signal}${why}` }
-  if (exec.exitCode !== 0) return { status: dataCheck ? 'corrupt' : 'failed', reason: dataCheck ?? `exited with status ${exec.exitCode}${why}` }
+  if (exec.exitCode !== 0)
+    return {
+      status: dataCheck ? 'corrupt' : 'failed',
+      reason: dataCheck ?? `exited with status ${exec.exitCode}${why}`,
+    }
   if (dataCheck) return { status: 'corrupt', reason: dataCheck }
   const err = diagnostics.find((d) => d.severity === 'error')
-  if (rows.length === 0) return { status: 'corrupt', reason: err ? `no rows: ${err.message}` : 'no rows parsed from the output (not in the expected format)' }
+  if (rows.length === 0)
+    return {
+      status: 'corrupt',
+      reason: err ? `no rows: ${err.message}` : 'no rows parsed from the output (not in the expected format)',
+    }
   if (err) return { status: 'corrupt', reason: `parse error: ${err.message}` }
   const missing = missingParts(point, rows)
   if (missing) return { status: 'corrupt', reason: `truncated or incomplete output: ${missing}` }
@@ -70,11 +97,16 @@ function missingParts(point: Point, rows: readonly Row[]): string | undefined {
   const pairs = point.pairs ?? []
   const seen = new Set(rows.filter((r) => r.src !== null && r.dst !== null).map((r) => `${r.src}>${r.dst}`))
   const lacking = pairs.filter(([a, b]) => !seen.has(`${a}>${b}`))
-  return lacking.length ? `no rows for ${lacking.length} of ${pairs.length} pairs (e.g. ${lacking[0]?.join('>')})` : undefined
+  return lacking.length
+    ? `no rows for ${lacking.length} of ${pairs.length} pairs (e.g. ${lacking[0]?.join('>')})`
+    : undefined
 }
 
 /** The worst of several statuses (for concurrent groups of one point). */
-export function worst(list: readonly { status: AttemptStatus; reason: string }[]): { status: AttemptStatus; reason: string } {
+export function worst(list: readonly { status: AttemptStatus; reason: string }[]): {
+  status: AttemptStatus
+  reason: string
+} {
   for (const s of SEVERITY) {
     const hit = list.find((x) => x.status === s)
     if (hit) return hit

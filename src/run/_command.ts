@@ -2,16 +2,16 @@ import { randomInt } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { badInput } from '../errors/index.ts'
 import { loadSet, readManifest } from '../resultset/index.ts'
-import { checkSpecInput, resolveSpec } from '../sweep/index.ts'
 import type { SpecInput, SweepSpec } from '../sweep/index.ts'
+import { checkSpecInput, resolveSpec } from '../sweep/index.ts'
 import { defaultOutDir, defaultSpecInput } from './_defaults.ts'
 import { describePlan } from './_describe.ts'
-import { runSweep } from './_driver.ts'
 import type { SweepResult } from './_driver.ts'
+import { runSweep } from './_driver.ts'
 import { storedSpec, sweepExtra } from './_extra.ts'
 import { progressLine } from './_progress.ts'
-import { defaultDeps, prepare } from './_setup.ts'
 import type { SweepDeps } from './_setup.ts'
+import { defaultDeps, prepare } from './_setup.ts'
 import { summarizeSweep } from './_summary.ts'
 
 /** A `gpucomm sweep` request as the CLI hands it over (flags already typed, nothing defaulted). */
@@ -49,7 +49,11 @@ export interface SweepOutcome {
  * summary naming the result set. Exit code: 0 all points ok, 1 some point failed, hung or
  * was corrupt, 130 interrupted.
  */
-export async function sweepCommand(req: SweepRequest, io: SweepIo, depsIn: Partial<SweepDeps> = {}): Promise<SweepOutcome> {
+export async function sweepCommand(
+  req: SweepRequest,
+  io: SweepIo,
+  depsIn: Partial<SweepDeps> = {},
+): Promise<SweepOutcome> {
   const deps: SweepDeps = { ...defaultDeps(), ...depsIn }
   const spec = await specFor(req, io, deps)
   if (req.dryRun) {
@@ -59,7 +63,11 @@ export async function sweepCommand(req: SweepRequest, io: SweepIo, depsIn: Parti
   }
   const out = req.resume ?? req.out ?? defaultOutDir(req.root, spec.instruments.includes('sim'))
   const result = await runSweep({
-    spec, out, resume: req.resume !== undefined, command: req.command, deps,
+    spec,
+    out,
+    resume: req.resume !== undefined,
+    command: req.command,
+    deps,
     onProgress: (e) => {
       const line = progressLine(e, io.isTTY)
       if (line) io.stderr(line)
@@ -68,9 +76,11 @@ export async function sweepCommand(req: SweepRequest, io: SweepIo, depsIn: Parti
   })
   if (io.isTTY) io.stderr('\n')
   for (const t of result.resumeTorn) io.stderr(`resume: dropped a torn line: ${t}\n`)
-  if (result.resumeDropped) io.stderr(`resume: dropped ${result.resumeDropped} rows of points that had not finished; they run again\n`)
+  if (result.resumeDropped)
+    io.stderr(`resume: dropped ${result.resumeDropped} rows of points that had not finished; they run again\n`)
   const set = await loadSet(out)
-  for (const line of summarizeSweep(set.manifest, set.rows, sweepExtra(set.manifest).noVisibleEffect)) io.stdout(line + '\n')
+  for (const line of summarizeSweep(set.manifest, set.rows, sweepExtra(set.manifest).noVisibleEffect))
+    io.stdout(`${line}\n`)
   if (result.interrupted) {
     io.stdout(`interrupted: ${result.ran} points written; continue with: gpucomm sweep --resume ${out}\n`)
     io.stdout(`result set: ${out}\n`)
@@ -93,9 +103,12 @@ async function specFor(req: SweepRequest, io: SweepIo, deps: SweepDeps): Promise
   let base: SpecInput = {}
   if (!req.specFile && req.flags.instrument === undefined) {
     const gpu = await deps.queryGpus()
-    if (!gpu.found) io.stderr(`no GPU found (${gpu.reason}); running the seed-vm simulation instead (SIMULATED numbers)\n`)
+    if (!gpu.found)
+      io.stderr(`no GPU found (${gpu.reason}); running the seed-vm simulation instead (SIMULATED numbers)\n`)
     else if (gpu.gpus.length < 2) {
-      io.stderr(`one GPU found (${gpu.gpus[0]?.name ?? 'GPU 0'}): measuring its copies to itself (the local and host-staged floors); nothing travels between GPUs here\n`)
+      io.stderr(
+        `one GPU found (${gpu.gpus[0]?.name ?? 'GPU 0'}): measuring its copies to itself (the local and host-staged floors); nothing travels between GPUs here\n`,
+      )
     }
     base = defaultSpecInput(gpu)
   }

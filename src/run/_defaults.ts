@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join, resolve } from 'node:path'
-import { checkSpecInput } from '../sweep/index.ts'
 import type { SpecInput } from '../sweep/index.ts'
+import { checkSpecInput } from '../sweep/index.ts'
 import type { GpuQuery } from './_provenance.ts'
 
 /** The presets that hold the default plans (schema-checked like any --spec file). */
@@ -28,7 +28,12 @@ export function defaultSpecInput(gpu: GpuQuery): SpecInput {
   const groupings = n >= 4 && n % 2 === 0 ? `tp${n},tp${n / 2}` : n >= 2 ? `tp${n}` : ''
   const base = readPreset(DEFAULT_PRESETS.gpu)
   // One GPU: no pair and no group of two, but each GPU to itself still shows the local-copy and host-staged floors.
-  return { ...base, gpus: gpu.gpus.map((g) => g.index).join(','), groupings, ...(n < 2 ? { pairs: 'self', collectives: '' } : {}) }
+  return {
+    ...base,
+    gpus: gpu.gpus.map((g) => g.index).join(','),
+    groupings,
+    ...(n < 2 ? { pairs: 'self', collectives: '' } : {}),
+  }
 }
 
 /**
@@ -37,7 +42,10 @@ export function defaultSpecInput(gpu: GpuQuery): SpecInput {
  */
 export function defaultOutDir(root: string, simulated: boolean, now = new Date()): string {
   const date = now.toISOString().slice(0, 10)
-  const host = hostname().split('.')[0]?.replace(/[^\w.-]/g, '_') || 'host'
+  const host =
+    hostname()
+      .split('.')[0]
+      ?.replace(/[^\w.-]/g, '_') || 'host'
   const base = join(root, 'results', `${date}-${host}${simulated ? '-sim' : ''}`)
   let dir = base
   for (let k = 2; existsSync(dir) && readdirSync(dir).length > 0; k++) dir = `${base}-${k}`

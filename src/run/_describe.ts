@@ -1,8 +1,8 @@
-import { formatBytes } from '../units/index.ts'
-import { formatGpuList } from '../sweep/index.ts'
 import type { Point } from '../sweep/index.ts'
-import { groupCommand } from './_setup.ts'
+import { formatGpuList } from '../sweep/index.ts'
+import { formatBytes } from '../units/index.ts'
 import type { Prepared } from './_setup.ts'
+import { groupCommand } from './_setup.ts'
 
 /** Quotes one word for a POSIX shell when it needs it, so printed commands can be pasted. */
 export function shellQuote(w: string): string {
@@ -24,7 +24,9 @@ export function pointCommands(prep: Prepared, p: Point, asRoot: boolean): { grou
  */
 export function describePlan(prep: Prepared, asRoot: boolean): string {
   const { spec, plan } = prep
-  const sizes = spec.sizes.length ? `${formatBytes(spec.sizes[0] as number)} … ${formatBytes(spec.sizes[spec.sizes.length - 1] as number)} (${spec.sizes.length} sizes)` : 'none'
+  const sizes = spec.sizes.length
+    ? `${formatBytes(spec.sizes[0] as number)} … ${formatBytes(spec.sizes[spec.sizes.length - 1] as number)} (${spec.sizes.length} sizes)`
+    : 'none'
   const env = spec.env.length ? spec.env.map(([k, v]) => `${k}=${v.join(',')}`).join(' ') : 'none'
   const lines = [
     `# sweep plan (dry run, nothing is run or written)${prep.simulated ? ' [SIMULATED]' : ''}`,
@@ -38,5 +40,5 @@ export function describePlan(prep: Prepared, asRoot: boolean): string {
     for (const c of pointCommands(prep, p, asRoot)) lines.push(`  [${c.group}] ${c.line}`)
   }
   for (const s of plan.skipped) lines.push(`skipped ${s.id}: ${s.reason}`)
-  return lines.join('\n') + '\n'
+  return `${lines.join('\n')}\n`
 }

@@ -4,27 +4,36 @@ import { join } from 'node:path'
 import { badInput } from '../errors/index.ts'
 import type { Manifest, PointOutcome } from '../model/index.ts'
 import { Appender, isNonEmptyDir, newManifest, readManifest, writeManifest } from '../resultset/index.ts'
-import { pointDefinition } from '../sweep/index.ts'
 import type { Point, SweepSpec } from '../sweep/index.ts'
+import { pointDefinition } from '../sweep/index.ts'
 import { AdaptiveTracker } from './_adaptive.ts'
+import type { SweepExtra } from './_extra.ts'
+import { emptyExtra, evidenceOf, SWEEP_EXTRA, sweepExtra } from './_extra.ts'
 import { acquireLock, lockHolder } from './_lock.ts'
-import { findNoEffect } from './_noeffect.ts'
 import type { PointEvidence } from './_noeffect.ts'
-import { runAttempt } from './_point.ts'
+import { findNoEffect } from './_noeffect.ts'
 import type { AttemptResult, PointDeps } from './_point.ts'
+import { runAttempt } from './_point.ts'
 import { captureSweepTopology, hostFacts, instrumentHash } from './_provenance.ts'
 import { prepareResume } from './_resume.ts'
-import { defaultDeps, prepare } from './_setup.ts'
 import type { Prepared, SweepDeps } from './_setup.ts'
-import { SWEEP_EXTRA, emptyExtra, evidenceOf, sweepExtra } from './_extra.ts'
-import type { SweepExtra } from './_extra.ts'
+import { defaultDeps, prepare } from './_setup.ts'
 
 /** Progress of a sweep, for the CLI to show (the library never prints). */
 export type ProgressEvent =
   | { type: 'plan'; total: number; todo: number; done: number; skipped: number; out: string }
   | { type: 'point-start'; index: number; todo: number; id: string }
   | { type: 'retry'; id: string; attempt: number; status: string; reason: string; delayS: number }
-  | { type: 'point'; index: number; todo: number; id: string; outcome: PointOutcome; elapsedS: number; etaS: number; partial?: { rows: number; files: string[] } }
+  | {
+      type: 'point'
+      index: number
+      todo: number
+      id: string
+      outcome: PointOutcome
+      elapsedS: number
+      etaS: number
+      partial?: { rows: number; files: string[] }
+    }
 
 /** Options of runSweep. */
 export interface SweepOptions {
@@ -67,7 +76,10 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
   const held = lockHolder(opts.out)
   if (held) acquireLock(opts.out) // throws the refusal naming the holder
   if (opts.resume) readManifest(opts.out)
-  else if (isNonEmptyDir(opts.out)) throw badInput(`${opts.out}: directory is not empty (use --resume ${opts.out} to continue a sweep there, or another --out)`)
+  else if (isNonEmptyDir(opts.out))
+    throw badInput(
+      `${opts.out}: directory is not empty (use --resume ${opts.out} to continue a sweep there, or another --out)`,
+    )
   mkdirSync(opts.out, { recursive: true })
   const release = acquireLock(opts.out)
   try {
@@ -81,18 +93,36 @@ async function execute(prep: Prepared, opts: SweepOptions, deps: SweepDeps): Pro
   const { spec, plan } = prep
   const hashes = Object.fromEntries(prep.instruments.map((i) => [i.id, instrumentHash(i.identity(prep.ctx))]))
   const keyOf = (p: Point): string =>
-    createHash('sha256').update(`${pointDefinition(p, spec)}\0${hashes[p.instrument]}\0${prep.simulated ? spec.seed : ''}`).digest('hex').slice(0, 16)
+    createHash('sha256')
+      .update(`${pointDefinition(p, spec)}\0${hashes[p.instrument]}\0${prep.simulated ? spec.seed : ''}`)
+      .digest('hex')
+      .slice(0, 16)
   const manifest = opts.resume ? resumeManifest(opts, prep, keyOf) : await freshManifest(opts, prep, deps, hashes)
   const extra = sweepExtra(manifest)
   const outcomes = (manifest.outcomes ??= {})
   const evidence = new Map<string, PointEvidence>()
   const adaptive = spec.adaptive ? new AdaptiveTracker(spec.adaptive) : undefined
-  const result: SweepResult = { dir: opts.out, manifest, counts: {}, interrupted: false, ran: 0, alreadyDone: 0, resumeDropped: 0, resumeTorn: [], timing: { driverS: 0, childS: 0 } }
+  const result: SweepResult = {
+    dir: opts.out,
+    manifest,
+    counts: {},
+    interrupted: false,
+    ran: 0,
+    alreadyDone: 0,
+    resumeDropped: 0,
+    resumeTorn: [],
+    timing: { driverS: 0, childS: 0 },
+  }
   if (opts.resume) {
     const st = await prepareResume(opts.out, manifest)
     result.resumeDropped = st.dropped
     result.resumeTorn = st.diagnostics.map((d) => d.message)
-    extra.resumes.push({ at: new Date().toISOString(), command: opts.command, droppedRows: st.dropped, tornLines: st.diagnostics.length })
+    extra.resumes.push({
+      at: new Date().toISOString(),
+      command: opts.command,
+      droppedRows: st.dropped,
+      tornLines: st.diagnostics.length,
+    })
     for (const [id, e] of evidenceOf(st.kept, extra)) evidence.set(id, e)
     adaptive?.add(st.kept)
   }
@@ -100,12 +130,25 @@ async function execute(prep: Prepared, opts: SweepOptions, deps: SweepDeps): Pro
   const todo = plan.points.filter((p) => outcomes[p.id]?.status !== 'ok')
   result.alreadyDone = plan.points.length - todo.length
   writeManifest(opts.out, manifest)
-  opts.onProgress?.({ type: 'plan', total: plan.points.length, todo: todo.length, done: result.alreadyDone, skipped: plan.skipped.length, out: opts.out })
+  opts.onProgress?.({
+    type: 'plan',
+    total: plan.points.length,
+    todo: todo.length,
+    done: result.alreadyDone,
+    skipped: plan.skipped.length,
+    out: opts.out,
+  })
   const appender = new Appender(opts.out)
   const pdeps = (p: Point): PointDeps => ({
     instrument: prep.instruments.find((i) => i.id === p.instrument) ?? (prep.instruments[0] as PointDeps['instrument']),
-    prep, out: opts.out, hosts: prep.hosts, asRoot: process.getuid?.() === 0,
-    parserById: deps.parserById, detectParser: deps.detectParser, killGraceMs: deps.killGraceMs, ...(opts.signal ? { signal: opts.signal } : {}),
+    prep,
+    out: opts.out,
+    hosts: prep.hosts,
+    asRoot: process.getuid?.() === 0,
+    parserById: deps.parserById,
+    detectParser: deps.detectParser,
+    killGraceMs: deps.killGraceMs,
+    ...(opts.signal ? { signal: opts.signal } : {}),
   })
   const started = performance.now()
   try {
@@ -137,9 +180,21 @@ async function execute(prep: Prepared, opts: SweepOptions, deps: SweepDeps): Pro
       result.timing.childS += attempts.reduce((s, a) => s + a.childS, 0)
       const elapsedS = (performance.now() - started) / 1000
       // Rows a failed point printed before it stopped are not in the set, but its raw log keeps them.
-      const partial = last.status !== 'ok' && last.rows.length > 0 ? { rows: last.rows.length, files: last.launches.map((l) => join(opts.out, l.stdout)) } : undefined
+      const partial =
+        last.status !== 'ok' && last.rows.length > 0
+          ? { rows: last.rows.length, files: last.launches.map((l) => join(opts.out, l.stdout)) }
+          : undefined
       const etaS = (elapsedS / (index + 1)) * (todo.length - index - 1)
-      opts.onProgress?.({ type: 'point', index, todo: todo.length, id: p.id, outcome, elapsedS, etaS, ...(partial ? { partial } : {}) })
+      opts.onProgress?.({
+        type: 'point',
+        index,
+        todo: todo.length,
+        id: p.id,
+        outcome,
+        elapsedS,
+        etaS,
+        ...(partial ? { partial } : {}),
+      })
     }
   } finally {
     appender.close()
@@ -153,7 +208,12 @@ async function execute(prep: Prepared, opts: SweepOptions, deps: SweepDeps): Pro
   return result
 }
 
-async function runWithRetries(p: Point, deps: PointDeps, spec: SweepSpec, opts: SweepOptions): Promise<AttemptResult[] | undefined> {
+async function runWithRetries(
+  p: Point,
+  deps: PointDeps,
+  spec: SweepSpec,
+  opts: SweepOptions,
+): Promise<AttemptResult[] | undefined> {
   const attempts: AttemptResult[] = []
   for (let a = 1; a <= spec.retries + 1; a++) {
     if (a > 1) {
@@ -216,7 +276,12 @@ function noteVersions(m: Manifest, a: AttemptResult): void {
   if (typeof v === 'string' && !host.ncclTests) host.ncclTests = v
 }
 
-async function freshManifest(opts: SweepOptions, prep: Prepared, deps: SweepDeps, hashes: Record<string, string>): Promise<Manifest> {
+async function freshManifest(
+  opts: SweepOptions,
+  prep: Prepared,
+  deps: SweepDeps,
+  hashes: Record<string, string>,
+): Promise<Manifest> {
   const { spec } = prep
   const gpu = await deps.queryGpus()
   const extra = emptyExtra(spec, hashes, prep.plan)
@@ -224,23 +289,37 @@ async function freshManifest(opts: SweepOptions, prep: Prepared, deps: SweepDeps
   const t = await captureSweepTopology(`${opts.out}/topology`, sim)
   extra.topology = t.reason ? { reason: t.reason } : { dir: 'topology', ...(sim ? { simulated: true } : {}) }
   const ids = prep.instruments.map((i) => i.id)
-  const combined = createHash('sha256').update(ids.map((i) => `${i}:${hashes[i]}`).join('\n')).digest('hex').slice(0, 16)
+  const combined = createHash('sha256')
+    .update(ids.map((i) => `${i}:${hashes[i]}`).join('\n'))
+    .digest('hex')
+    .slice(0, 16)
   return newManifest({
-    origin: 'sweep', simulated: prep.simulated, command: opts.command,
-    instrument: { name: ids.join('+'), hash: combined, ...(spec.preset && prep.simulated ? { version: `preset ${spec.preset}` } : {}) },
-    host: hostFacts(gpu, deps.env), outcomes: {}, extra: { [SWEEP_EXTRA]: extra },
+    origin: 'sweep',
+    simulated: prep.simulated,
+    command: opts.command,
+    instrument: {
+      name: ids.join('+'),
+      hash: combined,
+      ...(spec.preset && prep.simulated ? { version: `preset ${spec.preset}` } : {}),
+    },
+    host: hostFacts(gpu, deps.env),
+    outcomes: {},
+    extra: { [SWEEP_EXTRA]: extra },
   })
 }
 
 function resumeManifest(opts: SweepOptions, prep: Prepared, keyOf: (p: Point) => string): Manifest {
   const m = readManifest(opts.out)
-  if (m.origin !== 'sweep' || !m.extra?.[SWEEP_EXTRA]) throw badInput(`--resume ${opts.out}: not a result set written by gpucomm sweep`)
+  if (m.origin !== 'sweep' || !m.extra?.[SWEEP_EXTRA])
+    throw badInput(`--resume ${opts.out}: not a result set written by gpucomm sweep`)
   const extra = sweepExtra(m)
   for (const p of prep.plan.points) {
     const o = m.outcomes?.[p.id]
     const stored = extra.points[p.id]?.key
     if (o?.status === 'ok' && stored !== keyOf(p)) {
-      throw badInput(`--resume ${opts.out}: point ${p.id} was measured with another instrument build or other settings; start a new result set`)
+      throw badInput(
+        `--resume ${opts.out}: point ${p.id} was measured with another instrument build or other settings; start a new result set`,
+      )
     }
   }
   extra.order = prep.plan.points.map((p) => p.id)

@@ -49,7 +49,13 @@ export async function execWatched(req: ExecRequest): Promise<ExecResult> {
   const t0 = performance.now()
   const startedMs = Date.now()
   const sub = execa(req.command.file, req.command.args, {
-    env: req.command.env, extendEnv: true, detached: true, reject: false, stdin: 'ignore', buffer: false, cleanup: false,
+    env: req.command.env,
+    extendEnv: true,
+    detached: true,
+    reject: false,
+    stdin: 'ignore',
+    buffer: false,
+    cleanup: false,
   })
   const res: ExecResult = { exitCode: null, startedMs, signal: null, wallS: 0, stdoutBytes: 0, stderrBytes: 0 }
   let last = performance.now()
@@ -88,11 +94,14 @@ export async function execWatched(req: ExecRequest): Promise<ExecResult> {
   const fe = feed('stderr', err)
   sub.stdout?.on('data', fo.data)
   sub.stderr?.on('data', fe.data)
-  const tick = setInterval(() => {
-    const now = performance.now()
-    if (now - t0 > req.hardMs) kill('hard-cap')
-    else if (now - last > req.noOutputMs) kill('no-output')
-  }, Math.max(20, Math.min(250, req.noOutputMs / 4)))
+  const tick = setInterval(
+    () => {
+      const now = performance.now()
+      if (now - t0 > req.hardMs) kill('hard-cap')
+      else if (now - last > req.noOutputMs) kill('no-output')
+    },
+    Math.max(20, Math.min(250, req.noOutputMs / 4)),
+  )
   const onAbort = (): void => kill('abort')
   req.signal?.addEventListener('abort', onAbort)
   if (req.signal?.aborted) onAbort()

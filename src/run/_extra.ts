@@ -17,7 +17,14 @@ export interface SweepExtra {
   order: string[]
   skipped: SkippedPoint[]
   /** Per point: its resume key, every attempt with its launches, NCCL's account. */
-  points: Record<string, { key: string; attempts: { attempt: number; status: string; reason: string; launches: LaunchRecord[] }[]; nccl?: NcclAccount }>
+  points: Record<
+    string,
+    {
+      key: string
+      attempts: { attempt: number; status: string; reason: string; launches: LaunchRecord[] }[]
+      nccl?: NcclAccount
+    }
+  >
   resumes: { at: string; command: string[]; droppedRows: number; tornLines: number }[]
   interrupted: boolean
   noVisibleEffect: NoEffectFlag[]
@@ -28,7 +35,16 @@ export interface SweepExtra {
 
 /** A fresh sweep record. */
 export function emptyExtra(spec: SweepSpec, hashes: Record<string, string>, plan: Plan): SweepExtra {
-  return { spec, instrumentHashes: hashes, order: plan.points.map((p) => p.id), skipped: plan.skipped, points: {}, resumes: [], interrupted: false, noVisibleEffect: [] }
+  return {
+    spec,
+    instrumentHashes: hashes,
+    order: plan.points.map((p) => p.id),
+    skipped: plan.skipped,
+    points: {},
+    resumes: [],
+    interrupted: false,
+    noVisibleEffect: [],
+  }
 }
 
 /** The sweep record of a manifest (created empty-shaped if absent). */

@@ -36,7 +36,9 @@ export function acquireLock(dir: string): () => void {
   const path = join(dir, LOCK_FILE)
   const held = lockHolder(dir)
   if (held) {
-    throw badInput(`${dir}: another sweep is writing this result set (pid ${held.pid} on ${held.host}, since ${held.started}); wait for it, or delete ${path} if that process is gone`)
+    throw badInput(
+      `${dir}: another sweep is writing this result set (pid ${held.pid} on ${held.host}, since ${held.started}); wait for it, or delete ${path} if that process is gone`,
+    )
   }
   rmSync(path, { force: true })
   let fd: number
@@ -45,7 +47,7 @@ export function acquireLock(dir: string): () => void {
   } catch {
     throw badInput(`${dir}: another sweep took the lock ${path} just now`)
   }
-  writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), started: new Date().toISOString() }) + '\n')
+  writeSync(fd, `${JSON.stringify({ pid: process.pid, host: hostname(), started: new Date().toISOString() })}\n`)
   closeSync(fd)
   return () => rmSync(path, { force: true })
 }

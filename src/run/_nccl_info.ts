@@ -60,8 +60,10 @@ export class NcclInfoCollector {
     if ((m = /^Channel \d+\/\d+ : .* via (\S+(?: pointer)?)/.exec(t))) this.transports.add(transport(m[1] as string))
     else if ((m = /^Channel \d+\/(\d+) :(?:\s+\d+)+\s*$/.exec(t))) this.channel(Number(m[1]))
     else if ((m = /^(\d+) coll channels/.exec(t))) this.channel(Number(m[1]))
-    else if ((m = /^(?:(\w+): )?(\d+) Bytes -> Algo (\w+) proto (\w+)/.exec(t))) this.choice(m[1] ?? '', Number(m[2]), m[3] as string, m[4] as string)
-    else if ((m = /^(NCCL_\w+) set by environment to (.*?)\.?$/.exec(t))) this.envSet[m[1] as string] = (m[2] as string).trim()
+    else if ((m = /^(?:(\w+): )?(\d+) Bytes -> Algo (\w+) proto (\w+)/.exec(t)))
+      this.choice(m[1] ?? '', Number(m[2]), m[3] as string, m[4] as string)
+    else if ((m = /^(NCCL_\w+) set by environment to (.*?)\.?$/.exec(t)))
+      this.envSet[m[1] as string] = (m[2] as string).trim()
     else if ((m = /^NCCL version (\S+)/.exec(t))) this.version = m[1]
   }
 
@@ -111,8 +113,11 @@ export function mergeAccounts(list: readonly (NcclAccount | undefined)[]): NcclA
   if (as.length === 0) return undefined
   const uniq = (f: (a: NcclAccount) => string[]): string[] => [...new Set(as.flatMap(f))].sort()
   const out: NcclAccount = {
-    transports: uniq((a) => a.transports), algos: uniq((a) => a.algos), protos: uniq((a) => a.protos),
-    choices: as.flatMap((a) => a.choices).slice(0, 64), envSet: Object.assign({}, ...as.map((a) => a.envSet)),
+    transports: uniq((a) => a.transports),
+    algos: uniq((a) => a.algos),
+    protos: uniq((a) => a.protos),
+    choices: as.flatMap((a) => a.choices).slice(0, 64),
+    envSet: Object.assign({}, ...as.map((a) => a.envSet)),
     infoLines: as.reduce((s, a) => s + a.infoLines, 0),
   }
   const ch = as.map((a) => a.channels).filter((c): c is number => c !== undefined)

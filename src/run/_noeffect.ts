@@ -38,7 +38,11 @@ export const TIMING_MAX_SPREAD = 0.25
  * protocols and channel counts flag the axis; without them, median times that agree (see
  * TIMING_TOLERANCE and TIMING_MAX_SPREAD) do.
  */
-export function findNoEffect(axes: readonly [string, string[]][], points: readonly Point[], evidence: ReadonlyMap<string, PointEvidence>): NoEffectFlag[] {
+export function findNoEffect(
+  axes: readonly [string, string[]][],
+  points: readonly Point[],
+  evidence: ReadonlyMap<string, PointEvidence>,
+): NoEffectFlag[] {
   const flags: NoEffectFlag[] = []
   for (const [axis, values] of axes) {
     if (values.length < 2) continue
@@ -59,7 +63,12 @@ export function findNoEffect(axes: readonly [string, string[]][], points: readon
   return flags
 }
 
-function judge(axis: string, values: readonly string[], ps: readonly Point[], ev: ReadonlyMap<string, PointEvidence>): Pick<NoEffectFlag, 'basis' | 'detail'> | undefined {
+function judge(
+  axis: string,
+  values: readonly string[],
+  ps: readonly Point[],
+  ev: ReadonlyMap<string, PointEvidence>,
+): Pick<NoEffectFlag, 'basis' | 'detail'> | undefined {
   const byValue = values.map((v) => ps.filter((p) => p.env[axis] === v).map((p) => ev.get(p.id) as PointEvidence))
   if (byValue.some((list) => list.length === 0)) return undefined
   const accounts = byValue.map((list) => mergeAccounts(list.map((e) => e.account)))
@@ -67,7 +76,11 @@ function judge(axis: string, values: readonly string[], ps: readonly Point[], ev
     const sig = (a: NcclAccount) => JSON.stringify([a.transports, a.algos, a.protos, a.channels ?? null])
     const first = accounts[0] as NcclAccount
     if (!accounts.every((a) => sig(a as NcclAccount) === sig(first))) return undefined
-    const what = [`transports ${first.transports.join('+') || '?'}`, `algorithms ${first.algos.join('+') || '?'}`, `protocols ${first.protos.join('+') || '?'}`]
+    const what = [
+      `transports ${first.transports.join('+') || '?'}`,
+      `algorithms ${first.algos.join('+') || '?'}`,
+      `protocols ${first.protos.join('+') || '?'}`,
+    ]
     if (first.channels !== undefined) what.push(`${first.channels} channels`)
     return { basis: 'nccl-info', detail: `NCCL reported the same ${what.join(', ')} for ${axis}=${values.join(',')}` }
   }
@@ -97,7 +110,10 @@ function medianTimes(list: readonly PointEvidence[]): Map<number, number> {
   for (const [s, ts] of all) {
     const sorted = [...ts].sort((a, b) => a - b)
     const mid = sorted.length >> 1
-    out.set(s, sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2)
+    out.set(
+      s,
+      sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2,
+    )
   }
   return out
 }

@@ -1,18 +1,18 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { Instrument } from '../instruments/index.ts'
 import type { Diagnostic, Row } from '../model/index.ts'
 import type { LineParser, Parser } from '../parsers/index.ts'
-import type { Instrument } from '../instruments/index.ts'
 import type { Point } from '../sweep/index.ts'
 import { formatGpuList } from '../sweep/index.ts'
-import { classifyLaunch, enrichRow, worst } from './_classify.ts'
 import type { AttemptStatus } from './_classify.ts'
-import { execWatched } from './_exec.ts'
+import { classifyLaunch, enrichRow, worst } from './_classify.ts'
 import type { ExecResult } from './_exec.ts'
-import { NcclInfoCollector, mergeAccounts } from './_nccl_info.ts'
-import { groupCommand } from './_setup.ts'
-import type { Prepared } from './_setup.ts'
+import { execWatched } from './_exec.ts'
 import type { NcclAccount } from './_nccl_info.ts'
+import { mergeAccounts, NcclInfoCollector } from './_nccl_info.ts'
+import type { Prepared } from './_setup.ts'
+import { groupCommand } from './_setup.ts'
 
 /** What running one attempt of a point needs. */
 export interface PointDeps {
@@ -110,7 +110,13 @@ interface GroupResult {
   meta: Record<string, unknown>
 }
 
-async function launchGroup(point: Point, group: number[], attempt: number, dir: string, deps: PointDeps): Promise<GroupResult> {
+async function launchGroup(
+  point: Point,
+  group: number[],
+  attempt: number,
+  dir: string,
+  deps: PointDeps,
+): Promise<GroupResult> {
   const { instrument, prep } = deps
   const spec = prep.spec
   const { timeoutMs, ...cmd } = groupCommand(prep, point, group, attempt, deps.asRoot, deps.hosts)
@@ -118,15 +124,25 @@ async function launchGroup(point: Point, group: number[], attempt: number, dir: 
   const stdout = `${base}.stdout`
   const stderr = `${base}.stderr`
   const rows: Row[] = []
-  const reader = new OutputReader(deps.parserById(instrument.parser(point)), deps.detectParser, stdout, point.trial, (r) => {
-    const e = enrichRow(r, point, group, instrument.deviceIds === 'visible')
-    if (e) rows.push(e)
-  })
+  const reader = new OutputReader(
+    deps.parserById(instrument.parser(point)),
+    deps.detectParser,
+    stdout,
+    point.trial,
+    (r) => {
+      const e = enrichRow(r, point, group, instrument.deviceIds === 'visible')
+      if (e) rows.push(e)
+    },
+  )
   const nccl = new NcclInfoCollector()
   let lastError = ''
   const hardMs = Math.min(spec.hardTimeoutS * 1000, timeoutMs ?? Infinity)
   const exec: ExecResult = await execWatched({
-    command: cmd, noOutputMs: spec.noOutputTimeoutS * 1000, hardMs, stdoutPath: join(deps.out, stdout), stderrPath: join(deps.out, stderr),
+    command: cmd,
+    noOutputMs: spec.noOutputTimeoutS * 1000,
+    hardMs,
+    stdoutPath: join(deps.out, stdout),
+    stderrPath: join(deps.out, stderr),
     killGraceMs: deps.killGraceMs,
     onLine: (stream, line) => {
       if (stream === 'stdout') reader.line(line)
@@ -138,13 +154,22 @@ async function launchGroup(point: Point, group: number[], attempt: number, dir: 
   const { diagnostics, parser, meta } = reader.end()
   const verdict = classifyLaunch(point, exec, rows, diagnostics, spec.noOutputTimeoutS, lastError)
   const record: LaunchRecord = {
-    group: formatGpuList(group), argv: [cmd.file, ...cmd.args], env: cmd.env, stdout, stderr,
-    exitCode: exec.exitCode, signal: exec.signal, startedMs: exec.startedMs, wallS: exec.wallS, rows: rows.length, ...verdict,
+    group: formatGpuList(group),
+    argv: [cmd.file, ...cmd.args],
+    env: cmd.env,
+    stdout,
+    stderr,
+    exitCode: exec.exitCode,
+    signal: exec.signal,
+    startedMs: exec.startedMs,
+    wallS: exec.wallS,
+    rows: rows.length,
+    ...verdict,
   }
   if (exec.killed) record.killed = exec.killed
   if (exec.spawnError) record.spawnError = exec.spawnError
   if (parser) record.parser = parser
-  writeFileSync(join(deps.out, `${base}.json`), JSON.stringify(record, null, 1) + '\n')
+  writeFileSync(join(deps.out, `${base}.json`), `${JSON.stringify(record, null, 1)}\n`)
   const out: GroupResult = { record, rows, meta }
   const account = nccl.account()
   if (account) out.account = account

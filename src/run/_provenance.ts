@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { execa } from 'execa'
-import type { HostFacts } from '../model/index.ts'
 import type { InstrumentIdentity } from '../instruments/index.ts'
+import type { HostFacts } from '../model/index.ts'
 import { writeSimTopology } from '../sim/index.ts'
-import { captureTopology } from '../topology/index.ts'
 import type { TopologyReport } from '../topology/index.ts'
+import { captureTopology } from '../topology/index.ts'
 
 /** What nvidia-smi says about this machine's GPUs (found = false with the reason when it cannot). */
 export interface GpuQuery {
@@ -28,7 +28,14 @@ export async function queryGpus(bin = 'nvidia-smi'): Promise<GpuQuery> {
   let r = await q('index,name,pci.bus_id,driver_version,compute_cap')
   if (r.failed && r.exitCode !== undefined) r = await q('index,name,pci.bus_id,driver_version')
   if (r.failed || typeof r.stdout !== 'string') {
-    const why = r.code === 'ENOENT' ? `${bin} not found` : `${bin} failed: ${String(r.stderr || r.stdout || r.shortMessage).trim().split('\n')[0]}`
+    const why =
+      r.code === 'ENOENT'
+        ? `${bin} not found`
+        : `${bin} failed: ${
+            String(r.stderr || r.stdout || r.shortMessage)
+              .trim()
+              .split('\n')[0]
+          }`
     return { found: false, reason: why, gpus: [] }
   }
   const gpus: GpuQuery['gpus'] = []
@@ -53,7 +60,8 @@ export async function queryGpus(bin = 'nvidia-smi'): Promise<GpuQuery> {
 /** The NCCL_* and CUDA_* variables of an environment, sorted. */
 export function ncclCudaEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const k of Object.keys(env).sort()) if (/^(NCCL|CUDA)_/.test(k) && env[k] !== undefined) out[k] = env[k] as string
+  for (const k of Object.keys(env).sort())
+    if (/^(NCCL|CUDA)_/.test(k) && env[k] !== undefined) out[k] = env[k] as string
   return out
 }
 
@@ -98,7 +106,10 @@ function hashPath(h: ReturnType<typeof createHash>, p: string): void {
  * preset's (SIMULATED) topology for simulated ones. A failure is a reason, not an error:
  * the sweep goes on without a capture and says why.
  */
-export async function captureSweepTopology(dir: string, sim?: { preset: string; gpus: readonly number[] }): Promise<{ report?: TopologyReport; reason?: string }> {
+export async function captureSweepTopology(
+  dir: string,
+  sim?: { preset: string; gpus: readonly number[] },
+): Promise<{ report?: TopologyReport; reason?: string }> {
   try {
     return { report: sim ? await writeSimTopology(dir, sim.preset, sim.gpus) : await captureTopology(dir, {}) }
   } catch (e) {

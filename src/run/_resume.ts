@@ -1,7 +1,7 @@
 import { existsSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Diagnostic, Manifest, Row } from '../model/index.ts'
-import { SAMPLES, readRows } from '../resultset/index.ts'
+import { readRows, SAMPLES } from '../resultset/index.ts'
 
 /** What resuming found in an existing set. */
 export interface ResumeState {
@@ -20,18 +20,26 @@ export interface ResumeState {
  * atomically (temp file + rename).
  */
 export async function prepareResume(dir: string, manifest: Manifest): Promise<ResumeState> {
-  const done = new Set(Object.entries(manifest.outcomes ?? {}).filter(([, o]) => o.status === 'ok').map(([id]) => id))
+  const done = new Set(
+    Object.entries(manifest.outcomes ?? {})
+      .filter(([, o]) => o.status === 'ok')
+      .map(([id]) => id),
+  )
   const kept: Row[] = []
   const diagnostics: Diagnostic[] = []
   let dropped = 0
-  await readRows(dir, (r) => {
-    if (r.point !== undefined && done.has(r.point)) kept.push(r)
-    else dropped++
-  }, (d) => diagnostics.push(d))
+  await readRows(
+    dir,
+    (r) => {
+      if (r.point !== undefined && done.has(r.point)) kept.push(r)
+      else dropped++
+    },
+    (d) => diagnostics.push(d),
+  )
   const path = join(dir, SAMPLES)
   if (existsSync(path) && (dropped > 0 || diagnostics.length > 0)) {
     const tmp = join(dir, `.${SAMPLES}.${process.pid}.tmp`)
-    writeFileSync(tmp, kept.map((r) => JSON.stringify(r) + '\n').join(''))
+    writeFileSync(tmp, kept.map((r) => `${JSON.stringify(r)}\n`).join(''))
     renameSync(tmp, path)
   }
   return { kept, dropped, diagnostics }

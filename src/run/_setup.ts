@@ -2,17 +2,17 @@ import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { badInput } from '../errors/index.ts'
-import { detectParser, parserById } from '../parsers/index.ts'
-import type { Parser } from '../parsers/index.ts'
-import { instrumentById } from '../instruments/index.ts'
 import type { Instrument, InstrumentContext } from '../instruments/index.ts'
-import { launcherById, resolveHosts } from '../launch/index.ts'
+import { instrumentById } from '../instruments/index.ts'
 import type { Command, Launcher } from '../launch/index.ts'
-import { plan } from '../sweep/index.ts'
+import { launcherById, resolveHosts } from '../launch/index.ts'
+import type { Parser } from '../parsers/index.ts'
+import { detectParser, parserById } from '../parsers/index.ts'
 import type { BestGroups, Plan, Point, SweepSpec } from '../sweep/index.ts'
-import { captureSweepTopology, queryGpus } from './_provenance.ts'
+import { plan } from '../sweep/index.ts'
 import { rankGroupings } from '../topology/index.ts'
 import type { GpuQuery } from './_provenance.ts'
+import { captureSweepTopology, queryGpus } from './_provenance.ts'
 
 /** Injected IO of the driver (tests replace pieces; defaults are the real ones). */
 export interface SweepDeps {
@@ -52,14 +52,24 @@ export function defaultDeps(): SweepDeps {
 }
 
 /** What NCCL is asked to log when a sweep captures its own account (--nccl-debug). */
-export const NCCL_DEBUG_ENV: Readonly<Record<string, string>> = { NCCL_DEBUG: 'INFO', NCCL_DEBUG_SUBSYS: 'INIT,ENV,TUNING' }
+export const NCCL_DEBUG_ENV: Readonly<Record<string, string>> = {
+  NCCL_DEBUG: 'INFO',
+  NCCL_DEBUG_SUBSYS: 'INIT,ENV,TUNING',
+}
 
 /**
  * The launch command of one group of a point: the instrument's invocation (plus
  * NCCL_DEBUG=INFO for collectives when the sweep captures NCCL's account) wrapped by the
  * launcher. Pure; the driver and the dry run both use it.
  */
-export function groupCommand(prep: Prepared, p: Point, group: number[], attempt: number, asRoot: boolean, hosts: string[]): Command & { timeoutMs?: number } {
+export function groupCommand(
+  prep: Prepared,
+  p: Point,
+  group: number[],
+  attempt: number,
+  asRoot: boolean,
+  hosts: string[],
+): Command & { timeoutMs?: number } {
   const inst = prep.instruments.find((i) => i.id === p.instrument) as Instrument
   const procs = prep.launcher.procs(p.kind, group.length)
   const inv = inst.command(p, { gpus: group, procs }, prep.ctx, attempt)
@@ -83,13 +93,22 @@ export interface Prepared {
  * Resolves instruments (refusing unavailable ones), the launcher, hosts and the plan. The
  * native benches are built on demand (not for a dry run, which shows a placeholder path).
  */
-export async function prepare(specIn: SweepSpec, deps: SweepDeps, opts: { out?: string; dryRun?: boolean } = {}): Promise<Prepared> {
+export async function prepare(
+  specIn: SweepSpec,
+  deps: SweepDeps,
+  opts: { out?: string; dryRun?: boolean } = {},
+): Promise<Prepared> {
   let spec = specIn
   const instruments = spec.instruments.map((id) => deps.instrumentById(id))
   if (spec.instruments.includes('native') && !spec.paths.nativeDir && !opts.dryRun) {
     spec = { ...spec, paths: { ...spec.paths, nativeDir: await deps.buildNative() } }
   }
-  const ctx: InstrumentContext = { spec, repoRoot: deps.repoRoot, nodePath: deps.nodePath, ...(opts.out ? { scratchDir: resolve(opts.out) } : {}) }
+  const ctx: InstrumentContext = {
+    spec,
+    repoRoot: deps.repoRoot,
+    nodePath: deps.nodePath,
+    ...(opts.out ? { scratchDir: resolve(opts.out) } : {}),
+  }
   for (const i of instruments) {
     const why = i.unavailable(ctx, deps.exists)
     if (why) throw badInput(why)
@@ -98,9 +117,15 @@ export async function prepare(specIn: SweepSpec, deps: SweepDeps, opts: { out?: 
   const benches = instruments.flatMap((i) => i.benches(spec))
   if (benches.length === 0) throw badInput('the sweep has nothing to measure (no pairs and no collectives)')
   const p = plan(spec, best ? { benches, best } : { benches })
-  if (p.points.length === 0) throw badInput(`the sweep has no runnable point${p.skipped[0] ? ` (${p.skipped[0].reason})` : ''}`)
+  if (p.points.length === 0)
+    throw badInput(`the sweep has no runnable point${p.skipped[0] ? ` (${p.skipped[0].reason})` : ''}`)
   return {
-    spec, instruments, launcher: launcherById(spec.launcher), ctx, hosts: spec.launcher === 'local' ? [] : resolveHosts(spec.hosts, deps.env), plan: p,
+    spec,
+    instruments,
+    launcher: launcherById(spec.launcher),
+    ctx,
+    hosts: spec.launcher === 'local' ? [] : resolveHosts(spec.hosts, deps.env),
+    plan: p,
     simulated: instruments.some((i) => i.simulated),
   }
 }
@@ -114,6 +139,7 @@ async function bestGroups(spec: SweepSpec): Promise<BestGroups> {
   const t = await captureSweepTopology(join(mkdtempSync(join(tmpdir(), 'gpucomm-topo-')), 'capture'), sim)
   if (!t.report) return { reason: t.reason ?? 'no topology' }
   const groups = rankGroupings(t.report, Math.max(2, spec.gpus.length / 2))[0]?.groups
-  return groups ? { groups, note: `best-ranked grouping of the ${sim ? 'SIMULATED ' : ''}topology capture` } : { reason: 'the topology ranking offered no grouping' }
+  return groups
+    ? { groups, note: `best-ranked grouping of the ${sim ? 'SIMULATED ' : ''}topology capture` }
+    : { reason: 'the topology ranking offered no grouping' }
 }
-

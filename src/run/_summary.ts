@@ -12,7 +12,11 @@ const median = (v: readonly number[]): number => {
 export function outcomeCounts(m: Manifest): string {
   const c: Record<string, number> = {}
   for (const o of Object.values(m.outcomes ?? {})) c[o.status] = (c[o.status] ?? 0) + 1
-  return Object.entries(c).map(([s, n]) => `${n} ${s}`).join(', ') || 'no points'
+  return (
+    Object.entries(c)
+      .map(([s, n]) => `${n} ${s}`)
+      .join(', ') || 'no points'
+  )
 }
 
 /**
@@ -22,9 +26,12 @@ export function outcomeCounts(m: Manifest): string {
  */
 export function summarizeSweep(m: Manifest, rows: readonly Row[], noEffect: readonly NoEffectFlag[] = []): string[] {
   const total = Object.keys(m.outcomes ?? {}).length
-  const lines = [`${m.simulated ? 'SIMULATED ' : ''}sweep (${m.instrument?.name ?? '?'}${m.instrument?.version ? `, ${m.instrument.version}` : ''}): ${total} points: ${outcomeCounts(m)}`]
+  const lines = [
+    `${m.simulated ? 'SIMULATED ' : ''}sweep (${m.instrument?.name ?? '?'}${m.instrument?.version ? `, ${m.instrument.version}` : ''}): ${total} points: ${outcomeCounts(m)}`,
+  ]
   lines.push(...p2pLines(rows), ...collectiveLines(rows))
-  for (const f of noEffect) lines.push(`no visible effect: ${f.axis}=${f.values.join(',')} on ${f.bench} ${f.grouping} (${f.detail})`)
+  for (const f of noEffect)
+    lines.push(`no visible effect: ${f.axis}=${f.values.join(',')} on ${f.bench} ${f.grouping} (${f.detail})`)
   const adaptive = adaptiveLine(m)
   if (adaptive) lines.push(adaptive)
   return lines
@@ -32,7 +39,9 @@ export function summarizeSweep(m: Manifest, rows: readonly Row[], noEffect: read
 
 /** --target-ci: how many trials the configurations took and how many met the target. */
 function adaptiveLine(m: Manifest): string | undefined {
-  const x = m.extra?.sweep as { spec?: { adaptive?: { targetCiPct: number } }; adaptive?: Record<string, { trials: number; reached: boolean }> } | undefined
+  const x = m.extra?.sweep as
+    | { spec?: { adaptive?: { targetCiPct: number } }; adaptive?: Record<string, { trials: number; reached: boolean }> }
+    | undefined
   const target = x?.spec?.adaptive?.targetCiPct
   const per = Object.values(x?.adaptive ?? {})
   if (target === undefined || per.length === 0) return undefined
@@ -42,21 +51,27 @@ function adaptiveLine(m: Manifest): string | undefined {
 }
 
 function p2pLines(rows: readonly Row[]): string[] {
-  const cross = rows.filter((r) => r.src !== null && r.dst !== null && r.src !== r.dst && r.p2p !== 'disabled' && (r.copy ?? 'ce') === 'ce')
+  const cross = rows.filter(
+    (r) => r.src !== null && r.dst !== null && r.src !== r.dst && r.p2p !== 'disabled' && (r.copy ?? 'ce') === 'ce',
+  )
   const out: string[] = []
   const lat = cross.filter((r) => r.bench === 'p2p.latency' && r.timer !== 'cpu')
   const smallest = Math.min(...lat.map((r) => r.sizeBytes ?? 0))
   const latAt = lat.filter((r) => (r.sizeBytes ?? 0) === smallest)
   if (latAt.length) {
     const per = pairMedians(latAt)
-    out.push(`p2p latency (${per.length} pairs${smallest ? `, ${formatBytes(smallest)}` : ''}): median ${formatSeconds(median(per))} (pairs range ${formatSeconds(Math.min(...per))} – ${formatSeconds(Math.max(...per))})`)
+    out.push(
+      `p2p latency (${per.length} pairs${smallest ? `, ${formatBytes(smallest)}` : ''}): median ${formatSeconds(median(per))} (pairs range ${formatSeconds(Math.min(...per))} – ${formatSeconds(Math.max(...per))})`,
+    )
   }
   const bw = cross.filter((r) => r.bench === 'p2p.bw_uni')
   const largest = Math.max(...bw.map((r) => r.sizeBytes ?? 0))
   const bwAt = bw.filter((r) => (r.sizeBytes ?? 0) === largest)
   if (bwAt.length) {
     const per = pairMedians(bwAt)
-    out.push(`p2p unidirectional bandwidth (${per.length} pairs): median ${formatRate(median(per))} (pairs range ${formatRate(Math.min(...per))} – ${formatRate(Math.max(...per))})`)
+    out.push(
+      `p2p unidirectional bandwidth (${per.length} pairs): median ${formatRate(median(per))} (pairs range ${formatRate(Math.min(...per))} – ${formatRate(Math.max(...per))})`,
+    )
   }
   return out
 }
@@ -68,7 +83,10 @@ function pairMedians(rows: readonly Row[]): number[] {
 }
 
 function collectiveLines(rows: readonly Row[]): string[] {
-  const coll = rows.filter((r) => r.bench.startsWith('nccl.') && r.grouping !== undefined && r.placement !== 'in-place' && r.sizeBytes !== null)
+  const coll = rows.filter(
+    (r) =>
+      r.bench.startsWith('nccl.') && r.grouping !== undefined && r.placement !== 'in-place' && r.sizeBytes !== null,
+  )
   const out: string[] = []
   for (const bench of [...new Set(coll.map((r) => r.bench))]) {
     const b = coll.filter((r) => r.bench === bench)
@@ -76,11 +94,18 @@ function collectiveLines(rows: readonly Row[]): string[] {
     const sizes = b.map((r) => r.sizeBytes as number)
     const lo = Math.min(...sizes)
     const hi = Math.max(...sizes)
-    const at = (g: string, size: number, metric: string): number[] => b.filter((r) => r.grouping === g && r.sizeBytes === size && r.metric === metric).map((r) => r.value)
+    const at = (g: string, size: number, metric: string): number[] =>
+      b.filter((r) => r.grouping === g && r.sizeBytes === size && r.metric === metric).map((r) => r.value)
     const t = groupings.map((g) => ({ g, v: at(g, lo, 'time') })).filter((x) => x.v.length)
-    if (t.length) out.push(`${bench} time at ${formatBytes(lo)}: ${t.map((x) => `${x.g} ${formatSeconds(median(x.v))}`).join(' · ')}`)
+    if (t.length)
+      out.push(
+        `${bench} time at ${formatBytes(lo)}: ${t.map((x) => `${x.g} ${formatSeconds(median(x.v))}`).join(' · ')}`,
+      )
     const bw = groupings.map((g) => ({ g, v: at(g, hi, 'busbw') })).filter((x) => x.v.length)
-    if (bw.length) out.push(`${bench} busbw at ${formatBytes(hi)}: ${bw.map((x) => `${x.g} ${formatRate(median(x.v))}`).join(' · ')}`)
+    if (bw.length)
+      out.push(
+        `${bench} busbw at ${formatBytes(hi)}: ${bw.map((x) => `${x.g} ${formatRate(median(x.v))}`).join(' · ')}`,
+      )
   }
   return out
 }

@@ -37,7 +37,8 @@ export function parseSizes(spec: string): { sizes: number[]; step: string } {
     const geometric = range[3] !== '+'
     const by = geometric ? Number(range[4]) : parseBytes(range[4] as string)
     if (hi < lo) throw badInput(`--sizes ${spec}: the maximum is below the minimum`)
-    if (!(geometric ? by >= 2 && Number.isInteger(by) : by > 0)) throw badInput(`--sizes ${spec}: the step must be ${geometric ? 'an integer factor ≥ 2' : 'a positive size'}`)
+    if (!(geometric ? by >= 2 && Number.isInteger(by) : by > 0))
+      throw badInput(`--sizes ${spec}: the step must be ${geometric ? 'an integer factor ≥ 2' : 'a positive size'}`)
     const sizes: number[] = []
     for (let s = lo; s <= hi && sizes.length < 4096; s = geometric ? Math.max(s * by, s + 1) : s + by) sizes.push(s)
     return { sizes, step: geometric ? `${by}(factor)` : `${by}(bytes)` }
@@ -51,7 +52,8 @@ export function parseSizes(spec: string): { sizes: number[]; step: string } {
 function listStep(sizes: readonly number[]): string {
   if (sizes.length < 2) return '1(bytes)'
   const f = (sizes[1] as number) / (sizes[0] as number)
-  if (Number.isInteger(f) && f >= 2 && sizes.every((s, i) => i === 0 || s === (sizes[i - 1] as number) * f)) return `${f}(factor)`
+  if (Number.isInteger(f) && f >= 2 && sizes.every((s, i) => i === 0 || s === (sizes[i - 1] as number) * f))
+    return `${f}(factor)`
   const d = (sizes[1] as number) - (sizes[0] as number)
   if (d > 0 && sizes.every((s, i) => i === 0 || s - (sizes[i - 1] as number) === d)) return `${d}(bytes)`
   return '0(bytes)'

@@ -8,8 +8,8 @@ import { fit, fmtG } from './_fmt.ts'
 import { makeNoise } from './_noise.ts'
 import { busFactor, collectiveModel, modelTime } from './_physics.ts'
 import { rngFor } from './_prng.ts'
-import { simHeader } from './_run.ts'
 import type { Rendered, Run } from './_run.ts'
+import { simHeader } from './_run.ts'
 import type { Collective } from './_types.ts'
 
 const HEADER = [
@@ -107,7 +107,8 @@ export function renderNccl(r: Run): Rendered {
     '',
   ]
   if (table.failures > 0) {
-    for (let p = 0; p < r.processes; p++) footer.push(` .. ${r.preset.hostname} pid ${r.pid + p}: Test failure common.cu:1189`)
+    for (let p = 0; p < r.processes; p++)
+      footer.push(` .. ${r.preset.hostname} pid ${r.pid + p}: Test failure common.cu:1189`)
   }
   const lines = [...head, ...HEADER, ...table.lines, ...footer]
   const dataStart = head.length + HEADER.length

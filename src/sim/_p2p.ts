@@ -6,19 +6,21 @@
  */
 import { SIM_MARKER } from '../model/index.ts'
 import { cell } from './_fmt.ts'
-import { makeNoise } from './_noise.ts'
 import type { Noise } from './_noise.ts'
+import { makeNoise } from './_noise.ts'
 import { p2pBandwidth, p2pLatency } from './_physics.ts'
-import { simHeader } from './_run.ts'
 import type { Rendered, Run } from './_run.ts'
+import { simHeader } from './_run.ts'
 
 type Mode = 'enabled' | 'disabled'
 
-const colHeader = (label: string, n: number): string => label + Array.from({ length: n }, (_, j) => `${String(j).padStart(6)} `).join('')
+const colHeader = (label: string, n: number): string =>
+  label + Array.from({ length: n }, (_, j) => `${String(j).padStart(6)} `).join('')
 
 function matrix(n: number, label: string, value: (i: number, j: number) => number): string[] {
   const out = [colHeader(label, n)]
-  for (let i = 0; i < n; i++) out.push(`${String(i).padStart(6)} ` + Array.from({ length: n }, (_, j) => cell(value(i, j))).join(''))
+  for (let i = 0; i < n; i++)
+    out.push(`${String(i).padStart(6)} ${Array.from({ length: n }, (_, j) => cell(value(i, j))).join('')}`)
   return out
 }
 
@@ -52,7 +54,10 @@ function latencies(r: Run, noise: Noise, p2p: Mode): string[] {
 
 function devices(r: Run): string[] {
   const n = r.gpus.length
-  const out = r.gpus.map((g, i) => `Device: ${i}, ${r.preset.gpuName}, pciBusID: ${(r.preset.pciBus[g] ?? 0).toString(16)}, pciDeviceID: 0, pciDomainID:0`)
+  const out = r.gpus.map(
+    (g, i) =>
+      `Device: ${i}, ${r.preset.gpuName}, pciBusID: ${(r.preset.pciBus[g] ?? 0).toString(16)}, pciDeviceID: 0, pciDomainID:0`,
+  )
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < n; j++) {
       if (i === j) continue
@@ -65,7 +70,10 @@ function devices(r: Run): string[] {
 
 function connectivity(r: Run): string[] {
   const n = r.gpus.length
-  const out = ['P2P Connectivity Matrix', '     D\\D' + Array.from({ length: n }, (_, j) => String(j).padStart(6)).join('')]
+  const out = [
+    'P2P Connectivity Matrix',
+    `     D\\D${Array.from({ length: n }, (_, j) => String(j).padStart(6)).join('')}`,
+  ]
   for (let i = 0; i < n; i++) {
     const cells = Array.from({ length: n }, (_, j) => {
       const ok = i === j || r.preset.link(r.gpus[i] as number, r.gpus[j] as number).peerAccess
@@ -95,7 +103,15 @@ export function renderP2p(r: Run): Rendered {
     'So you can see lesser Bandwidth (GB/s) and unstable Latency (us) in those cases.',
     '',
   ]
-  const tail = ['', 'NOTE: The CUDA Samples are not meant for performance measurements. Results may vary when GPU Boost is enabled.']
+  const tail = [
+    '',
+    'NOTE: The CUDA Samples are not meant for performance measurements. Results may vary when GPU Boost is enabled.',
+  ]
   const dataStart = head.length + note.length
-  return { lines: [...head, ...note, ...data, ...tail], bannerEnd: head.length, dataStart, dataEnd: dataStart + data.length }
+  return {
+    lines: [...head, ...note, ...data, ...tail],
+    bannerEnd: head.length,
+    dataStart,
+    dataEnd: dataStart + data.length,
+  }
 }

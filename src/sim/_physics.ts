@@ -3,8 +3,18 @@
  * (noise-free) value of every p2p cell. Pure functions of a preset.
  */
 import { badInput } from '../errors/index.ts'
+import type {
+  AlphaBeta,
+  BandwidthQuery,
+  Collective,
+  CollectiveModel,
+  PathLevel,
+  Preset,
+  Protocol,
+  TransportParams,
+  TruthQuery,
+} from './_types.ts'
 import { PRESETS } from './presets/index.ts'
-import type { AlphaBeta, BandwidthQuery, Collective, CollectiveModel, PathLevel, Preset, Protocol, TransportParams, TruthQuery } from './_types.ts'
 
 const US = 1e-6
 const GB = 1e9
@@ -25,7 +35,13 @@ const LEVEL_ENV: Record<string, number> = { LOC: -1, NVL: 0, PIX: 1, PXB: 2, PHB
  * NCCL over sockets when neither P2P nor SHM is allowed: NCCL's NET step costs, Ring LL 2.7 and
  * Simple 14.0 µs (tuning.cc, REFERENCE §2's source), and 5 GB/s loopback (an assumption).
  */
-const NET: TransportParams = { label: 'NET/Socket', hopLLUs: 2.7, hopSimpleUs: 14.0, busBwLLGBs: 2.5, busBwSimpleGBs: 5 }
+const NET: TransportParams = {
+  label: 'NET/Socket',
+  hopLLUs: 2.7,
+  hopSimpleUs: 14.0,
+  busBwLLGBs: 2.5,
+  busBwSimpleGBs: 5,
+}
 
 const isOn = (v: string | undefined): boolean => v !== undefined && v !== '' && v !== '0'
 
@@ -38,7 +54,11 @@ function p2pLevelLimit(p: Preset, env: Readonly<Record<string, string>>): number
 }
 
 /** The transport NCCL would pick for a group, as its rules go (P2P, else SHM, else NET). */
-export function chooseTransport(p: Preset, gpus: readonly number[], env: Readonly<Record<string, string>> = {}): TransportParams {
+export function chooseTransport(
+  p: Preset,
+  gpus: readonly number[],
+  env: Readonly<Record<string, string>> = {},
+): TransportParams {
   const limit = p2pLevelLimit(p, env)
   let p2pOk = !isOn(env.NCCL_P2P_DISABLE)
   for (const a of gpus) {
@@ -60,7 +80,8 @@ function forcedProtocol(env: Readonly<Record<string, string>>): Protocol | undef
   const neg = v.startsWith('^')
   const named = new Set((neg ? v.slice(1) : v).split(',').map((s) => s.trim().toLowerCase()))
   const allowed = (['LL', 'Simple'] as const).filter((x) => named.has(x.toLowerCase()) !== neg)
-  if (allowed.length === 0) throw badInput(`NCCL_PROTO=${v}: leaves neither LL nor Simple (the protocols the simulator models)`)
+  if (allowed.length === 0)
+    throw badInput(`NCCL_PROTO=${v}: leaves neither LL nor Simple (the protocols the simulator models)`)
   return allowed.length === 1 ? allowed[0] : undefined
 }
 
@@ -84,7 +105,12 @@ function line(baseUs: number, steps: number, hopUs: number, busBwGBs: number, fa
 }
 
 /** The α–β model of a collective on a group of GPUs under an environment. */
-export function collectiveModel(p: Preset, c: Collective, gpus: readonly number[], env: Readonly<Record<string, string>> = {}): CollectiveModel {
+export function collectiveModel(
+  p: Preset,
+  c: Collective,
+  gpus: readonly number[],
+  env: Readonly<Record<string, string>> = {},
+): CollectiveModel {
   const n = gpus.length
   const t = chooseTransport(p, gpus, env)
   const steps = ringSteps(c, n)
@@ -96,11 +122,22 @@ export function collectiveModel(p: Preset, c: Collective, gpus: readonly number[
   const slope = 1 / ll.betaBps - 1 / simple.betaBps
   const breakpointBytes = slope > 0 ? Math.max(0, (simple.alphaS - ll.alphaS) / slope) : Infinity
   const forced = forcedProtocol(env)
-  return { collective: c, ranks: n, transport: t.label, steps, busFactor: f, ll, simple, breakpointBytes, ...(forced ? { forced } : {}) }
+  return {
+    collective: c,
+    ranks: n,
+    transport: t.label,
+    steps,
+    busFactor: f,
+    ll,
+    simple,
+    breakpointBytes,
+    ...(forced ? { forced } : {}),
+  }
 }
 
 /** The protocol used at a size. */
-export const protocolAt = (m: CollectiveModel, sizeBytes: number): Protocol => m.forced ?? (sizeBytes < m.breakpointBytes ? 'LL' : 'Simple')
+export const protocolAt = (m: CollectiveModel, sizeBytes: number): Protocol =>
+  m.forced ?? (sizeBytes < m.breakpointBytes ? 'LL' : 'Simple')
 
 /** True time of one call at a size (seconds). */
 export function modelTime(m: CollectiveModel, sizeBytes: number): number {
@@ -109,7 +146,13 @@ export function modelTime(m: CollectiveModel, sizeBytes: number): number {
 }
 
 /** True 16 B copy latency (seconds) between physical GPUs; src = dst is a local copy. */
-export function p2pLatency(p: Preset, src: number, dst: number, p2p: 'enabled' | 'disabled', timer: 'gpu' | 'cpu' = 'gpu'): number {
+export function p2pLatency(
+  p: Preset,
+  src: number,
+  dst: number,
+  p2p: 'enabled' | 'disabled',
+  timer: 'gpu' | 'cpu' = 'gpu',
+): number {
   if (src === dst) return (timer === 'gpu' ? p.local.latUs : p.local.cpuLatUs) * US
   const l = p.link(src, dst)
   const on = p2p === 'enabled' && l.peerAccess

@@ -35,6 +35,12 @@ export interface Rendered {
 export const simHeader = (marker: string, r: Run): string[] => [
   marker,
   `# preset ${r.preset.name} seed ${r.seed} trial ${r.trial} gpus ${r.gpus.join(',')}` +
-    `${Object.keys(r.env).length ? ` env ${Object.entries(r.env).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}` +
+    `${
+      Object.keys(r.env).length
+        ? ` env ${Object.entries(r.env)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ')}`
+        : ''
+    }` +
     `${r.fault ? ` fault ${r.fault}` : ''} (simulated data, not a measurement)`,
 ]

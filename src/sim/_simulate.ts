@@ -5,10 +5,10 @@ import { renderNccl } from './_nccl.ts'
 import { renderP2p } from './_p2p.ts'
 import { presetByName } from './_physics.ts'
 import { hash53, rngFor } from './_prng.ts'
-import { simHeader } from './_run.ts'
 import type { Rendered, Run } from './_run.ts'
-import { COLLECTIVES, FAULTS, FORMATS } from './_types.ts'
+import { simHeader } from './_run.ts'
 import type { SimOptions } from './_types.ts'
+import { COLLECTIVES, FAULTS, FORMATS } from './_types.ts'
 
 /** Default sizes: 8 B … 64 MiB, ×2 (the sweep's default range). */
 const DEFAULT_SIZES = Array.from({ length: 24 }, (_, i) => 8 * 2 ** i)
@@ -24,17 +24,23 @@ export function resolve(o: SimOptions): Run {
   const preset = presetByName(o.preset)
   if (!FORMATS.includes(o.format)) throw badInput(`--format ${o.format}: expected ${FORMATS.join(' or ')}`)
   const collective = o.collective ?? 'all_reduce'
-  if (!COLLECTIVES.includes(collective)) throw badInput(`--collective ${collective}: expected one of ${COLLECTIVES.join(', ')}`)
-  if (o.fault !== undefined && !FAULTS.includes(o.fault)) throw badInput(`--fault ${o.fault}: expected one of ${FAULTS.join(', ')}`)
-  if (o.fault === 'corrupt' && o.format === 'p2p') throw badInput('--fault corrupt needs --format nccl-tests (p2pBandwidthLatencyTest checks no data)')
+  if (!COLLECTIVES.includes(collective))
+    throw badInput(`--collective ${collective}: expected one of ${COLLECTIVES.join(', ')}`)
+  if (o.fault !== undefined && !FAULTS.includes(o.fault))
+    throw badInput(`--fault ${o.fault}: expected one of ${FAULTS.join(', ')}`)
+  if (o.fault === 'corrupt' && o.format === 'p2p')
+    throw badInput('--fault corrupt needs --format nccl-tests (p2pBandwidthLatencyTest checks no data)')
   const gpus = o.gpus ?? preset.pciBus.map((_, i) => i)
   if (gpus.length === 0) throw badInput('--gpus: no GPU given')
   const missing = gpus.find((g) => !Number.isInteger(g) || g < 0 || g >= preset.pciBus.length)
-  if (missing !== undefined) throw badInput(`--gpus: GPU ${missing} does not exist in preset ${preset.name} (0-${preset.pciBus.length - 1})`)
+  if (missing !== undefined)
+    throw badInput(`--gpus: GPU ${missing} does not exist in preset ${preset.name} (0-${preset.pciBus.length - 1})`)
   const sizes = o.sizes ?? DEFAULT_SIZES
-  if (sizes.length === 0 || sizes.some((s) => !Number.isInteger(s) || s < 0)) throw badInput('--sizes: expected byte counts ≥ 0')
+  if (sizes.length === 0 || sizes.some((s) => !Number.isInteger(s) || s < 0))
+    throw badInput('--sizes: expected byte counts ≥ 0')
   const processes = positiveInt(o.processes, 1, 'processes', 1)
-  if (gpus.length % processes !== 0) throw badInput(`${gpus.length} GPUs cannot be spread evenly over ${processes} MPI/Slurm processes`)
+  if (gpus.length % processes !== 0)
+    throw badInput(`${gpus.length} GPUs cannot be spread evenly over ${processes} MPI/Slurm processes`)
   const seed = positiveInt(o.seed, 0, '--seed')
   const trial = positiveInt(o.trial, 0, '--trial')
   return {
@@ -81,7 +87,10 @@ function applyFault(r: Run, out: Rendered): string {
     case 'crash':
       return lines(out.lines.slice(0, mid))
     case 'exit':
-      return lines([...out.lines.slice(0, out.dataStart + Math.floor((out.dataEnd - out.dataStart) / 3)), failureLine(r)])
+      return lines([
+        ...out.lines.slice(0, out.dataStart + Math.floor((out.dataEnd - out.dataStart) / 3)),
+        failureLine(r),
+      ])
     case 'truncated': {
       const next = out.lines[mid] ?? ''
       return lines(out.lines.slice(0, mid)) + next.slice(0, Math.max(1, Math.floor(next.length / 2)))

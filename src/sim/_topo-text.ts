@@ -43,10 +43,27 @@ export function topoMText(p: Preset, gpus: readonly number[]): string {
     const numa = p.machine.numa(a)
     return [labels[i], ...cells, p.machine.cpuAffinity(a), numa === null ? 'N/A' : String(numa), '', 'N/A'].join('\t')
   })
-  return lines([...header(p, gpus, 'nvidia-smi topo -m'), ['', ...labels, 'CPU Affinity', 'NUMA Affinity', 'GPU NUMA ID'].join('\t'), ...rows, ...TOPO_M_LEGEND])
+  return lines([
+    ...header(p, gpus, 'nvidia-smi topo -m'),
+    ['', ...labels, 'CPU Affinity', 'NUMA Affinity', 'GPU NUMA ID'].join('\t'),
+    ...rows,
+    ...TOPO_M_LEGEND,
+  ])
 }
 
-const P2P_LEGEND = ['', 'Legend:', '', '  X    = Self', '  OK   = Status Ok', '  CNS  = Chipset not supported', '  GNS  = GPU not supported', '  TNS  = Topology not supported', '  NS   = Not supported', '  DR   = Disabled by regkey', '  U    = Unknown']
+const P2P_LEGEND = [
+  '',
+  'Legend:',
+  '',
+  '  X    = Self',
+  '  OK   = Status Ok',
+  '  CNS  = Chipset not supported',
+  '  GNS  = GPU not supported',
+  '  TNS  = Topology not supported',
+  '  NS   = Not supported',
+  '  DR   = Disabled by regkey',
+  '  U    = Unknown',
+]
 
 /**
  * `nvidia-smi topo -p2p r` or `w`: OK where the preset's pair has peer access, NS where it
@@ -54,15 +71,22 @@ const P2P_LEGEND = ['', 'Legend:', '', '  X    = Self', '  OK   = Status Ok', ' 
  */
 export function topoP2pText(p: Preset, gpus: readonly number[], cap: 'r' | 'w'): string {
   const labels = gpus.map((_, i) => `GPU${i}`)
-  const rows = gpus.map((a, i) => ` ${labels[i] as string}\t${gpus.map((b, j) => (i === j ? 'X' : p.link(a, b).peerAccess ? 'OK' : 'NS')).join('\t')}\t`)
+  const rows = gpus.map(
+    (a, i) =>
+      ` ${labels[i] as string}\t${gpus.map((b, j) => (i === j ? 'X' : p.link(a, b).peerAccess ? 'OK' : 'NS')).join('\t')}\t`,
+  )
   return lines([...header(p, gpus, `nvidia-smi topo -p2p ${cap}`), ` \t${labels.join('\t')}\t`, ...rows, ...P2P_LEGEND])
 }
 
-const busId = (p: Preset, gpu: number): string => `00000000:${(p.pciBus[gpu] as number).toString(16).padStart(2, '0').toUpperCase()}:00.0`
+const busId = (p: Preset, gpu: number): string =>
+  `00000000:${(p.pciBus[gpu] as number).toString(16).padStart(2, '0').toUpperCase()}:00.0`
 
 /** `nvidia-smi --query-gpu=index,name,pci.bus_id --format=csv,noheader`: index ↔ bus id, stated. */
 export function queryGpuText(p: Preset, gpus: readonly number[]): string {
-  return lines([...header(p, gpus, 'nvidia-smi --query-gpu=index,name,pci.bus_id --format=csv,noheader'), ...gpus.map((g, i) => `${i}, ${p.gpuName}, ${busId(p, g)}`)])
+  return lines([
+    ...header(p, gpus, 'nvidia-smi --query-gpu=index,name,pci.bus_id --format=csv,noheader'),
+    ...gpus.map((g, i) => `${i}, ${p.gpuName}, ${busId(p, g)}`),
+  ])
 }
 
 /** `lspci -tv` of the machine with only these GPUs, or undefined when the preset models no PCI tree. */
@@ -80,6 +104,10 @@ export function hostFiles(p: Preset): { path: string; text: string }[] {
   const flags = `fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 ht syscall nx mmxext fxsr_opt pdpe1gb rdtscp lm constant_tsc rep_good nopl cpuid${p.machine.vm ? ' hypervisor' : ''} lahf_lm`
   const cpuinfo = `${SIM_MARKER}\n# preset ${p.name}: /proc/cpuinfo (first processor only)\nprocessor\t: 0\nvendor_id\t: ${p.machine.cpuVendor}\nflags\t\t: ${flags}\n`
   const files = [{ path: 'proc/cpuinfo', text: cpuinfo }]
-  if (p.machine.vm) files.push({ path: 'sys/class/dmi/id/sys_vendor', text: `${p.machine.vm.sysVendor}\n` }, { path: 'sys/class/dmi/id/product_name', text: `${p.machine.vm.productName}\n` })
+  if (p.machine.vm)
+    files.push(
+      { path: 'sys/class/dmi/id/sys_vendor', text: `${p.machine.vm.sysVendor}\n` },
+      { path: 'sys/class/dmi/id/product_name', text: `${p.machine.vm.productName}\n` },
+    )
   return files
 }

@@ -11,8 +11,8 @@ import { badInput } from '../errors/index.ts'
 import type { TopologyReport } from '../topology/index.ts'
 import { presetByName } from './_physics.ts'
 import { hostFiles, lspciTvText, queryGpuText, topoMText, topoP2pText } from './_topo-text.ts'
-import { TOPO_FORMATS } from './_types.ts'
 import type { Preset, TopoFormat } from './_types.ts'
+import { TOPO_FORMATS } from './_types.ts'
 
 /** One simulated topology output: the file name a live capture stores it under, and its text. */
 export interface SimTopologyInput {
@@ -25,7 +25,8 @@ function checkGpus(p: Preset, gpus: readonly number[] | undefined): readonly num
   const list = gpus ?? p.pciBus.map((_, i) => i)
   if (list.length === 0) throw badInput('--gpus: no GPU given')
   const bad = list.find((g) => !Number.isInteger(g) || g < 0 || g >= p.pciBus.length)
-  if (bad !== undefined) throw badInput(`--gpus: GPU ${bad} does not exist in preset ${p.name} (0-${p.pciBus.length - 1})`)
+  if (bad !== undefined)
+    throw badInput(`--gpus: GPU ${bad} does not exist in preset ${p.name} (0-${p.pciBus.length - 1})`)
   if (new Set(list).size !== list.length) throw badInput('--gpus: a GPU is listed twice')
   return list
 }

@@ -179,7 +179,13 @@ export interface SimOptions {
 
 /** A question about the model's true value (what noise-free hardware would print). */
 export type TruthQuery =
-  | { kind: 'collective'; collective: Collective; gpus: readonly number[]; sizeBytes: number; env?: Readonly<Record<string, string>> }
+  | {
+      kind: 'collective'
+      collective: Collective
+      gpus: readonly number[]
+      sizeBytes: number
+      env?: Readonly<Record<string, string>>
+    }
   | { kind: 'p2p-latency'; src: number; dst: number; p2p: 'enabled' | 'disabled'; timer?: 'gpu' | 'cpu' }
 
 /** A question about a true p2p copy bandwidth. */

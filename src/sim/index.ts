@@ -5,20 +5,35 @@
  * with SIM_MARKER. The truth behind the text is exported for tests.
  */
 import { collectiveModel, p2pBandwidth, p2pLatency, presetByName, trueTimeOf } from './_physics.ts'
-import { PRESETS } from './presets/index.ts'
 import type { BandwidthQuery, Collective, CollectiveModel, NoiseParams, TruthQuery } from './_types.ts'
+import { PRESETS } from './presets/index.ts'
 
-export { simulate } from './_simulate.ts'
-export { launchContext } from './_mpi.ts'
-export type { LaunchContext } from './_mpi.ts'
-export { parseGpuList, parseSizes, parseBytes, parseEnvList } from './_args.ts'
-export { protocolAt, modelTime, busFactor, ringSteps } from './_physics.ts'
-export { COLLECTIVES, FORMATS, FAULTS, TOPO_FORMATS } from './_types.ts'
-export type { Collective, SimFormat, Fault, Protocol, SimOptions, TruthQuery, BandwidthQuery, AlphaBeta, CollectiveModel, NoiseParams, PathLevel, TopoFormat } from './_types.ts'
-export { simTopologyInputs, simTopologyText, writeSimTopology } from './_topology.ts'
-export type { SimTopologyInput } from './_topology.ts'
+export { parseBytes, parseEnvList, parseGpuList, parseSizes } from './_args.ts'
 export { renderLspciTree } from './_lspci.ts'
-export type { PciNode, PciRoot, MachineSpec } from './_types.ts'
+export type { LaunchContext } from './_mpi.ts'
+export { launchContext } from './_mpi.ts'
+export { busFactor, modelTime, protocolAt, ringSteps } from './_physics.ts'
+export { simulate } from './_simulate.ts'
+export type { SimTopologyInput } from './_topology.ts'
+export { simTopologyInputs, simTopologyText, writeSimTopology } from './_topology.ts'
+export type {
+  AlphaBeta,
+  BandwidthQuery,
+  Collective,
+  CollectiveModel,
+  Fault,
+  MachineSpec,
+  NoiseParams,
+  PathLevel,
+  PciNode,
+  PciRoot,
+  Protocol,
+  SimFormat,
+  SimOptions,
+  TopoFormat,
+  TruthQuery,
+} from './_types.ts'
+export { COLLECTIVES, FAULTS, FORMATS, TOPO_FORMATS } from './_types.ts'
 
 /** The names `--preset` accepts. */
 export const PRESET_NAMES: readonly string[] = PRESETS.map((p) => p.name)
@@ -63,5 +78,10 @@ export const trueTime = (preset: string, q: TruthQuery): number => trueTimeOf(pr
 export const trueBandwidth = (preset: string, q: BandwidthQuery): number => p2pBandwidth(presetByName(preset), q)
 
 /** The noise-free 16 B copy latency (seconds); the same as trueTime with a p2p-latency query. */
-export const trueLatency = (preset: string, src: number, dst: number, p2p: 'enabled' | 'disabled', timer: 'gpu' | 'cpu' = 'gpu'): number =>
-  p2pLatency(presetByName(preset), src, dst, p2p, timer)
+export const trueLatency = (
+  preset: string,
+  src: number,
+  dst: number,
+  p2p: 'enabled' | 'disabled',
+  timer: 'gpu' | 'cpu' = 'gpu',
+): number => p2pLatency(presetByName(preset), src, dst, p2p, timer)

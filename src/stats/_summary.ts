@@ -3,8 +3,8 @@
  * the median and MAD-based outliers. Thresholds live in `DEFAULT_THRESHOLDS`.
  */
 import { medianCI, medianOrderCi } from './_binomial.ts'
-import { quantile, sortSample } from './_sorted.ts'
 import type { SortedSample } from './_sorted.ts'
+import { quantile, sortSample } from './_sorted.ts'
 
 /** Thresholds used by the statistics, in one place (STYLE.md §3.12). */
 export const DEFAULT_THRESHOLDS = {
@@ -103,20 +103,42 @@ function zScale(values: readonly number[], med: number, mad: number): number {
 export function summarize(values: readonly number[], level: number = DEFAULT_THRESHOLDS.ciLevel): Summary {
   const n = values.length
   if (n === 0) {
-    return { n: 0, median: NaN, mean: NaN, stdev: NaN, min: NaN, max: NaN, p5: NaN, p95: NaN, mad: NaN, ci: [-Infinity, Infinity], ciLevel: 1, outliers: [], warnings: ['no values'] }
+    return {
+      n: 0,
+      median: NaN,
+      mean: NaN,
+      stdev: NaN,
+      min: NaN,
+      max: NaN,
+      p5: NaN,
+      p95: NaN,
+      mad: NaN,
+      ci: [-Infinity, Infinity],
+      ciLevel: 1,
+      outliers: [],
+      warnings: ['no values'],
+    }
   }
   const sorted = sortSample(values)
   const median = quantile(sorted, 0.5)
   const { mean, stdev } = meanStdev(values)
   const order = medianOrderCi(n, level)
   const warnings: string[] = []
-  if (order.lo < 1) warnings.push(`n = ${n} < ${minSamplesFor(level)}: no ${pct(level)} confidence interval of the median (need ≥ ${minSamplesFor(level)} values)`)
-  else if (n < DEFAULT_THRESHOLDS.minCiSamples) warnings.push(`n = ${n} < ${DEFAULT_THRESHOLDS.minCiSamples}: confidence interval is wide`)
+  if (order.lo < 1)
+    warnings.push(
+      `n = ${n} < ${minSamplesFor(level)}: no ${pct(level)} confidence interval of the median (need ≥ ${minSamplesFor(level)} values)`,
+    )
+  else if (n < DEFAULT_THRESHOLDS.minCiSamples)
+    warnings.push(`n = ${n} < ${DEFAULT_THRESHOLDS.minCiSamples}: confidence interval is wide`)
   const mad = madAround(values, median)
   const scale = zScale(values, median, mad)
   const outliers: number[] = []
-  if (scale > 0) values.forEach((x, i) => void (Math.abs(x - median) / scale > DEFAULT_THRESHOLDS.outlierZ && outliers.push(i)))
-  if (outliers.length > 0) warnings.push(`${outliers.length} outlier${outliers.length > 1 ? 's' : ''} (|modified z| > ${DEFAULT_THRESHOLDS.outlierZ})`)
+  if (scale > 0)
+    values.forEach((x, i) => void (Math.abs(x - median) / scale > DEFAULT_THRESHOLDS.outlierZ && outliers.push(i)))
+  if (outliers.length > 0)
+    warnings.push(
+      `${outliers.length} outlier${outliers.length > 1 ? 's' : ''} (|modified z| > ${DEFAULT_THRESHOLDS.outlierZ})`,
+    )
   return {
     n,
     median,
@@ -163,21 +185,31 @@ export function geomean(values: readonly number[]): number {
  * means (NaN when k < 2). A `between` much larger than `within`/n_l says launches differ
  * more than iterations do (clocks, placement), so repeat launches, not iterations.
  */
-export function withinBetween(samples: { launch: string; value: number }[]): { within: number; between: number; launches: number } {
+export function withinBetween(samples: { launch: string; value: number }[]): {
+  within: number
+  between: number
+  launches: number
+} {
   const ids = new Map<string, number>()
   const launch = samples.map((s) => {
     let id = ids.get(s.launch)
     if (id === undefined) ids.set(s.launch, (id = ids.size))
     return id
   })
-  return withinBetweenIndexed(samples.map((s) => s.value), launch)
+  return withinBetweenIndexed(
+    samples.map((s) => s.value),
+    launch,
+  )
 }
 
 /**
  * `withinBetween` over parallel arrays: `values[i]` came from launch number `launch[i]`
  * (small non-negative integers). No per-value objects, for cells of a million rows.
  */
-export function withinBetweenIndexed(values: readonly number[], launch: readonly number[]): { within: number; between: number; launches: number } {
+export function withinBetweenIndexed(
+  values: readonly number[],
+  launch: readonly number[],
+): { within: number; between: number; launches: number } {
   let k = 0
   for (const l of launch) if (l + 1 > k) k = l + 1
   const sum = new Float64Array(k)
@@ -197,5 +229,9 @@ export function withinBetweenIndexed(values: readonly number[], launch: readonly
   let ss = 0
   values.forEach((x, i) => void (ss += (x - (meanOf[launch[i] as number] as number)) ** 2))
   const df = values.length - means.length
-  return { within: df > 0 ? ss / df : NaN, between: means.length >= 2 ? meanVariance(means).variance : NaN, launches: means.length }
+  return {
+    within: df > 0 ? ss / df : NaN,
+    between: means.length >= 2 ? meanVariance(means).variance : NaN,
+    launches: means.length,
+  }
 }

@@ -4,12 +4,21 @@
  * outliers, the Mann-Whitney U test, geomean, and the within/between-launch variance split.
  * Pure functions; nothing here does IO.
  */
-export { sortSample, quantile, medianOf } from './_sorted.ts'
-export type { SortedSample } from './_sorted.ts'
-export { medianCI, medianOrderCi } from './_binomial.ts'
+
 export type { OrderCi } from './_binomial.ts'
-export { summarize, modifiedZ, geomean, withinBetween, withinBetweenIndexed, minSamplesFor, DEFAULT_THRESHOLDS } from './_summary.ts'
-export type { Summary } from './_summary.ts'
-export { mannWhitney, uFrequencies, EXACT_LIMIT } from './_mannwhitney.ts'
+export { medianCI, medianOrderCi } from './_binomial.ts'
 export type { MannWhitney } from './_mannwhitney.ts'
-export { normalCdf, erfc } from './_normal.ts'
+export { EXACT_LIMIT, mannWhitney, uFrequencies } from './_mannwhitney.ts'
+export { erfc, normalCdf } from './_normal.ts'
+export type { SortedSample } from './_sorted.ts'
+export { medianOf, quantile, sortSample } from './_sorted.ts'
+export type { Summary } from './_summary.ts'
+export {
+  DEFAULT_THRESHOLDS,
+  geomean,
+  minSamplesFor,
+  modifiedZ,
+  summarize,
+  withinBetween,
+  withinBetweenIndexed,
+} from './_summary.ts'

@@ -59,7 +59,8 @@ export function parseSizes(text: string, what = '--sizes'): number[] {
     for (let s = lo; s <= hi && out.length <= MAX_SIZES; s += step) out.push(s)
   } else {
     const f = Number(range[4])
-    if (!Number.isFinite(f) || f <= 1) throw badInput(`${what}: factor must be a number above 1 in "${t}" (e.g. 8:128M:x2)`)
+    if (!Number.isFinite(f) || f <= 1)
+      throw badInput(`${what}: factor must be a number above 1 in "${t}" (e.g. 8:128M:x2)`)
     if (lo === 0) throw badInput(`${what}: a multiplicative range cannot start at 0 in "${t}"`)
     for (let s = lo; s <= hi && out.length <= MAX_SIZES; s = Math.round(s * f)) out.push(s)
   }

@@ -1,9 +1,9 @@
 import { badInput } from '../errors/index.ts'
-import type { BenchKind, Plan, Point, SkippedPoint, SweepSpec } from './_types.ts'
-import { allPairs, formatGpuList } from './_lists.ts'
-import { resolveGroupings } from './_groupings.ts'
-import type { BestGroups } from './_groupings.ts'
 import { shuffle } from '../random/index.ts'
+import type { BestGroups } from './_groupings.ts'
+import { resolveGroupings } from './_groupings.ts'
+import { allPairs, formatGpuList } from './_lists.ts'
+import type { BenchKind, Plan, Point, SkippedPoint, SweepSpec } from './_types.ts'
 
 /** A bench an instrument offers; the plan crosses it with the spec's axes. */
 export interface BenchDef {
@@ -46,7 +46,16 @@ export function plan(spec: SweepSpec, ctx: PlanContext): Plan {
         for (const env of envCombos(spec.env)) {
           configs.push({
             base: [b.bench, g.name, ...Object.entries(env).map(([k, v]) => `${k}=${v}`)].join('~'),
-            point: { instrument: b.instrument, bench: b.bench, kind: 'collective', collective: b.collective ?? b.bench, grouping: g.name, groups: g.groups, sizes: spec.sizes, env },
+            point: {
+              instrument: b.instrument,
+              bench: b.bench,
+              kind: 'collective',
+              collective: b.collective ?? b.bench,
+              grouping: g.name,
+              groups: g.groups,
+              sizes: spec.sizes,
+              env,
+            },
           })
         }
       }
@@ -54,7 +63,8 @@ export function plan(spec: SweepSpec, ctx: PlanContext): Plan {
   }
   const ids = new Set<string>()
   for (const c of configs) {
-    if (ids.has(c.base)) throw badInput(`the plan has two points named ${c.base}; list each instrument and grouping once`)
+    if (ids.has(c.base))
+      throw badInput(`the plan has two points named ${c.base}; list each instrument and grouping once`)
     ids.add(c.base)
   }
   let points: Point[] = []
@@ -70,7 +80,13 @@ function pairConfigs(spec: SweepSpec, b: BenchDef): Config[] {
   const pairs = spec.pairs
   if (pairs.length === 0) return []
   const point = (groups: number[][], ps: [number, number][]): Omit<Point, 'id' | 'trial'> => ({
-    instrument: b.instrument, bench: b.bench, kind: 'pairs', groups, pairs: ps, sizes: spec.sizes, env: {},
+    instrument: b.instrument,
+    bench: b.bench,
+    kind: 'pairs',
+    groups,
+    pairs: ps,
+    sizes: spec.sizes,
+    env: {},
   })
   if (b.pairMode === 'per-pair') {
     return pairs.map((p) => ({ base: `${b.bench}~${p[0]}>${p[1]}`, point: point([[p[0], p[1]]], [p]) }))
@@ -78,7 +94,11 @@ function pairConfigs(spec: SweepSpec, b: BenchDef): Config[] {
   const used = spec.gpus.filter((g) => pairs.some((p) => p[0] === g || p[1] === g))
   const self = pairs.length === used.length && pairs.every(([a, b]) => a === b)
   const every = !self && pairs.length === allPairs(used).length
-  const where = every ? formatGpuList(used) : self ? `${formatGpuList(used)}:self` : `${formatGpuList(used)}:${pairs.length}pairs`
+  const where = every
+    ? formatGpuList(used)
+    : self
+      ? `${formatGpuList(used)}:self`
+      : `${formatGpuList(used)}:${pairs.length}pairs`
   return [{ base: `${b.bench}~${where}`, point: point([used], pairs) }]
 }
 
@@ -99,7 +119,17 @@ export function envCombos(axes: readonly [string, string[]][]): Record<string, s
  */
 export function pointDefinition(p: Point, spec: SweepSpec): string {
   return JSON.stringify({
-    id: p.id, instrument: p.instrument, bench: p.bench, groups: p.groups, pairs: p.pairs ?? null, sizes: p.sizes,
-    env: p.env, trial: p.trial, warmup: spec.warmup, iters: spec.iters, preset: spec.preset ?? null, launcher: spec.launcher,
+    id: p.id,
+    instrument: p.instrument,
+    bench: p.bench,
+    groups: p.groups,
+    pairs: p.pairs ?? null,
+    sizes: p.sizes,
+    env: p.env,
+    trial: p.trial,
+    warmup: spec.warmup,
+    iters: spec.iters,
+    preset: spec.preset ?? null,
+    launcher: spec.launcher,
   })
 }

@@ -1,7 +1,7 @@
 import { badInput } from '../errors/index.ts'
-import type { AdaptiveSpec, SimFault, SweepSpec } from './_types.ts'
-import { parseEnvAxis, parseGpuList, parsePairs, parseSizes } from './_lists.ts'
 import { splitGroupingTokens } from './_groupings.ts'
+import { parseEnvAxis, parseGpuList, parsePairs, parseSizes } from './_lists.ts'
+import type { AdaptiveSpec, SimFault, SweepSpec } from './_types.ts'
 
 /**
  * The textual form of a sweep spec: what flags give and what a bench/*.json preset holds
@@ -43,11 +43,35 @@ type Kind = 'string' | 'list' | 'int' | 'number' | 'boolean' | 'strings'
 
 /** The schema of a preset file: every key and its JSON type (lists may be strings or arrays). */
 export const SPEC_SCHEMA: Readonly<Record<keyof SpecInput, Kind>> = {
-  instrument: 'list', preset: 'string', gpus: 'list', pairs: 'string', groupings: 'list', collectives: 'list',
-  sizes: 'list', env: 'strings', trials: 'int', warmup: 'int', iters: 'int', order: 'string', seed: 'int',
-  launcher: 'string', hosts: 'list', srunGpus: 'string', ncclDebug: 'boolean', timeoutS: 'number',
-  hardTimeoutS: 'number', retries: 'int', retryBackoffS: 'number', ncclTestsDir: 'string', p2pBin: 'string',
-  nvbandwidthBin: 'string', nativeDir: 'string', simFaults: 'strings', targetCi: 'number', minTrials: 'int', maxTrials: 'int',
+  instrument: 'list',
+  preset: 'string',
+  gpus: 'list',
+  pairs: 'string',
+  groupings: 'list',
+  collectives: 'list',
+  sizes: 'list',
+  env: 'strings',
+  trials: 'int',
+  warmup: 'int',
+  iters: 'int',
+  order: 'string',
+  seed: 'int',
+  launcher: 'string',
+  hosts: 'list',
+  srunGpus: 'string',
+  ncclDebug: 'boolean',
+  timeoutS: 'number',
+  hardTimeoutS: 'number',
+  retries: 'int',
+  retryBackoffS: 'number',
+  ncclTestsDir: 'string',
+  p2pBin: 'string',
+  nvbandwidthBin: 'string',
+  nativeDir: 'string',
+  simFaults: 'strings',
+  targetCi: 'number',
+  minTrials: 'int',
+  maxTrials: 'int',
 }
 
 /** Keys a preset may carry for people only. */
@@ -55,7 +79,8 @@ const COMMENT_KEYS = new Set(['description', '$comment'])
 
 /** Checks a parsed preset file against SPEC_SCHEMA; `file` names it in the one-line error. */
 export function checkSpecInput(v: unknown, file: string): SpecInput {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw badInput(`${file}: a sweep preset must be a JSON object`)
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw badInput(`${file}: a sweep preset must be a JSON object`)
   for (const [k, x] of Object.entries(v)) {
     if (COMMENT_KEYS.has(k)) continue
     const kind = SPEC_SCHEMA[k as keyof SpecInput]
@@ -67,17 +92,32 @@ export function checkSpecInput(v: unknown, file: string): SpecInput {
 
 function fits(kind: Kind, x: unknown): boolean {
   switch (kind) {
-    case 'string': return typeof x === 'string'
-    case 'list': return typeof x === 'string' || (Array.isArray(x) && x.every((e) => typeof e === 'string' || typeof e === 'number'))
-    case 'strings': return Array.isArray(x) && x.every((e) => typeof e === 'string')
-    case 'int': return Number.isInteger(x)
-    case 'number': return typeof x === 'number' && Number.isFinite(x)
-    case 'boolean': return typeof x === 'boolean'
+    case 'string':
+      return typeof x === 'string'
+    case 'list':
+      return (
+        typeof x === 'string' || (Array.isArray(x) && x.every((e) => typeof e === 'string' || typeof e === 'number'))
+      )
+    case 'strings':
+      return Array.isArray(x) && x.every((e) => typeof e === 'string')
+    case 'int':
+      return Number.isInteger(x)
+    case 'number':
+      return typeof x === 'number' && Number.isFinite(x)
+    case 'boolean':
+      return typeof x === 'boolean'
   }
 }
 
 const describe = (k: Kind): string =>
-  ({ string: 'a string', list: 'a string or an array', strings: 'an array of strings', int: 'an integer', number: 'a number', boolean: 'true or false' })[k]
+  ({
+    string: 'a string',
+    list: 'a string or an array',
+    strings: 'an array of strings',
+    int: 'an integer',
+    number: 'a number',
+    boolean: 'true or false',
+  })[k]
 
 /** Joins a list field given as a string or an array into the text form. */
 const text = (v: string | readonly (string | number)[] | undefined): string | undefined =>
@@ -85,8 +125,20 @@ const text = (v: string | readonly (string | number)[] | undefined): string | un
 
 /** Spec defaults that do not depend on the machine. */
 export const SPEC_DEFAULTS = {
-  pairs: 'all', groupings: 'tp8,tp4', collectives: 'all_reduce', sizes: '8:128M:x2', trials: 3, warmup: 1, iters: 20,
-  order: 'interleaved', launcher: 'local', srunGpus: 'gpus-per-task', timeoutS: 60, hardTimeoutS: 3600, retries: 1, retryBackoffS: 1,
+  pairs: 'all',
+  groupings: 'tp8,tp4',
+  collectives: 'all_reduce',
+  sizes: '8:128M:x2',
+  trials: 3,
+  warmup: 1,
+  iters: 20,
+  order: 'interleaved',
+  launcher: 'local',
+  srunGpus: 'gpus-per-task',
+  timeoutS: 60,
+  hardTimeoutS: 3600,
+  retries: 1,
+  retryBackoffS: 1,
 } as const
 
 /**
@@ -96,8 +148,12 @@ export const SPEC_DEFAULTS = {
  */
 export function resolveSpec(input: SpecInput, seed: number): SweepSpec {
   const i = { ...SPEC_DEFAULTS, ...input }
-  const instruments = (text(i.instrument) ?? '').split(',').map((s) => s.trim()).filter(Boolean)
-  if (instruments.length === 0) throw badInput('--instrument: name an instrument (sim, native, nccl-tests, p2p, nvbandwidth)')
+  const instruments = (text(i.instrument) ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  if (instruments.length === 0)
+    throw badInput('--instrument: name an instrument (sim, native, nccl-tests, p2p, nvbandwidth)')
   const gpusText = text(i.gpus)
   if (gpusText === undefined) throw badInput('--gpus: name the GPUs to use (e.g. 0-7)')
   const gpus = parseGpuList(gpusText)
@@ -107,7 +163,10 @@ export function resolveSpec(input: SpecInput, seed: number): SweepSpec {
     gpus,
     pairs: pairsText === 'none' ? 'none' : parsePairs(pairsText, gpus),
     groupings: splitGroupingTokens(text(i.groupings) ?? ''),
-    collectives: (text(i.collectives) ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    collectives: (text(i.collectives) ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     sizes: parseSizes(text(i.sizes) ?? ''),
     env: envAxes(i.env ?? []),
     trials: positiveInt(i.trials, '--trials'),
@@ -116,7 +175,10 @@ export function resolveSpec(input: SpecInput, seed: number): SweepSpec {
     order: oneOf(i.order, ['interleaved', 'shuffled'] as const, '--order'),
     seed,
     launcher: oneOf(i.launcher, ['local', 'mpirun', 'srun'] as const, '--launcher'),
-    hosts: (text(i.hosts) ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    hosts: (text(i.hosts) ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     srunGpus: oneOf(i.srunGpus, ['gpus-per-task', 'gres', 'none'] as const, '--srun-gpus'),
     ncclDebug: i.ncclDebug ?? (i.env ?? []).length > 0,
     noOutputTimeoutS: positive(i.timeoutS, '--timeout'),
@@ -130,14 +192,17 @@ export function resolveSpec(input: SpecInput, seed: number): SweepSpec {
   if (i.targetCi !== undefined) {
     spec.adaptive = adaptiveSpec(i.targetCi, i.minTrials, i.maxTrials)
     spec.trials = spec.adaptive.maxTrials
-  } else if (i.minTrials !== undefined || i.maxTrials !== undefined) throw badInput('--min-trials/--max-trials: they bound --target-ci; give --target-ci PCT too (or use --trials)')
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw badInput('--seed: must be an integer in [0, 4294967295]')
+  } else if (i.minTrials !== undefined || i.maxTrials !== undefined)
+    throw badInput('--min-trials/--max-trials: they bound --target-ci; give --target-ci PCT too (or use --trials)')
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+    throw badInput('--seed: must be an integer in [0, 4294967295]')
   return spec
 }
 
 /** Adaptive bounds: at least 6 trials by default (the fewest with a finite 95 % CI of the median), at most 20. */
 function adaptiveSpec(targetCi: number, min = 6, max = Math.max(20, min)): AdaptiveSpec {
-  if (!(typeof targetCi === 'number' && targetCi > 0 && targetCi < 100)) throw badInput(`--target-ci: must be a percentage between 0 and 100, e.g. 2 for ±2 % (got ${targetCi})`)
+  if (!(typeof targetCi === 'number' && targetCi > 0 && targetCi < 100))
+    throw badInput(`--target-ci: must be a percentage between 0 and 100, e.g. 2 for ±2 % (got ${targetCi})`)
   positiveInt(min, '--min-trials')
   positiveInt(max, '--max-trials')
   if (min > max) throw badInput(`--min-trials ${min} is more than --max-trials ${max}`)
@@ -154,7 +219,8 @@ function envAxes(list: readonly string[]): [string, string[]][] {
 
 function parseFault(t: string): SimFault {
   const m = /^(.+)=(hang|crash|garbage|truncated|corrupt|exit)(?:@(\d+))?$/.exec(t)
-  if (!m) throw badInput(`--sim-fault: "${t}" is not POINT-SUBSTRING=hang|crash|garbage|truncated|corrupt|exit[@ATTEMPTS]`)
+  if (!m)
+    throw badInput(`--sim-fault: "${t}" is not POINT-SUBSTRING=hang|crash|garbage|truncated|corrupt|exit[@ATTEMPTS]`)
   const f: SimFault = { match: m[1] as string, fault: m[2] as SimFault['fault'] }
   if (m[3] !== undefined) f.attempts = Number(m[3])
   return f
@@ -182,6 +248,7 @@ function nonNegativeInt(v: number, flag: string): number {
 }
 
 function positive(v: number, flag: string): number {
-  if (!(typeof v === 'number' && v > 0 && Number.isFinite(v))) throw badInput(`${flag}: must be a positive number of seconds (got ${v})`)
+  if (!(typeof v === 'number' && v > 0 && Number.isFinite(v)))
+    throw badInput(`${flag}: must be a positive number of seconds (got ${v})`)
   return v
 }

@@ -2,12 +2,25 @@
  * Sweep specs and plans: a SweepSpec (from flags or a bench/*.json preset) expands into
  * Points with stable ids. Pure: no IO, no processes.
  */
-export type { Order, LauncherId, SrunGpus, SimFault, InstrumentPaths, SweepSpec, AdaptiveSpec, BenchKind, Point, SkippedPoint, Plan } from './_types.ts'
-export type { SpecInput } from './_spec.ts'
-export { SPEC_SCHEMA, SPEC_DEFAULTS, checkSpecInput, resolveSpec } from './_spec.ts'
-export type { Grouping, BestGroups, GroupingSkip } from './_groupings.ts'
-export { splitGroupingTokens, resolveGroupings } from './_groupings.ts'
-export type { BenchDef, PlanContext } from './_plan.ts'
-export { plan, envCombos, pointDefinition } from './_plan.ts'
-export { parseGpuList, formatGpuList, parseSizes, sizesArg, parseEnvAxis, parsePairs, allPairs } from './_lists.ts'
+
 export { mulberry32, shuffle } from '../random/index.ts'
+export type { BestGroups, Grouping, GroupingSkip } from './_groupings.ts'
+export { resolveGroupings, splitGroupingTokens } from './_groupings.ts'
+export { allPairs, formatGpuList, parseEnvAxis, parseGpuList, parsePairs, parseSizes, sizesArg } from './_lists.ts'
+export type { BenchDef, PlanContext } from './_plan.ts'
+export { envCombos, plan, pointDefinition } from './_plan.ts'
+export type { SpecInput } from './_spec.ts'
+export { checkSpecInput, resolveSpec, SPEC_DEFAULTS, SPEC_SCHEMA } from './_spec.ts'
+export type {
+  AdaptiveSpec,
+  BenchKind,
+  InstrumentPaths,
+  LauncherId,
+  Order,
+  Plan,
+  Point,
+  SimFault,
+  SkippedPoint,
+  SrunGpus,
+  SweepSpec,
+} from './_types.ts'

@@ -8,8 +8,8 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { badInput } from '../errors/index.ts'
-import { CAPTURE_INDEX, analyze, gather } from './_collect.ts'
 import type { CaptureIndex } from './_collect.ts'
+import { analyze, CAPTURE_INDEX, gather } from './_collect.ts'
 import type { CollectOptions, TopologyReport } from './_types.ts'
 
 /**
@@ -17,12 +17,16 @@ import type { CollectOptions, TopologyReport } from './_types.ts'
  * (which must be new or empty: nothing is overwritten); returns the report.
  */
 export async function captureTopology(dir: string, opts: CollectOptions = {}): Promise<TopologyReport> {
-  if (existsSync(dir) && readdirSync(dir).length > 0) throw badInput(`${dir}: directory is not empty; a capture is written to a new or empty directory`)
+  if (existsSync(dir) && readdirSync(dir).length > 0)
+    throw badInput(`${dir}: directory is not empty; a capture is written to a new or empty directory`)
   const g = await gather(opts)
   mkdirSync(join(dir, 'commands'), { recursive: true })
   mkdirSync(join(dir, 'inputs'), { recursive: true })
   for (const c of g.commands) writeFileSync(join(dir, 'commands', c.file), c.stdout)
-  const inputs = g.inputFiles.map((f, i) => ({ path: f.path, file: `${String(i).padStart(3, '0')}-${basename(f.path).replace(/[^\w.+-]/g, '_')}` }))
+  const inputs = g.inputFiles.map((f, i) => ({
+    path: f.path,
+    file: `${String(i).padStart(3, '0')}-${basename(f.path).replace(/[^\w.+-]/g, '_')}`,
+  }))
   inputs.forEach((f, i) => writeFileSync(join(dir, 'inputs', f.file), (g.inputFiles[i] as { text: string }).text))
   if (g.fs) g.fs.saveTo(join(dir, 'root'))
   const index: CaptureIndex = {
@@ -35,7 +39,7 @@ export async function captureTopology(dir: string, opts: CollectOptions = {}): P
     ...(g.simulated ? { simulated: true as const } : {}),
   }
   const report = analyze(g)
-  writeFileSync(join(dir, 'report.json'), JSON.stringify(report, null, 1) + '\n')
-  writeFileSync(join(dir, CAPTURE_INDEX), JSON.stringify(index, null, 1) + '\n')
+  writeFileSync(join(dir, 'report.json'), `${JSON.stringify(report, null, 1)}\n`)
+  writeFileSync(join(dir, CAPTURE_INDEX), `${JSON.stringify(index, null, 1)}\n`)
   return report
 }

@@ -9,15 +9,15 @@ import { SIM_MARKER } from '../model/index.ts'
 import { FsView } from './_fsview.ts'
 import { buildGpus } from './_gpus.ts'
 import { adviseGroupings } from './_grouping.ts'
-import { detectHypervisor } from './_hypervisor.ts'
 import type { VirtAnswers } from './_hypervisor.ts'
-import { addInput, noInputs } from './_inputs.ts'
+import { detectHypervisor } from './_hypervisor.ts'
 import type { ParsedInputs } from './_inputs.ts'
-import { runLiveCommands } from './_live.ts'
+import { addInput, noInputs } from './_inputs.ts'
 import type { CommandRun } from './_live.ts'
+import { runLiveCommands } from './_live.ts'
 import { buildPairs } from './_pairs.ts'
-import { scanPci } from './_pci.ts'
 import type { SysfsScan } from './_pci.ts'
+import { scanPci } from './_pci.ts'
 import { runRules } from './_rules.ts'
 import type { CollectOptions, TopologyReport } from './_types.ts'
 
@@ -57,21 +57,32 @@ function readInputFile(path: string): { path: string; text: string } {
   return { path, text: readFileSync(path, 'utf8') }
 }
 
-function fromCapture(dir: string): { commands: CommandRun[]; inputFiles: { path: string; text: string }[]; root?: string; simulated?: boolean } {
+function fromCapture(dir: string): {
+  commands: CommandRun[]
+  inputFiles: { path: string; text: string }[]
+  root?: string
+  simulated?: boolean
+} {
   const index = join(dir, CAPTURE_INDEX)
-  if (!existsSync(index)) throw badInput(`${dir}: not a gpucomm topology capture (no ${CAPTURE_INDEX}); make one with gpucomm topo --capture DIR`)
+  if (!existsSync(index))
+    throw badInput(
+      `${dir}: not a gpucomm topology capture (no ${CAPTURE_INDEX}); make one with gpucomm topo --capture DIR`,
+    )
   let cap: CaptureIndex
   try {
     cap = JSON.parse(readFileSync(index, 'utf8')) as CaptureIndex
   } catch (e) {
     throw badInput(`${index}: not valid JSON (${(e as Error).message})`)
   }
-  if (cap.kind !== 'gpucomm-topology-capture' || !Array.isArray(cap.commands) || !Array.isArray(cap.inputs)) throw badInput(`${index}: not a gpucomm topology capture index`)
+  if (cap.kind !== 'gpucomm-topology-capture' || !Array.isArray(cap.commands) || !Array.isArray(cap.inputs))
+    throw badInput(`${index}: not a gpucomm topology capture index`)
   const read = (p: string): string => (existsSync(p) ? readFileSync(p, 'utf8') : '')
   const commands = cap.commands.map((c) => ({ ...c, stdout: read(join(dir, 'commands', c.file)) }))
   const inputFiles = cap.inputs.map((i) => ({ path: i.path, text: read(join(dir, 'inputs', i.file)) }))
   const simulated = cap.simulated === true ? { simulated: true } : {}
-  return cap.root && existsSync(join(dir, cap.root)) ? { commands, inputFiles, root: join(dir, cap.root), ...simulated } : { commands, inputFiles, ...simulated }
+  return cap.root && existsSync(join(dir, cap.root))
+    ? { commands, inputFiles, root: join(dir, cap.root), ...simulated }
+    : { commands, inputFiles, ...simulated }
 }
 
 function virtFrom(commands: readonly CommandRun[]): VirtAnswers | undefined {
@@ -98,7 +109,8 @@ export async function gather(opts: CollectOptions): Promise<Gathered> {
   }
   const live = opts.from === undefined && !opts.inputs?.length && opts.sysfsRoot === undefined
   if (opts.sysfsRoot !== undefined) {
-    if (!existsSync(opts.sysfsRoot) || !statSync(opts.sysfsRoot).isDirectory()) throw badInput(`${opts.sysfsRoot}: no such directory (--sysfs-root)`)
+    if (!existsSync(opts.sysfsRoot) || !statSync(opts.sysfsRoot).isDirectory())
+      throw badInput(`${opts.sysfsRoot}: no such directory (--sysfs-root)`)
     root = resolve(opts.sysfsRoot)
   }
   inputFiles = [...inputFiles, ...(opts.inputs ?? []).map(readInputFile)]
@@ -111,18 +123,39 @@ export async function gather(opts: CollectOptions): Promise<Gathered> {
     else usable = addInput(inputs, c.file, c.stdout, 'command') || usable
   }
   for (const f of inputFiles) usable = addInput(inputs, f.path, f.text) || usable
-  simulated ||= [...inputFiles.map((f) => f.text), ...commands.map((c) => c.stdout)].some((t) => t.slice(0, 4096).includes(SIM_MARKER))
+  simulated ||= [...inputFiles.map((f) => f.text), ...commands.map((c) => c.stdout)].some((t) =>
+    t.slice(0, 4096).includes(SIM_MARKER),
+  )
   const fs = root !== undefined ? new FsView(root) : undefined
   const scan = fs ? scanPci(fs) : undefined
-  const sysfsNote = (s: SysfsScan): string => `${simulated && !s.present ? 'SIMULATED host files (cpuinfo, DMI) only: ' : ''}${s.deviceCount} PCI devices, ${s.gpus.length} NVIDIA GPUs`
-  if (scan) inputs.sources.push({ kind: 'sysfs', name: root === '/' ? '/sys' : (root as string), ok: scan.present, note: sysfsNote(scan) })
+  const sysfsNote = (s: SysfsScan): string =>
+    `${simulated && !s.present ? 'SIMULATED host files (cpuinfo, DMI) only: ' : ''}${s.deviceCount} PCI devices, ${s.gpus.length} NVIDIA GPUs`
+  if (scan)
+    inputs.sources.push({
+      kind: 'sysfs',
+      name: root === '/' ? '/sys' : (root as string),
+      ok: scan.present,
+      note: sysfsNote(scan),
+    })
   if (!usable && !scan?.present && inputFiles.length > 0) {
-    const problems = inputs.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.file}:${d.line}: ${d.message}`)
+    const problems = inputs.diagnostics
+      .filter((d) => d.severity === 'error')
+      .map((d) => `${d.file}:${d.line}: ${d.message}`)
     throw badInput(`no usable topology input: ${problems.join('; ') || 'nothing recognized'}`)
   }
   const virt = virtFrom(commands)
   const { hypervisor, cpuVendor } = detectHypervisor(fs, virt)
-  return { ...(fs ? { fs } : {}), ...(scan ? { scan } : {}), inputs, commands, inputFiles, ...(virt ? { virt } : {}), hypervisor, ...(cpuVendor ? { cpuVendor } : {}), ...(simulated ? { simulated } : {}) }
+  return {
+    ...(fs ? { fs } : {}),
+    ...(scan ? { scan } : {}),
+    inputs,
+    commands,
+    inputFiles,
+    ...(virt ? { virt } : {}),
+    hypervisor,
+    ...(cpuVendor ? { cpuVendor } : {}),
+    ...(simulated ? { simulated } : {}),
+  }
 }
 
 /** Records a command that gave nothing to parse. */
@@ -134,12 +167,22 @@ function noteFailed(inputs: ParsedInputs, c: CommandRun): void {
 export function analyze(g: Gathered): TopologyReport {
   const { gpus, diagnostics } = buildGpus(g.inputs, g.scan)
   const pairs = buildPairs(gpus, g.inputs)
-  const roots = new Set([...(g.scan?.rootBuses ?? []), ...g.inputs.lspciTv.flatMap((x) => x.t.rootBuses), ...g.inputs.lspciNn.flatMap((x) => x.t.rootBuses)])
+  const roots = new Set([
+    ...(g.scan?.rootBuses ?? []),
+    ...g.inputs.lspciTv.flatMap((x) => x.t.rootBuses),
+    ...g.inputs.lspciNn.flatMap((x) => x.t.rootBuses),
+  ])
   const report: TopologyReport = {
     schema: 1,
     gpus,
     pairs,
-    findings: runRules({ gpus, pairs, hypervisor: g.hypervisor, ...(g.cpuVendor ? { cpuVendor: g.cpuVendor } : {}), ...(g.simulated ? { simulated: true } : {}) }),
+    findings: runRules({
+      gpus,
+      pairs,
+      hypervisor: g.hypervisor,
+      ...(g.cpuVendor ? { cpuVendor: g.cpuVendor } : {}),
+      ...(g.simulated ? { simulated: true } : {}),
+    }),
     groupings: [],
     hypervisor: g.hypervisor,
     ...(g.cpuVendor ? { cpuVendor: g.cpuVendor } : {}),

@@ -3,7 +3,16 @@
  * at a directory standing in for it. Symlinks are resolved component by component inside
  * the root, and every file and link read is recorded so a capture can reproduce it.
  */
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { join, posix } from 'node:path'
 
 /** Virtual absolute paths (`/sys/...`) mapped onto a real root directory. */
@@ -19,13 +28,19 @@ export class FsView {
    * directory that is itself a sysfs mount (has `bus/` or `devices/`) stands for `/sys`.
    */
   constructor(readonly root: string) {
-    this.sysAsRoot = root !== '/' && !existsSync(join(root, 'sys')) && (existsSync(join(root, 'bus')) || existsSync(join(root, 'devices')))
+    this.sysAsRoot =
+      root !== '/' &&
+      !existsSync(join(root, 'sys')) &&
+      (existsSync(join(root, 'bus')) || existsSync(join(root, 'devices')))
   }
 
   /** The real path of a virtual path (no symlink resolution). */
   real(vpath: string): string {
     if (this.root === '/') return vpath
-    if (this.sysAsRoot) return vpath.startsWith('/sys/') || vpath === '/sys' ? join(this.root, vpath.slice(4)) : join(this.root, '.none', vpath)
+    if (this.sysAsRoot)
+      return vpath.startsWith('/sys/') || vpath === '/sys'
+        ? join(this.root, vpath.slice(4))
+        : join(this.root, '.none', vpath)
     return join(this.root, vpath)
   }
 
@@ -36,7 +51,7 @@ export class FsView {
       const parts = path.split('/').filter((p) => p !== '')
       let changed = false
       for (let i = 1; i <= parts.length && !changed; i++) {
-        const prefix = '/' + parts.slice(0, i).join('/')
+        const prefix = `/${parts.slice(0, i).join('/')}`
         let target: string
         try {
           if (!lstatSync(this.real(prefix)).isSymbolicLink()) continue

@@ -5,8 +5,8 @@
  */
 import type { Diagnostic } from '../model/index.ts'
 import type { ParsedInputs } from './_inputs.ts'
-import { roleOf } from './_pci.ts'
 import type { SysfsScan } from './_pci.ts'
+import { roleOf } from './_pci.ts'
 import type { TopoBridge, TopoGpu } from './_types.ts'
 
 type Field = Exclude<keyof TopoGpu, 'index' | 'from'>
@@ -33,7 +33,12 @@ function fromSysfs(g: TopoGpu, scan: SysfsScan | undefined, busOrder: string[]):
   const s = scan?.gpus.find((x) => x.busId === g.busId) ?? (g.busId === undefined ? scan?.gpus[g.index] : undefined)
   if (!s) return
   const at = (k: string): string => `sysfs ${s.from[k] ?? s.from.busId}`
-  put(g, 'busId', s.busId, g.busId === undefined ? `sysfs ${s.from.busId} (PCI bus order ${busOrder.indexOf(s.busId)})` : at('busId'))
+  put(
+    g,
+    'busId',
+    s.busId,
+    g.busId === undefined ? `sysfs ${s.from.busId} (PCI bus order ${busOrder.indexOf(s.busId)})` : at('busId'),
+  )
   put(g, 'pciId', s.pciId, at('pciId'))
   put(g, 'numa', s.numa, at('numa'))
   put(g, 'rootBus', s.rootBus, at('rootBus'))
@@ -65,15 +70,26 @@ function fromLspci(g: TopoGpu, inp: ParsedInputs): void {
     put(g, 'upstream', roles, where)
     put(g, 'switchPath', d.switches, where)
   }
-  for (const { file, t } of inp.iommu) if (g.busId && t.byDevice[g.busId] !== undefined) put(g, 'iommuGroup', t.byDevice[g.busId], file)
+  for (const { file, t } of inp.iommu)
+    if (g.busId && t.byDevice[g.busId] !== undefined) put(g, 'iommuGroup', t.byDevice[g.busId], file)
 }
 
 /** Builds the GPU list from every source. */
-export function buildGpus(inp: ParsedInputs, scan: SysfsScan | undefined): { gpus: TopoGpu[]; diagnostics: Diagnostic[] } {
+export function buildGpus(
+  inp: ParsedInputs,
+  scan: SysfsScan | undefined,
+): { gpus: TopoGpu[]; diagnostics: Diagnostic[] } {
   const { n, counts } = gpuCount(inp, scan)
   const diagnostics: Diagnostic[] = []
   const distinct = new Set(counts.map((c) => c.split(': ')[1]))
-  if (distinct.size > 1) diagnostics.push({ file: 'topology', line: 0, severity: 'warn', code: 'gpu-count', message: `sources disagree on the number of GPUs (${counts.join(', ')}); indices are matched in PCI bus order` })
+  if (distinct.size > 1)
+    diagnostics.push({
+      file: 'topology',
+      line: 0,
+      severity: 'warn',
+      code: 'gpu-count',
+      message: `sources disagree on the number of GPUs (${counts.join(', ')}); indices are matched in PCI bus order`,
+    })
   const busOrder = (scan?.gpus ?? []).map((s) => s.busId)
   const gpus: TopoGpu[] = []
   for (let index = 0; index < n; index++) {

@@ -4,14 +4,15 @@
  */
 import { p2pBlocked } from './_pairs.ts'
 import { gpuList } from './_rules.ts'
-import type { Grouping, TopoPair, TopologyReport } from './_types.ts'
+import type { Grouping, TopologyReport, TopoPair } from './_types.ts'
 
 /** More candidate groupings than this are not enumerated (contiguous/strided/greedy instead). */
 const MAX_ENUMERATED = 200_000
 
 function* combinations(items: readonly number[], k: number, start = 0): Generator<number[]> {
   if (k === 0) return yield []
-  for (let i = start; i <= items.length - k; i++) for (const rest of combinations(items, k - 1, i + 1)) yield [items[i] as number, ...rest]
+  for (let i = start; i <= items.length - k; i++)
+    for (const rest of combinations(items, k - 1, i + 1)) yield [items[i] as number, ...rest]
 }
 
 /** Sets of floor(n/k) disjoint groups of k (the remaining n mod k GPUs stay idle). */
@@ -49,8 +50,14 @@ function heuristics(items: readonly number[], k: number, cost: (a: number, b: nu
   return [contiguous, strided, greedy]
 }
 
-function describeGroup(group: readonly number[], report: TopologyReport, pair: (a: number, b: number) => TopoPair | undefined): string {
-  const inside = group.flatMap((a, i) => group.slice(i + 1).map((b) => pair(a, b))).filter((p): p is TopoPair => p !== undefined)
+function describeGroup(
+  group: readonly number[],
+  report: TopologyReport,
+  pair: (a: number, b: number) => TopoPair | undefined,
+): string {
+  const inside = group
+    .flatMap((a, i) => group.slice(i + 1).map((b) => pair(a, b)))
+    .filter((p): p is TopoPair => p !== undefined)
   const links = [...new Set(inside.map((p) => p.link ?? '?'))].join('/')
   const numas = [...new Set(group.map((i) => report.gpus.find((g) => g.index === i)?.numa))]
   const parts = [links || '?']
@@ -73,7 +80,10 @@ export function rankGroupings(report: TopologyReport, groupSize: number): Groupi
   const pair = (a: number, b: number): TopoPair | undefined => byKey.get(a < b ? `${a}-${b}` : `${b}-${a}`)
   const cost = (a: number, b: number): number => pair(a, b)?.cost ?? 5
   const idle = items.length % groupSize
-  const candidates = countPartitions(items.length, groupSize) <= MAX_ENUMERATED ? partitions(items, groupSize, idle) : heuristics(items, groupSize, cost)
+  const candidates =
+    countPartitions(items.length, groupSize) <= MAX_ENUMERATED
+      ? partitions(items, groupSize, idle)
+      : heuristics(items, groupSize, cost)
   const scored: Grouping[] = []
   for (const groups of candidates) {
     const costs = groups.flatMap((g) => g.flatMap((a, i) => g.slice(i + 1).map((b) => cost(a, b))))
@@ -81,10 +91,13 @@ export function rankGroupings(report: TopologyReport, groupSize: number): Groupi
     const meanCost = costs.reduce((s, c) => s + c, 0) / costs.length
     scored.push({ size: groupSize, groups, worstCost, meanCost, reason: '' })
   }
-  const flat = (g: Grouping): string => g.groups.map((x) => x.map((i) => String(i).padStart(4, '0')).join(',')).join(';')
+  const flat = (g: Grouping): string =>
+    g.groups.map((x) => x.map((i) => String(i).padStart(4, '0')).join(',')).join(';')
   scored.sort((x, y) => x.worstCost - y.worstCost || x.meanCost - y.meanCost || flat(x).localeCompare(flat(y)))
   const best = scored[0]
-  const ties = best ? scored.filter((o) => o.worstCost === best.worstCost && Math.abs(o.meanCost - best.meanCost) < 1e-9).length - 1 : 0
+  const ties = best
+    ? scored.filter((o) => o.worstCost === best.worstCost && Math.abs(o.meanCost - best.meanCost) < 1e-9).length - 1
+    : 0
   for (const g of scored) {
     const alike = ties === scored.length - 1 ? ' (every pair looks alike: the topology gives no preference)' : ''
     const tie = g === best && ties > 0 ? ` ${ties} other grouping${ties === 1 ? '' : 's'} cost the same${alike}.` : ''

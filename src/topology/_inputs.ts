@@ -4,8 +4,8 @@
  * diagnostics with file:line.
  */
 import type { Diagnostic } from '../model/index.ts'
-import { DETECT_BYTES, detectParser, parseText, splitLines } from '../parsers/index.ts'
 import type { IommuGroups, LspciList, LspciTree, P2PMatrix, TopoMatrix } from '../parsers/index.ts'
+import { DETECT_BYTES, detectParser, parseText, splitLines } from '../parsers/index.ts'
 import type { TopoSource } from './_types.ts'
 
 /** A GPU row of `nvidia-smi --query-gpu=index,name,pci.bus_id --format=csv[,noheader]`. */
@@ -29,7 +29,16 @@ export interface ParsedInputs {
 }
 
 /** An empty collection of inputs. */
-export const noInputs = (): ParsedInputs => ({ topoM: [], p2p: [], lspciTv: [], lspciNn: [], iommu: [], query: [], diagnostics: [], sources: [] })
+export const noInputs = (): ParsedInputs => ({
+  topoM: [],
+  p2p: [],
+  lspciTv: [],
+  lspciNn: [],
+  iommu: [],
+  query: [],
+  diagnostics: [],
+  sources: [],
+})
 
 /** Normalizes a PCI address to `dddd:bb:dd.f` lowercase (nvidia-smi prints 8-digit domains). */
 export function normalizeBdf(s: string): string | undefined {
@@ -55,7 +64,8 @@ export function parseQueryCsv(text: string): QueryGpu[] | undefined {
   return gpus.length > 0 ? gpus : undefined
 }
 
-const FORMATS = 'nvidia-smi topo -m, nvidia-smi topo -p2p, lspci -tv, lspci -nn, an IOMMU group listing, nvidia-smi --query-gpu=index,name,pci.bus_id CSV'
+const FORMATS =
+  'nvidia-smi topo -m, nvidia-smi topo -p2p, lspci -tv, lspci -nn, an IOMMU group listing, nvidia-smi --query-gpu=index,name,pci.bus_id CSV'
 
 /** Parses one saved output into `into`; returns whether anything usable came out of it. */
 export function addInput(into: ParsedInputs, file: string, text: string, kind = 'input'): boolean {

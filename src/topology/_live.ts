@@ -18,17 +18,34 @@ export interface CommandRun {
 
 /** The commands topology runs, with the file names a capture stores them under. */
 export const LIVE_COMMANDS: readonly { file: string; argv: string[]; needs: string }[] = [
-  { file: 'nvidia-smi-query-gpu.csv', argv: ['nvidia-smi', '--query-gpu=index,name,pci.bus_id', '--format=csv,noheader'], needs: 'nvidia-smi' },
+  {
+    file: 'nvidia-smi-query-gpu.csv',
+    argv: ['nvidia-smi', '--query-gpu=index,name,pci.bus_id', '--format=csv,noheader'],
+    needs: 'nvidia-smi',
+  },
   { file: 'nvidia-smi-topo-m.txt', argv: ['nvidia-smi', 'topo', '-m'], needs: 'nvidia-smi' },
-  ...['r', 'w', 'n', 'a', 'p'].map((c) => ({ file: `nvidia-smi-topo-p2p-${c}.txt`, argv: ['nvidia-smi', 'topo', '-p2p', c], needs: 'nvidia-smi' })),
+  ...['r', 'w', 'n', 'a', 'p'].map((c) => ({
+    file: `nvidia-smi-topo-p2p-${c}.txt`,
+    argv: ['nvidia-smi', 'topo', '-p2p', c],
+    needs: 'nvidia-smi',
+  })),
   { file: 'lspci-tv.txt', argv: ['lspci', '-tv'], needs: 'lspci' },
   { file: 'lspci-nn.txt', argv: ['lspci', '-Dnnk'], needs: 'lspci' },
   { file: 'systemd-detect-virt-vm.txt', argv: ['systemd-detect-virt', '--vm'], needs: 'systemd-detect-virt' },
-  { file: 'systemd-detect-virt-container.txt', argv: ['systemd-detect-virt', '--container'], needs: 'systemd-detect-virt' },
+  {
+    file: 'systemd-detect-virt-container.txt',
+    argv: ['systemd-detect-virt', '--container'],
+    needs: 'systemd-detect-virt',
+  },
 ]
 
 async function runOne(file: string, argv: string[], timeoutMs: number): Promise<CommandRun & { missing?: boolean }> {
-  const r = await execa(argv[0] as string, argv.slice(1), { reject: false, timeout: timeoutMs, stripFinalNewline: false, env: { LC_ALL: 'C' } })
+  const r = await execa(argv[0] as string, argv.slice(1), {
+    reject: false,
+    timeout: timeoutMs,
+    stripFinalNewline: false,
+    env: { LC_ALL: 'C' },
+  })
   const code = (r as { code?: string }).code
   const stdout = typeof r.stdout === 'string' ? r.stdout : ''
   const run: CommandRun & { missing?: boolean } = { file, argv, stdout, exitCode: r.exitCode ?? null }

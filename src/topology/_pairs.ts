@@ -8,18 +8,48 @@ import type { LatencyBand, P2PCapability, TopoGpu, TopoPair } from './_types.ts'
 
 /** Published per-copy latency bands (16 B copy-engine copies, p2pBandwidthLatencyTest); each cites its source. */
 export const BANDS: Record<'staged' | 'nvlink' | 'pcieSwitch' | 'hostBridge' | 'rootComplex', LatencyBand> = {
-  staged: { lowS: 10e-6, highS: 15e-6, why: 'P2P unavailable: each copy is staged through host memory', reference: 'REFERENCE.md §1: P2P off 10.27–14.22 µs (luigifcruz/stelline hardware/asus-esc8000a-e12.md), ~14 µs (voipmonitor/rtx6kpro hardware/pcie-bandwidth.md), 12–15.23 µs in VMs without a GPUDirect clique (cloud-hypervisor PR 6235, noonghunna/club-3090 PR 890)' },
-  nvlink: { lowS: 2.9e-6, highS: 3.5e-6, why: 'NVLink peer copy', reference: 'REFERENCE.md §1: A100-SXM4 ×8 NVSwitch 2.94–3.49 µs (LLMServe/DistServe issue 3)' },
-  pcieSwitch: { lowS: 0.7e-6, highS: 1.4e-6, why: 'P2P below a shared PCIe switch', reference: 'REFERENCE.md §1: RTX PRO 6000 behind Broadcom switches 0.71–0.74 µs same NUMA, 1.27–1.36 µs cross (voipmonitor/rtx6kpro hardware/asus-esc8000a-e13p-broadcom-switches.md)' },
-  hostBridge: { lowS: 1.1e-6, highS: 1.2e-6, why: 'P2P through one PCIe host bridge', reference: 'REFERENCE.md §1: RTX 6000 Ada ×2 Threadripper PRO WRX90 (PHB) 1.12–1.14 µs (luigifcruz/stelline hardware/puget-threadripper-pro-wrx90.md)' },
-  rootComplex: { lowS: 0.4e-6, highS: 1.5e-6, why: 'P2P across root complexes', reference: 'REFERENCE.md §1: RTX PRO 6000 dual EPYC Turin 0.36–0.52 µs (voipmonitor/rtx6kpro hardware/pcie-bandwidth.md); RTX 6000 Ada 2-socket Genoa NODE/SYS 1.21–1.44 µs (luigifcruz/stelline hardware/asus-esc8000a-e12.md)' },
+  staged: {
+    lowS: 10e-6,
+    highS: 15e-6,
+    why: 'P2P unavailable: each copy is staged through host memory',
+    reference:
+      'REFERENCE.md §1: P2P off 10.27–14.22 µs (luigifcruz/stelline hardware/asus-esc8000a-e12.md), ~14 µs (voipmonitor/rtx6kpro hardware/pcie-bandwidth.md), 12–15.23 µs in VMs without a GPUDirect clique (cloud-hypervisor PR 6235, noonghunna/club-3090 PR 890)',
+  },
+  nvlink: {
+    lowS: 2.9e-6,
+    highS: 3.5e-6,
+    why: 'NVLink peer copy',
+    reference: 'REFERENCE.md §1: A100-SXM4 ×8 NVSwitch 2.94–3.49 µs (LLMServe/DistServe issue 3)',
+  },
+  pcieSwitch: {
+    lowS: 0.7e-6,
+    highS: 1.4e-6,
+    why: 'P2P below a shared PCIe switch',
+    reference:
+      'REFERENCE.md §1: RTX PRO 6000 behind Broadcom switches 0.71–0.74 µs same NUMA, 1.27–1.36 µs cross (voipmonitor/rtx6kpro hardware/asus-esc8000a-e13p-broadcom-switches.md)',
+  },
+  hostBridge: {
+    lowS: 1.1e-6,
+    highS: 1.2e-6,
+    why: 'P2P through one PCIe host bridge',
+    reference:
+      'REFERENCE.md §1: RTX 6000 Ada ×2 Threadripper PRO WRX90 (PHB) 1.12–1.14 µs (luigifcruz/stelline hardware/puget-threadripper-pro-wrx90.md)',
+  },
+  rootComplex: {
+    lowS: 0.4e-6,
+    highS: 1.5e-6,
+    why: 'P2P across root complexes',
+    reference:
+      'REFERENCE.md §1: RTX PRO 6000 dual EPYC Turin 0.36–0.52 µs (voipmonitor/rtx6kpro hardware/pcie-bandwidth.md); RTX 6000 Ada 2-socket Genoa NODE/SYS 1.21–1.44 µs (luigifcruz/stelline hardware/asus-esc8000a-e12.md)',
+  },
 }
 
 /** Capabilities whose non-OK status means copies cannot go peer to peer. */
 export const COPY_CAPS: readonly P2PCapability[] = ['read', 'write', 'pci']
 
 /** True when a pair's P2P is reported unavailable for copies (NS, CNS, GNS, TNS, DR, U). */
-export const p2pBlocked = (p: Pick<TopoPair, 'p2p'>): boolean => COPY_CAPS.some((c) => p.p2p[c] !== undefined && p.p2p[c] !== 'OK')
+export const p2pBlocked = (p: Pick<TopoPair, 'p2p'>): boolean =>
+  COPY_CAPS.some((c) => p.p2p[c] !== undefined && p.p2p[c] !== 'OK')
 
 /** True when some copy capability is reported OK and none is blocked. */
 export const p2pOk = (p: Pick<TopoPair, 'p2p'>): boolean => !p2pBlocked(p) && COPY_CAPS.some((c) => p.p2p[c] === 'OK')
@@ -28,8 +58,16 @@ export const p2pOk = (p: Pick<TopoPair, 'p2p'>): boolean => !p2pBlocked(p) && CO
 export function expectedBand(p: Pick<TopoPair, 'p2p' | 'link' | 'sameSwitch'>): LatencyBand {
   if (p2pBlocked(p)) return BANDS.staged
   const l = p.link ?? ''
-  const band = /^NV\d+$/.test(l) ? BANDS.nvlink : l === 'PIX' || l === 'PXB' || (l === '' && p.sameSwitch) ? BANDS.pcieSwitch : l === 'PHB' ? BANDS.hostBridge : BANDS.rootComplex
-  return p2pOk(p) ? band : { ...band, why: `${band.why}, if P2P works (status not reported); 10–15 µs if copies are host-staged` }
+  const band = /^NV\d+$/.test(l)
+    ? BANDS.nvlink
+    : l === 'PIX' || l === 'PXB' || (l === '' && p.sameSwitch)
+      ? BANDS.pcieSwitch
+      : l === 'PHB'
+        ? BANDS.hostBridge
+        : BANDS.rootComplex
+  return p2pOk(p)
+    ? band
+    : { ...band, why: `${band.why}, if P2P works (status not reported); 10–15 µs if copies are host-staged` }
 }
 
 const LINK_COST: Record<string, number> = { PIX: 2, PXB: 3, PHB: 4, NODE: 5, SYS: 7, SOC: 7 }
@@ -59,11 +97,14 @@ export function deriveLink(a: TopoGpu, b: TopoGpu): string | undefined {
   return 'NODE'
 }
 
-const same = <T>(x: T | undefined, y: T | undefined): boolean | undefined => (x === undefined || y === undefined ? undefined : x === y)
+const same = <T>(x: T | undefined, y: T | undefined): boolean | undefined =>
+  x === undefined || y === undefined ? undefined : x === y
 
 function linkFromMatrix(inp: ParsedInputs, a: number, b: number): { link: string; from: string } | undefined {
   for (const { file, t } of inp.topoM) {
-    const l = t.links.find((x) => x.a === `GPU${a}` && x.b === `GPU${b}`) ?? t.links.find((x) => x.a === `GPU${b}` && x.b === `GPU${a}`)
+    const l =
+      t.links.find((x) => x.a === `GPU${a}` && x.b === `GPU${b}`) ??
+      t.links.find((x) => x.a === `GPU${b}` && x.b === `GPU${a}`)
     if (l) return { link: l.link, from: `${file}:${l.line}` }
   }
   return undefined
@@ -72,7 +113,9 @@ function linkFromMatrix(inp: ParsedInputs, a: number, b: number): { link: string
 function p2pOf(inp: ParsedInputs, a: number, b: number, pair: TopoPair): void {
   for (const { file, t } of inp.p2p) {
     if (!t.capability) continue
-    const cells = t.cells.filter((c) => (c.a === `GPU${a}` && c.b === `GPU${b}`) || (c.a === `GPU${b}` && c.b === `GPU${a}`))
+    const cells = t.cells.filter(
+      (c) => (c.a === `GPU${a}` && c.b === `GPU${b}`) || (c.a === `GPU${b}` && c.b === `GPU${a}`),
+    )
     if (cells.length === 0 || pair.p2p[t.capability] !== undefined) continue
     const worst = cells.find((c) => c.status !== 'OK') ?? (cells[0] as (typeof cells)[number])
     pair.p2p[t.capability] = worst.status

@@ -90,7 +90,8 @@ function readGpu(fs: FsView, bdf: string, resolved: string): SysfsGpu | undefine
   const numa = Number(fs.text(`${dev}/numa_node`))
   if (Number.isInteger(numa) && numa >= 0) [g.numa, g.from.numa] = [numa, `${dev}/numa_node`]
   const group = fs.linkName(`${dev}/iommu_group`)
-  if (group !== undefined && /^\d+$/.test(group)) [g.iommuGroup, g.from.iommuGroup] = [Number(group), `${dev}/iommu_group`]
+  if (group !== undefined && /^\d+$/.test(group))
+    [g.iommuGroup, g.from.iommuGroup] = [Number(group), `${dev}/iommu_group`]
   const driver = fs.linkName(`${dev}/driver`)
   if (driver) [g.driver, g.from.driver] = [driver, `${dev}/driver`]
   return g
@@ -110,5 +111,10 @@ export function scanPci(fs: FsView): SysfsScan {
     const g = readGpu(fs, bdf, resolved)
     if (g) gpus.push(g)
   }
-  return { present: entries.length > 0, deviceCount: entries.length, rootBuses: [...roots].sort(), gpus: gpus.sort((a, b) => a.busId.localeCompare(b.busId)) }
+  return {
+    present: entries.length > 0,
+    deviceCount: entries.length,
+    rootBuses: [...roots].sort(),
+    gpus: gpus.sort((a, b) => a.busId.localeCompare(b.busId)),
+  }
 }

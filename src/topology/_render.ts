@@ -4,7 +4,7 @@
  */
 import { renderTable } from '../present/index.ts'
 import { COPY_CAPS } from './_pairs.ts'
-import type { TopoPair, TopologyReport } from './_types.ts'
+import type { TopologyReport, TopoPair } from './_types.ts'
 
 function cell(p: TopoPair | undefined): string {
   if (!p) return '?'
@@ -14,7 +14,8 @@ function cell(p: TopoPair | undefined): string {
 
 function pairMatrix(r: TopologyReport): string {
   const idx = r.gpus.map((g) => g.index)
-  const pair = (a: number, b: number): TopoPair | undefined => r.pairs.find((p) => (p.a === a && p.b === b) || (p.a === b && p.b === a))
+  const pair = (a: number, b: number): TopoPair | undefined =>
+    r.pairs.find((p) => (p.a === a && p.b === b) || (p.a === b && p.b === a))
   const lines = idx.map((a) => [`GPU${a}`, ...idx.map((b) => (a === b ? 'X' : cell(pair(a, b))))])
   const caps = [...new Set(r.pairs.flatMap((p) => COPY_CAPS.filter((c) => p.p2p[c] !== undefined)))]
   const title = `Pairs: link class${caps.length ? ` and P2P status (${caps.join('/')})` : ' (P2P status not reported)'}\n`
@@ -33,12 +34,19 @@ function gpuTable(r: TopologyReport): string {
     g.switchPath === undefined ? '?' : g.switchPath.join(' > ') || 'none',
     g.driver ?? '-',
   ])
-  return renderTable(['GPU', 'name', 'bus id', 'NUMA', 'root bus', 'root port', 'IOMMU', 'PCIe switch', 'driver'], lines)
+  return renderTable(
+    ['GPU', 'name', 'bus id', 'NUMA', 'root bus', 'root port', 'IOMMU', 'PCIe switch', 'driver'],
+    lines,
+  )
 }
 
 function host(r: TopologyReport): string {
   const h = r.hypervisor
-  const hv = h.detected ? `VM${h.virt && h.virt !== 'none' ? ` (${h.virt})` : h.sysVendor ? ` (${h.sysVendor})` : ''}` : h.kind === 'unknown' ? 'unknown' : 'none'
+  const hv = h.detected
+    ? `VM${h.virt && h.virt !== 'none' ? ` (${h.virt})` : h.sysVendor ? ` (${h.sysVendor})` : ''}`
+    : h.kind === 'unknown'
+      ? 'unknown'
+      : 'none'
   return `${r.gpus.length} GPU${r.gpus.length === 1 ? '' : 's'}; hypervisor: ${hv}${h.container ? `; container: ${h.container}` : ''}${r.cpuVendor ? `; CPU ${r.cpuVendor}` : ''}; PCI root buses: ${r.pciRootBuses.length ? r.pciRootBuses.join(' ') : 'none seen'}\n`
 }
 
@@ -46,8 +54,17 @@ function host(r: TopologyReport): string {
 export function renderTopology(r: TopologyReport): string {
   const out: string[] = [host(r)]
   if (r.gpus.length > 0) out.push(pairMatrix(r), gpuTable(r))
-  out.push('Verdict:\n' + r.findings.map((f) => `  [${f.severity}] ${f.id}: ${f.message}${f.reference ? `\n      ref: ${f.reference}` : ''}\n`).join(''))
-  if (r.groupings.length > 0) out.push('Grouping advice (best first per size; lower cost is better):\n' + r.groupings.map((g) => `  ${g.reason}\n`).join(''))
+  out.push(
+    'Verdict:\n' +
+      r.findings
+        .map((f) => `  [${f.severity}] ${f.id}: ${f.message}${f.reference ? `\n      ref: ${f.reference}` : ''}\n`)
+        .join(''),
+  )
+  if (r.groupings.length > 0)
+    out.push(
+      'Grouping advice (best first per size; lower cost is better):\n' +
+        r.groupings.map((g) => `  ${g.reason}\n`).join(''),
+    )
   return out.join('\n')
 }
 
@@ -56,8 +73,14 @@ export function noGpuLine(r: TopologyReport): string {
   const smi = r.sources.find((s) => s.name.startsWith('nvidia-smi'))
   const sysfs = r.sources.find((s) => s.kind === 'sysfs')
   const tried = [
-    smi ? (smi.ok ? 'nvidia-smi lists none' : `nvidia-smi: ${(smi.note ?? 'failed').replace(/^nvidia-smi: /, '')}`) : undefined,
-    sysfs ? `${sysfs.name}: ${sysfs.ok ? 'no NVIDIA display device (vendor 0x10de, class 0x03xx)' : 'no PCI devices'}` : undefined,
+    smi
+      ? smi.ok
+        ? 'nvidia-smi lists none'
+        : `nvidia-smi: ${(smi.note ?? 'failed').replace(/^nvidia-smi: /, '')}`
+      : undefined,
+    sysfs
+      ? `${sysfs.name}: ${sysfs.ok ? 'no NVIDIA display device (vendor 0x10de, class 0x03xx)' : 'no PCI devices'}`
+      : undefined,
   ].filter((x) => x !== undefined)
   return `no NVIDIA GPU found (${tried.join('; ') || 'no source named one'}); --json shows what was read (hypervisor, PCI root buses)`
 }

@@ -28,7 +28,8 @@ export const gpuList = (xs: readonly number[]): string => {
   const contiguous = s.length > 2 && s.every((x, i) => i === 0 || x === (s[i - 1] as number) + 1)
   return contiguous ? `${s[0] as number}-${s[s.length - 1] as number}` : s.join(',')
 }
-const us = (b: { lowS: number; highS: number }): string => `${+(b.lowS * 1e6).toFixed(2)}–${+(b.highS * 1e6).toFixed(2)} µs`
+const us = (b: { lowS: number; highS: number }): string =>
+  `${+(b.lowS * 1e6).toFixed(2)}–${+(b.highS * 1e6).toFixed(2)} µs`
 const src = (g: TopoGpu, k: string): string => (g.from[k] ? ` (${g.from[k]})` : '')
 const pairName = (p: TopoPair): string => `${p.a}-${p.b}`
 
@@ -38,8 +39,11 @@ const ownRootComplex: Rule = {
     if (gpus.length < 2 || gpus.some((g) => g.rootBus === undefined)) return undefined
     if (new Set(gpus.map((g) => g.rootBus)).size !== gpus.length) return undefined
     return {
-      id: 'own-root-complex', severity: 'info', gpus: gpus.map((g) => g.index),
-      message: 'Each GPU sits alone on its own PCIe root complex (root bus): every peer copy crosses the CPU\'s root complexes. On bare metal P2P still works there (~0.4–1.5 µs per small copy); in a VM it depends on the hypervisor.',
+      id: 'own-root-complex',
+      severity: 'info',
+      gpus: gpus.map((g) => g.index),
+      message:
+        "Each GPU sits alone on its own PCIe root complex (root bus): every peer copy crosses the CPU's root complexes. On bare metal P2P still works there (~0.4–1.5 µs per small copy); in a VM it depends on the hypervisor.",
       facts: gpus.map((g) => `GPU${g.index}: root bus ${g.rootBus as string}${src(g, 'rootBus')}`),
       reference: BANDS.rootComplex.reference,
     }
@@ -51,9 +55,15 @@ const noPcieSwitch: Rule = {
   check: ({ gpus }) => {
     if (gpus.length === 0 || gpus.some((g) => g.switchPath === undefined || g.switchPath.length > 0)) return undefined
     return {
-      id: 'no-pcie-switch', severity: 'info', gpus: gpus.map((g) => g.index),
-      message: 'No PCIe switch between any GPU and its root port, so there is no switch-local peer path: all peer traffic goes through the root complex.',
-      facts: gpus.map((g) => `GPU${g.index}: ${g.upstream?.map((u) => `${u.bdf} ${u.role}`).join(' → ') ?? '?'} → ${g.busId ?? '?'}${src(g, 'upstream')}`),
+      id: 'no-pcie-switch',
+      severity: 'info',
+      gpus: gpus.map((g) => g.index),
+      message:
+        'No PCIe switch between any GPU and its root port, so there is no switch-local peer path: all peer traffic goes through the root complex.',
+      facts: gpus.map(
+        (g) =>
+          `GPU${g.index}: ${g.upstream?.map((u) => `${u.bdf} ${u.role}`).join(' → ') ?? '?'} → ${g.busId ?? '?'}${src(g, 'upstream')}`,
+      ),
     }
   },
 }
@@ -65,10 +75,16 @@ const acsOverrideUseless: Rule = {
     const owners = new Map<string, number[]>()
     for (const g of gpus) for (const u of g.upstream ?? []) owners.set(u.bdf, [...(owners.get(u.bdf) ?? []), g.index])
     if ([...owners.values()].some((o) => o.length > 1)) return undefined
-    const groups = gpus.map((g) => `GPU${g.index}: IOMMU group ${g.iommuGroup ?? '?'}, bridges ${g.upstream?.map((u) => u.bdf).join(', ') || 'none'}`)
+    const groups = gpus.map(
+      (g) =>
+        `GPU${g.index}: IOMMU group ${g.iommuGroup ?? '?'}, bridges ${g.upstream?.map((u) => u.bdf).join(', ') || 'none'}`,
+    )
     return {
-      id: 'acs-override-useless', severity: 'info', gpus: gpus.map((g) => g.index),
-      message: 'No two GPUs share a PCIe bridge, so there is no switch where ACS could hold or redirect peer traffic: an ACS override (pcie_acs_override) cannot merge or split these IOMMU groups usefully and cannot enable P2P.',
+      id: 'acs-override-useless',
+      severity: 'info',
+      gpus: gpus.map((g) => g.index),
+      message:
+        'No two GPUs share a PCIe bridge, so there is no switch where ACS could hold or redirect peer traffic: an ACS override (pcie_acs_override) cannot merge or split these IOMMU groups usefully and cannot enable P2P.',
       facts: groups,
     }
   },
@@ -79,7 +95,8 @@ const vmDetected: Rule = {
   check: ({ hypervisor }) =>
     hypervisor.detected
       ? {
-          id: 'vm-detected', severity: 'warn',
+          id: 'vm-detected',
+          severity: 'warn',
           message: `Running in a virtual machine${hypervisor.sysVendor ? ` (${hypervisor.sysVendor}${hypervisor.productName ? `, ${hypervisor.productName}` : ''})` : ''}: GPUs are passed through to it and the PCIe topology seen here is the one the hypervisor presents; P2P needs the hypervisor's help.`,
           facts: hypervisor.from,
         }
@@ -93,9 +110,22 @@ const p2pUnavailable: Rule = {
     if (blocked.length === 0) return undefined
     const statuses = [...new Set(blocked.flatMap((p) => Object.values(p.p2p)).filter((s) => s !== 'OK'))].join('/')
     return {
-      id: 'p2p-unavailable', severity: 'problem', gpus: [...new Set(blocked.flatMap((p) => [p.a, p.b]))],
+      id: 'p2p-unavailable',
+      severity: 'problem',
+      gpus: [...new Set(blocked.flatMap((p) => [p.a, p.b]))],
       message: `P2P is unavailable for ${blocked.length === pairs.length ? `every GPU pair (${pairs.length})` : `${blocked.length} of ${pairs.length} GPU pairs`} (topo -p2p: ${statuses}): copies are staged through host memory; expect ~${us(BANDS.staged)} per small copy instead of ~0.4–1.5 µs.`,
-      facts: blocked.slice(0, 8).map((p) => `pair ${pairName(p)}: ${Object.entries(p.p2p).map(([k, v]) => `${k} ${v}`).join(', ')} (${Object.entries(p.from).filter(([k]) => k.startsWith('p2p.')).map(([, v]) => v).join(', ')})`).concat(blocked.length > 8 ? [`… and ${blocked.length - 8} more pairs`] : []),
+      facts: blocked
+        .slice(0, 8)
+        .map(
+          (p) =>
+            `pair ${pairName(p)}: ${Object.entries(p.p2p)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(', ')} (${Object.entries(p.from)
+              .filter(([k]) => k.startsWith('p2p.'))
+              .map(([, v]) => v)
+              .join(', ')})`,
+        )
+        .concat(blocked.length > 8 ? [`… and ${blocked.length - 8} more pairs`] : []),
       reference: BANDS.staged.reference,
     }
   },
@@ -106,10 +136,16 @@ const vmGpudirectClique: Rule = {
   check: ({ hypervisor, pairs }) => {
     if (!hypervisor.detected || pairs.length === 0 || pairs.every(p2pOk)) return undefined
     return {
-      id: 'vm-gpudirect-clique', severity: 'warn',
-      message: 'In a VM, P2P can be restored by putting the GPUs in one GPUDirect clique in the hypervisor (QEMU vfio-pci x-nv-gpudirect-clique=<id> on every GPU; Cloud Hypervisor has the same): measured 12–15 µs → 1.0–1.4 µs per small copy. Verify copied data afterwards: GeForce cards under VFIO with a forced clique returned wrong data.',
-      facts: [`hypervisor detected: ${hypervisor.from.join('; ')}`, `${pairs.filter((p) => !p2pOk(p)).length} of ${pairs.length} pairs without reported P2P`],
-      reference: 'REFERENCE.md §1: noonghunna/club-3090 PR 890 (Proxmox q35, x-nv-gpudirect-clique, 15.23 → 1.01 µs); cloud-hypervisor/cloud-hypervisor PR 6235 (12 → 1.4 µs); wrong data: NVIDIA/nccl issue 2335, NVIDIA/cuda-samples issue 390',
+      id: 'vm-gpudirect-clique',
+      severity: 'warn',
+      message:
+        'In a VM, P2P can be restored by putting the GPUs in one GPUDirect clique in the hypervisor (QEMU vfio-pci x-nv-gpudirect-clique=<id> on every GPU; Cloud Hypervisor has the same): measured 12–15 µs → 1.0–1.4 µs per small copy. Verify copied data afterwards: GeForce cards under VFIO with a forced clique returned wrong data.',
+      facts: [
+        `hypervisor detected: ${hypervisor.from.join('; ')}`,
+        `${pairs.filter((p) => !p2pOk(p)).length} of ${pairs.length} pairs without reported P2P`,
+      ],
+      reference:
+        'REFERENCE.md §1: noonghunna/club-3090 PR 890 (Proxmox q35, x-nv-gpudirect-clique, 15.23 → 1.01 µs); cloud-hypervisor/cloud-hypervisor PR 6235 (12 → 1.4 µs); wrong data: NVIDIA/nccl issue 2335, NVIDIA/cuda-samples issue 390',
     }
   },
 }
@@ -121,9 +157,14 @@ const ncclP2pLevel: Rule = {
     const far = pairs.filter((p) => ['PHB', 'NODE', 'SYS', 'SOC'].includes(p.link ?? '') && !p2pBlocked(p))
     if (far.length === 0) return undefined
     return {
-      id: 'nccl-p2p-level', severity: 'warn', gpus: [...new Set(far.flatMap((p) => [p.a, p.b]))],
+      id: 'nccl-p2p-level',
+      severity: 'warn',
+      gpus: [...new Set(far.flatMap((p) => [p.a, p.b]))],
       message: `Bare-metal AMD with ${gpus.length} GPUs: by default NCCL uses P2P only up to PCIe switches (PATH_PXB) and moves data through shared host memory (SHM) for the ${far.length} pairs that cross host bridges; set NCCL_P2P_LEVEL=SYS to let it use P2P there.`,
-      facts: [`CPU vendor ${cpuVendor} (/proc/cpuinfo)`, `${far.length} pairs link ${[...new Set(far.map((p) => p.link))].join('/')}`],
+      facts: [
+        `CPU vendor ${cpuVendor} (/proc/cpuinfo)`,
+        `${far.length} pairs link ${[...new Set(far.map((p) => p.link))].join('/')}`,
+      ],
       reference: 'REFERENCE.md §2: NVIDIA/nccl src/graph/paths.cc (P2P level PATH_PXB on AMD with more than 2 GPUs)',
     }
   },
@@ -135,7 +176,9 @@ const nvlink: Rule = {
     const nv = pairs.filter((p) => /^NV\d+$/.test(p.link ?? ''))
     if (nv.length === 0) return undefined
     return {
-      id: 'nvlink', severity: 'info', gpus: [...new Set(nv.flatMap((p) => [p.a, p.b]))],
+      id: 'nvlink',
+      severity: 'info',
+      gpus: [...new Set(nv.flatMap((p) => [p.a, p.b]))],
       message: `${nv.length === pairs.length ? 'Every GPU pair is' : `${nv.length} of ${pairs.length} GPU pairs are`} joined by NVLink (${[...new Set(nv.map((p) => p.link))].join(', ')}): peer copies and NCCL collectives go over NVLink, not PCIe.`,
       facts: nv.slice(0, 4).map((p) => `pair ${pairName(p)}: ${p.link as string} (${p.from.link ?? '?'})`),
       reference: BANDS.nvlink.reference,
@@ -149,12 +192,19 @@ const pcieSwitchP2p: Rule = {
     const under = pairs.filter((p) => (p.sameSwitch === true || p.link === 'PIX' || p.link === 'PXB') && !p2pBlocked(p))
     if (under.length === 0) return undefined
     const bySwitch = new Map<string, Set<number>>()
-    for (const g of gpus) for (const s of g.switchPath?.slice(0, 1) ?? []) bySwitch.set(s, (bySwitch.get(s) ?? new Set()).add(g.index))
-    const shared = [...bySwitch].filter(([, s]) => s.size > 1).map(([sw, s]) => `GPUs ${gpuList([...s])} below switch ${sw}`)
+    for (const g of gpus)
+      for (const s of g.switchPath?.slice(0, 1) ?? []) bySwitch.set(s, (bySwitch.get(s) ?? new Set()).add(g.index))
+    const shared = [...bySwitch]
+      .filter(([, s]) => s.size > 1)
+      .map(([sw, s]) => `GPUs ${gpuList([...s])} below switch ${sw}`)
     return {
-      id: 'pcie-switch-p2p', severity: 'info', gpus: [...new Set(under.flatMap((p) => [p.a, p.b]))],
+      id: 'pcie-switch-p2p',
+      severity: 'info',
+      gpus: [...new Set(under.flatMap((p) => [p.a, p.b]))],
       message: `${under.length} GPU pair${under.length === 1 ? '' : 's'} share a PCIe switch: P2P between them stays below the switch (~${us(BANDS.pcieSwitch)} per small copy); keep TP groups within a switch.`,
-      facts: shared.length ? shared : under.slice(0, 4).map((p) => `pair ${pairName(p)}: ${p.link ?? '?'} (${p.from.link ?? '?'})`),
+      facts: shared.length
+        ? shared
+        : under.slice(0, 4).map((p) => `pair ${pairName(p)}: ${p.link ?? '?'} (${p.from.link ?? '?'})`),
       reference: BANDS.pcieSwitch.reference,
     }
   },
@@ -163,9 +213,19 @@ const pcieSwitchP2p: Rule = {
 const acsRedirect: Rule = {
   id: 'acs-p2p-redirect',
   check: ({ gpus }) => {
-    const hits = gpus.flatMap((g) => (g.upstream ?? []).filter((u) => u.role === 'switch-downstream' && typeof u.acs === 'object' && u.acs.p2pRequestRedirect).map((u) => `GPU${g.index}: downstream port ${u.bdf} has ACS P2P Request Redirect on`))
+    const hits = gpus.flatMap((g) =>
+      (g.upstream ?? [])
+        .filter((u) => u.role === 'switch-downstream' && typeof u.acs === 'object' && u.acs.p2pRequestRedirect)
+        .map((u) => `GPU${g.index}: downstream port ${u.bdf} has ACS P2P Request Redirect on`),
+    )
     if (hits.length === 0) return undefined
-    return { id: 'acs-p2p-redirect', severity: 'warn', message: 'ACS P2P Request Redirect is on at switch ports above GPUs: peer requests are sent up to the root complex instead of across the switch, which adds latency or blocks P2P.', facts: hits }
+    return {
+      id: 'acs-p2p-redirect',
+      severity: 'warn',
+      message:
+        'ACS P2P Request Redirect is on at switch ports above GPUs: peer requests are sent up to the root complex instead of across the switch, which adds latency or blocks P2P.',
+      facts: hits,
+    }
   },
 }
 
@@ -174,8 +234,10 @@ const simulated: Rule = {
   check: ({ simulated: sim }) =>
     sim
       ? {
-          id: 'simulated', severity: 'warn',
-          message: 'SIMULATED topology: these outputs were written by gpucomm\'s simulator for one of its preset machines (the first lines of each name the preset), not read from a real machine; the verdicts below are about that preset.',
+          id: 'simulated',
+          severity: 'warn',
+          message:
+            "SIMULATED topology: these outputs were written by gpucomm's simulator for one of its preset machines (the first lines of each name the preset), not read from a real machine; the verdicts below are about that preset.",
           facts: ['capture.json "simulated": true, or an input starting with "# SIMULATED by gpucomm sim"'],
         }
       : undefined,
@@ -183,7 +245,16 @@ const simulated: Rule = {
 
 const noGpus: Rule = {
   id: 'no-gpus',
-  check: ({ gpus }) => (gpus.length === 0 ? { id: 'no-gpus', severity: 'problem', message: 'No NVIDIA GPU found (no nvidia-smi output and no NVIDIA display device, vendor 0x10de class 0x03xx, in the PCI tree).', facts: [] } : undefined),
+  check: ({ gpus }) =>
+    gpus.length === 0
+      ? {
+          id: 'no-gpus',
+          severity: 'problem',
+          message:
+            'No NVIDIA GPU found (no nvidia-smi output and no NVIDIA display device, vendor 0x10de class 0x03xx, in the PCI tree).',
+          facts: [],
+        }
+      : undefined,
 }
 
 const expectedLatency: Rule = {
@@ -196,7 +267,8 @@ const expectedLatency: Rule = {
       by.set(key, [...(by.get(key) ?? []), p])
     }
     return {
-      id: 'expected-latency', severity: 'info',
+      id: 'expected-latency',
+      severity: 'info',
       message: `Expected cost of a small (16 B) peer copy per pair: ${[...by].map(([k, ps]) => `${k} (${ps.length} pair${ps.length === 1 ? '' : 's'})`).join('; ')}.`,
       facts: [...by].map(([k, ps]) => `${k}: ${(ps[0] as TopoPair).expected?.why ?? ''}`),
       reference: 'REFERENCE.md §1 (p2pBandwidthLatencyTest latency matrix)',
@@ -205,7 +277,22 @@ const expectedLatency: Rule = {
 }
 
 /** Every rule, in the order findings are listed. */
-export const RULES: readonly Rule[] = [simulated, noGpus, vmDetected, p2pUnavailable, vmGpudirectClique, ownRootComplex, noPcieSwitch, acsOverrideUseless, acsRedirect, nvlink, pcieSwitchP2p, ncclP2pLevel, expectedLatency]
+export const RULES: readonly Rule[] = [
+  simulated,
+  noGpus,
+  vmDetected,
+  p2pUnavailable,
+  vmGpudirectClique,
+  ownRootComplex,
+  noPcieSwitch,
+  acsOverrideUseless,
+  acsRedirect,
+  nvlink,
+  pcieSwitchP2p,
+  ncclP2pLevel,
+  expectedLatency,
+]
 
 /** Runs every rule. */
-export const runRules = (c: RuleContext): Finding[] => RULES.map((r) => r.check(c)).filter((f): f is Finding => f !== undefined)
+export const runRules = (c: RuleContext): Finding[] =>
+  RULES.map((r) => r.check(c)).filter((f): f is Finding => f !== undefined)

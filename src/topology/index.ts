@@ -4,29 +4,29 @@
  */
 import type { TopologyReport } from './_types.ts'
 
+export { captureTopology } from './_capture.ts'
+export type { CaptureIndex } from './_collect.ts'
+export { CAPTURE_INDEX, collectTopology } from './_collect.ts'
+export { adviseGroupings, rankGroupings } from './_grouping.ts'
+export { judgeHypervisor } from './_hypervisor.ts'
+export { BANDS, deriveLink, expectedBand, pairCost } from './_pairs.ts'
+export { noGpuLine, renderTopology } from './_render.ts'
+export type { Rule, RuleContext } from './_rules.ts'
+export { RULES, runRules } from './_rules.ts'
 export type {
-  TopologyReport,
-  TopoGpu,
-  TopoPair,
-  TopoBridge,
-  TopoSource,
+  CollectOptions,
   Finding,
   Grouping,
   HypervisorInfo,
   LatencyBand,
-  P2PStatus,
   P2PCapability,
-  CollectOptions,
+  P2PStatus,
+  TopoBridge,
+  TopoGpu,
+  TopologyReport,
+  TopoPair,
+  TopoSource,
 } from './_types.ts'
-export type { CaptureIndex } from './_collect.ts'
-export type { Rule, RuleContext } from './_rules.ts'
-export { collectTopology, CAPTURE_INDEX } from './_collect.ts'
-export { captureTopology } from './_capture.ts'
-export { rankGroupings, adviseGroupings } from './_grouping.ts'
-export { RULES, runRules } from './_rules.ts'
-export { BANDS, expectedBand, pairCost, deriveLink } from './_pairs.ts'
-export { judgeHypervisor } from './_hypervisor.ts'
-export { renderTopology, noGpuLine } from './_render.ts'
 
 /** The link class nvidia-smi prints for GPUs a and b (e.g. NODE, SYS, PIX, NV18), if known. */
 export function pairLinkClass(report: TopologyReport, a: number, b: number): string | undefined {

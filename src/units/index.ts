@@ -5,7 +5,20 @@
  */
 import type { Unit } from '../model/index.ts'
 
-const BINARY: Record<string, number> = { '': 1, B: 1, K: 2 ** 10, KB: 2 ** 10, KIB: 2 ** 10, M: 2 ** 20, MB: 2 ** 20, MIB: 2 ** 20, G: 2 ** 30, GB: 2 ** 30, GIB: 2 ** 30, T: 2 ** 40 }
+const BINARY: Record<string, number> = {
+  '': 1,
+  B: 1,
+  K: 2 ** 10,
+  KB: 2 ** 10,
+  KIB: 2 ** 10,
+  M: 2 ** 20,
+  MB: 2 ** 20,
+  MIB: 2 ** 20,
+  G: 2 ** 30,
+  GB: 2 ** 30,
+  GIB: 2 ** 30,
+  T: 2 ** 40,
+}
 
 /** Parses "8", "64K", "128M", "1G", "1MiB" into bytes (binary multiples); undefined if malformed. */
 export function parseSize(text: string): number | undefined {

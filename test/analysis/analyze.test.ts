@@ -1,12 +1,12 @@
-import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { analyze, compare, resolveModel } from '../../src/analysis/index.ts'
+import { test } from 'node:test'
 import type { Analysis, Comparison } from '../../src/analysis/index.ts'
+import { analyze, compare, resolveModel } from '../../src/analysis/index.ts'
 import type { Row } from '../../src/model/index.ts'
-import { FIXTURES, cli, tmp } from '../helpers.ts'
 import { captureTopology } from '../../src/topology/index.ts'
+import { cli, FIXTURES, tmp } from '../helpers.ts'
 import { normal, seriesRows, writeSet } from './generated.ts'
 
 const US = 1e-6
@@ -20,12 +20,37 @@ function generatedRows(seed: number): Row[] {
     for (let d = 0; d < 4; d++) {
       if (s === d) continue
       const alpha = (s === 3 || d === 3 ? 2 : 1) * 13.7 * US
-      rows.push(...seriesRows({ alpha, beta: 25e9, row: { bench: 'p2p.latency', metric: 'latency', src: s, dst: d, p2p: 'disabled' }, iterations: 3 }, rnd))
+      rows.push(
+        ...seriesRows(
+          {
+            alpha,
+            beta: 25e9,
+            row: { bench: 'p2p.latency', metric: 'latency', src: s, dst: d, p2p: 'disabled' },
+            iterations: 3,
+          },
+          rnd,
+        ),
+      )
     }
   }
-  const tp: [string, string[], number, number, number][] = [['tp8', ['0-7'], 8, 38.8 * US, 10e9], ['tp4', ['0-3', '4-7'], 4, 20.4 * US, 15e9]]
+  const tp: [string, string[], number, number, number][] = [
+    ['tp8', ['0-7'], 8, 38.8 * US, 10e9],
+    ['tp4', ['0-3', '4-7'], 4, 20.4 * US, 15e9],
+  ]
   for (const [grouping, groups, ranks, alpha, beta] of tp) {
-    for (const group of groups) rows.push(...seriesRows({ alpha, beta, row: { bench: 'nccl.all_reduce', group, ranks, grouping, placement: 'out-of-place' }, trials: 5, iterations: 1 }, rnd))
+    for (const group of groups)
+      rows.push(
+        ...seriesRows(
+          {
+            alpha,
+            beta,
+            row: { bench: 'nccl.all_reduce', group, ranks, grouping, placement: 'out-of-place' },
+            trials: 5,
+            iterations: 1,
+          },
+          rnd,
+        ),
+      )
   }
   return rows
 }
@@ -60,7 +85,10 @@ test('host-staged pairs are placed in host-staged bands, and GPU3 is flagged as 
   const f01 = a.fits.find((f) => f.src === 0 && f.dst === 1)!
   assert.ok(f01.bands.includes('p2p-off-rtxpro6000-gen5'), f01.bands.join())
   assert.match(f01.verdict, /within 'P2P off, host-staged/)
-  assert.deepEqual(a.outliers.map((o) => o.gpu), [3])
+  assert.deepEqual(
+    a.outliers.map((o) => o.gpu),
+    [3],
+  )
   assert.ok(Math.abs(a.outliers[0]!.ratio - 2) < 0.1, String(a.outliers[0]!.ratio))
   assert.ok(a.verdicts.some((v) => v.kind === 'outlier' && /GPU3's pairs are 2\.0× slower/.test(v.text)))
   assert.equal(a.topology.source, null)
@@ -70,24 +98,41 @@ test('host-staged pairs are placed in host-staged bands, and GPU3 is flagged as 
 
 test('with a topology in the set, pairs are aggregated by link class', async () => {
   const rows = generatedRows(12).filter((r) => r.bench === 'p2p.latency' && r.src !== 3 && r.dst !== 3)
-  const topology = { pairs: [{ a: 0, b: 1, link: 'NODE' }, { a: 0, b: 2, link: 'SYS' }, { a: 1, b: 2, link: 'SYS' }] }
+  const topology = {
+    pairs: [
+      { a: 0, b: 1, link: 'NODE' },
+      { a: 0, b: 2, link: 'SYS' },
+      { a: 1, b: 2, link: 'SYS' },
+    ],
+  }
   const a = await analyze(writeSet(rows, { topology }), { cells: false })
   assert.equal(a.fits.find((f) => f.src === 1 && f.dst === 0)!.linkClass, 'NODE')
-  assert.deepEqual(a.classes.map((c) => [c.linkClass, c.pairs]).sort(), [['NODE', 2], ['SYS', 4]])
+  assert.deepEqual(a.classes.map((c) => [c.linkClass, c.pairs]).sort(), [
+    ['NODE', 2],
+    ['SYS', 4],
+  ])
   assert.match(a.topology.source ?? '', /topology/)
 })
 
 test('a topology capture under <set>/topology/ (written by the topology module from a real topo -m) joins link classes', async () => {
   // asus-esc8000a fixture: GPU0–1 and GPU2–3 are NODE, the rest SYS. GPU3 is the slow one in these rows.
   const dir = writeSet(generatedRows(13).filter((r) => r.bench === 'p2p.latency'))
-  await captureTopology(join(dir, 'topology'), { inputs: [join(FIXTURES, 'nvidia-smi-topo-m', 'asus-esc8000a-4x-rtx6000ada-nic-node-sys.txt')] })
+  await captureTopology(join(dir, 'topology'), {
+    inputs: [join(FIXTURES, 'nvidia-smi-topo-m', 'asus-esc8000a-4x-rtx6000ada-nic-node-sys.txt')],
+  })
   const a = await analyze(dir, { cells: false })
   assert.equal(a.topology.source, join(dir, 'topology'))
   assert.equal(a.fits.find((f) => f.src === 2 && f.dst === 3)!.linkClass, 'NODE')
   assert.equal(a.fits.find((f) => f.src === 0 && f.dst === 2)!.linkClass, 'SYS')
-  assert.deepEqual(a.classes.map((c) => [c.linkClass, c.pairs]).sort(), [['NODE', 4], ['SYS', 8]])
+  assert.deepEqual(a.classes.map((c) => [c.linkClass, c.pairs]).sort(), [
+    ['NODE', 4],
+    ['SYS', 8],
+  ])
   // Within SYS (8 ordered pairs, 4 touching GPU3) GPU3's pairs are 2× the others'.
-  assert.ok(a.outliers.some((o) => o.gpu === 3 && o.linkClass === 'SYS' && Math.abs(o.ratio - 2) < 0.1), JSON.stringify(a.outliers))
+  assert.ok(
+    a.outliers.some((o) => o.gpu === 3 && o.linkClass === 'SYS' && Math.abs(o.ratio - 2) < 0.1),
+    JSON.stringify(a.outliers),
+  )
 })
 
 test('compare by grouping: tp4 wins every size, the ratio matches the generated model, and the decode model counts 156 all-reduces', async () => {
@@ -147,7 +192,14 @@ test('CLI: a missing directory, a non-result-set, an unknown model or axis are b
   const empty = tmp()
   mkdirSync(join(empty, 'x'))
   writeFileSync(join(empty, 'x', 'notes.txt'), 'hello\n')
-  for (const args of [['analyze', '/nonexistent/set'], ['analyze', join(empty, 'x')], ['compare', '/nonexistent/set'], ['compare', dir, '--model', 'llama-9'], ['compare', dir, '--by', 'nosuchfield'], ['compare', dir, '--model', 'glm-5', '--layers', '-3']]) {
+  for (const args of [
+    ['analyze', '/nonexistent/set'],
+    ['analyze', join(empty, 'x')],
+    ['compare', '/nonexistent/set'],
+    ['compare', dir, '--model', 'llama-9'],
+    ['compare', dir, '--by', 'nosuchfield'],
+    ['compare', dir, '--model', 'glm-5', '--layers', '-3'],
+  ]) {
     const r = await cli(args)
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`)
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr)

@@ -1,8 +1,9 @@
-import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { test } from 'node:test'
 import { MODEL_PRESETS, p2pReadings, resolveModel, timeAt } from '../../src/analysis/index.ts'
 
-const close = (got: number, want: number, tol = 1e-9): void => assert.ok(Math.abs(got / want - 1) < tol, `${got} vs ${want}`)
+const close = (got: number, want: number, tol = 1e-9): void =>
+  assert.ok(Math.abs(got / want - 1) < tol, `${got} vs ${want}`)
 
 test('GLM-5 preset: 78 layers, hidden 6144, bf16 → 156 all-reduces per step of 768 KiB at batch 64 (REFERENCE.md §4)', () => {
   const m = MODEL_PRESETS['glm-5']!
@@ -27,7 +28,11 @@ test("both readings of a 13.7 µs p2p floor match REFERENCE.md §4's worked exam
 })
 
 test('timeAt: exact sizes, the α–β line through the neighbours, and the fitted line beyond the measured range', () => {
-  const c = [{ x: 1024, y: 10e-6 }, { x: 4096, y: 40e-6 }, { x: 16384, y: 40e-6 }]
+  const c = [
+    { x: 1024, y: 10e-6 },
+    { x: 4096, y: 40e-6 },
+    { x: 16384, y: 40e-6 },
+  ]
   assert.deepEqual(timeAt(c, 4096), { t: 40e-6, from: 'measured' })
   // 2048 lies a third of the way from 1024 to 4096 in bytes → 10 + 30/3 = 20 µs; a flat stretch stays flat.
   const a = timeAt(c, 2048)

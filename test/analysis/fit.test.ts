@@ -1,22 +1,40 @@
-import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { fitSeries, huberLine, segmentedFit } from '../../src/analysis/index.ts'
+import { test } from 'node:test'
 import type { Series, XY } from '../../src/analysis/index.ts'
-import { SIZES, normal } from './generated.ts'
+import { fitSeries, huberLine, segmentedFit } from '../../src/analysis/index.ts'
+import { normal, SIZES } from './generated.ts'
 
 const line = (a: number, b: number, sizes = SIZES): XY[] => sizes.map((x) => ({ x, y: a + x / b }))
 const rel = (got: number, want: number): number => Math.abs(got / want - 1)
 
 /** A series of `trials × iterations` noisy samples per size (log-normal, seeded). */
-function series(alpha: number, beta: number, seed: number, opts: { sigma?: number; per?: number; segs?: [number, number, number][] } = {}): Series {
+function series(
+  alpha: number,
+  beta: number,
+  seed: number,
+  opts: { sigma?: number; per?: number; segs?: [number, number, number][] } = {},
+): Series {
   const rnd = normal(seed)
   const bySize = new Map<number, { value: number; launch: string }[]>()
   for (const s of SIZES) {
     let [a, b] = [alpha, beta]
     for (const [lim, a2, b2] of opts.segs ?? []) if (s > lim) [a, b] = [a2, b2]
-    bySize.set(s, Array.from({ length: opts.per ?? 15 }, (_, i) => ({ value: (a + s / b) * Math.exp((opts.sigma ?? 0.03) * rnd()), launch: String(i % 3) })))
+    bySize.set(
+      s,
+      Array.from({ length: opts.per ?? 15 }, (_, i) => ({
+        value: (a + s / b) * Math.exp((opts.sigma ?? 0.03) * rnd()),
+        launch: String(i % 3),
+      })),
+    )
   }
-  return { key: `generated-${seed}`, id: { bench: 'generated', p2p: null }, benches: new Set(['generated']), bySize, unsized: 0, bandwidths: [] }
+  return {
+    key: `generated-${seed}`,
+    id: { bench: 'generated', p2p: null },
+    benches: new Set(['generated']),
+    bySize,
+    unsized: 0,
+    bandwidths: [],
+  }
 }
 
 test('huberLine recovers an exact line to rounding error', () => {
@@ -26,7 +44,11 @@ test('huberLine recovers an exact line to rounding error', () => {
 })
 
 test('one distinct size: α is the median time and β is unresolved', () => {
-  const f = huberLine([{ x: 16, y: 3e-6 }, { x: 16, y: 1e-6 }, { x: 16, y: 2e-6 }])
+  const f = huberLine([
+    { x: 16, y: 3e-6 },
+    { x: 16, y: 1e-6 },
+    { x: 16, y: 2e-6 },
+  ])
   assert.equal(f.alpha, 2e-6)
   assert.equal(f.slope, 0)
 })
@@ -35,10 +57,18 @@ test('a 3× outlier at one size barely moves the Huber line, 5× less than weigh
   const p = line(10e-6, 20e9)
   p[5] = { x: p[5]!.x, y: p[5]!.y * 3 }
   // Weighted least squares with weights 1/y², solved here by the normal equations (independent of the library).
-  let sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0
+  let sw = 0,
+    sx = 0,
+    sy = 0,
+    sxx = 0,
+    sxy = 0
   for (const { x, y } of p) {
     const w = 1 / (y * y)
-    sw += w; sx += w * x; sy += w * y; sxx += w * x * x; sxy += w * x * y
+    sw += w
+    sx += w * x
+    sy += w * y
+    sxx += w * x * x
+    sxy += w * x * y
   }
   const b = (sw * sxy - sx * sy) / (sw * sxx - sx * sx)
   const a = (sy - b * sx) / sw
@@ -96,7 +126,10 @@ test('the bootstrap 95 % interval of α covers the truth in at least 85 % of 40 
 test('the smallest size is reported beside the floor: its median and minimum', () => {
   const s = series(13.7e-6, 25e9, 9, { per: 5 })
   const f = fitSeries(s, { replicates: 0 })
-  const v = s.bySize.get(8)!.map((x) => x.value).sort((a, b) => a - b)
+  const v = s.bySize
+    .get(8)!
+    .map((x) => x.value)
+    .sort((a, b) => a - b)
   assert.equal(f.smallest.sizeBytes, 8)
   assert.equal(f.smallest.min, v[0])
   assert.equal(f.smallest.median, v[2])

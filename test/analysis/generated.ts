@@ -3,10 +3,10 @@
  * α and β per pair or group and seeded log-normal noise, written as a real result set.
  */
 import { join } from 'node:path'
-import { makeRow } from '../../src/model/index.ts'
-import type { Row } from '../../src/model/index.ts'
-import { Appender, newManifest, writeManifest } from '../../src/resultset/index.ts'
 import { mulberry32 } from '../../src/analysis/index.ts'
+import type { Row } from '../../src/model/index.ts'
+import { makeRow } from '../../src/model/index.ts'
+import { Appender, newManifest, writeManifest } from '../../src/resultset/index.ts'
 import { tmp } from '../helpers.ts'
 
 /** A seeded standard normal generator (Box–Muller over mulberry32). */
@@ -43,7 +43,19 @@ export function seriesRows(g: GenSeries, rnd: () => number): Row[] {
     for (let t = 0; t < (g.trials ?? 3); t++) {
       for (let i = 0; i < (g.iterations ?? 5); i++) {
         const value = (g.alpha + size / g.beta) * Math.exp((g.sigma ?? 0.03) * rnd())
-        rows.push(makeRow({ metric: 'time', unit: 's', value, sizeBytes: size, trial: t, iteration: i, timer: 'gpu', source: { file: 'generated', line: ++line }, ...g.row }))
+        rows.push(
+          makeRow({
+            metric: 'time',
+            unit: 's',
+            value,
+            sizeBytes: size,
+            trial: t,
+            iteration: i,
+            timer: 'gpu',
+            source: { file: 'generated', line: ++line },
+            ...g.row,
+          }),
+        )
       }
     }
   }
@@ -53,7 +65,12 @@ export function seriesRows(g: GenSeries, rnd: () => number): Row[] {
 /** Writes rows as a result set in a fresh temp dir and returns the directory. */
 export function writeSet(rows: readonly Row[], extra: { gpuName?: string; topology?: unknown } = {}): string {
   const dir = join(tmp('gpucomm-analysis-'), 'generated-set')
-  const m = newManifest({ origin: 'sweep', simulated: true, command: ['generated-by-test'], instrument: { name: 'generated-test' } })
+  const m = newManifest({
+    origin: 'sweep',
+    simulated: true,
+    command: ['generated-by-test'],
+    instrument: { name: 'generated-test' },
+  })
   if (extra.gpuName) m.host = { gpus: [{ index: 0, name: extra.gpuName }] }
   if (extra.topology) m.extra = { topology: extra.topology }
   writeManifest(dir, m)

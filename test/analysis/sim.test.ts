@@ -1,11 +1,11 @@
-import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
-import { analyze, bandById, compare, resolveModel } from '../../src/analysis/index.ts'
+import { test } from 'node:test'
 import type { Analysis, Comparison, TopologyView } from '../../src/analysis/index.ts'
+import { analyze, bandById, compare, resolveModel } from '../../src/analysis/index.ts'
 import { importFiles } from '../../src/importer/index.ts'
-import { presetTruth, simulate, trueLatency, trueTime } from '../../src/sim/index.ts'
 import type { SimOptions } from '../../src/sim/index.ts'
+import { presetTruth, simulate, trueLatency, trueTime } from '../../src/sim/index.ts'
 import { cli, tmp } from '../helpers.ts'
 
 const GPUS = [0, 1, 2, 3, 4, 5, 6, 7]
@@ -13,13 +13,17 @@ const rel = (got: number, want: number): number => Math.abs(got / want - 1)
 
 /** SIMULATED: `trials` runs of the simulator imported into one result set, then analyzed. */
 async function simSet(opts: Omit<SimOptions, 'trial'>, trials: number, topology?: TopologyView): Promise<Analysis> {
-  const inputs = Array.from({ length: trials }, (_, t) => ({ path: `sim-${opts.preset}-${opts.format}-trial${t}.txt`, data: Buffer.from(simulate({ ...opts, trial: t })) }))
+  const inputs = Array.from({ length: trials }, (_, t) => ({
+    path: `sim-${opts.preset}-${opts.format}-trial${t}.txt`,
+    data: Buffer.from(simulate({ ...opts, trial: t })),
+  }))
   const out = join(tmp('gpucomm-analysis-sim-'), 'set')
   await importFiles(inputs, { out, command: ['generated-by-test'] })
   return analyze(out, { cells: false, ...(topology ? { topology } : {}) })
 }
 
-const crossPairs = (a: Analysis, p2p: 'enabled' | 'disabled') => a.fits.filter((f) => f.bench === 'p2p.latency' && f.p2p === p2p && f.src !== f.dst)
+const crossPairs = (a: Analysis, p2p: 'enabled' | 'disabled') =>
+  a.fits.filter((f) => f.bench === 'p2p.latency' && f.p2p === p2p && f.src !== f.dst)
 
 test('seed-vm (SIMULATED p2pBandwidthLatencyTest, 3 trials): a 13.7 µs ± 5 % floor placed in the host-staged bands', async () => {
   const a = await simSet({ preset: 'seed-vm', format: 'p2p', gpus: GPUS, seed: 3 }, 3)
@@ -44,12 +48,18 @@ test('baremetal-turin (SIMULATED p2pBandwidthLatencyTest): P2P-enabled pairs lan
   const pairs = crossPairs(a, 'enabled')
   assert.equal(pairs.length, 56)
   const inBand = pairs.filter((f) => f.bands.includes('p2p-on-rtxpro6000-gen5'))
-  assert.ok(inBand.length >= 0.9 * pairs.length, `${inBand.length}/56 in the P2P-on band: ${pairs.map((f) => f.alpha).join()}`)
+  assert.ok(
+    inBand.length >= 0.9 * pairs.length,
+    `${inBand.length}/56 in the P2P-on band: ${pairs.map((f) => f.alpha).join()}`,
+  )
   for (const level of ['NODE', 'SYS']) {
     const cls = a.classes.find((c) => c.bench === 'p2p.latency' && c.p2p === 'enabled' && c.linkClass === level)!
     const [x, y] = level === 'NODE' ? [0, 1] : [0, 4]
     assert.equal(truth.link(x, y).level, level)
-    assert.ok(rel(cls.medianAlpha, trueLatency('baremetal-turin', x, y, 'enabled')) < 0.05, `${level}: ${cls.medianAlpha}`)
+    assert.ok(
+      rel(cls.medianAlpha, trueLatency('baremetal-turin', x, y, 'enabled')) < 0.05,
+      `${level}: ${cls.medianAlpha}`,
+    )
   }
   assert.deepEqual(a.outliers, [])
 })
@@ -62,10 +72,16 @@ for (const preset of ['seed-vm', 'baremetal-turin']) {
       const f = a.fits.find((x) => x.bench === 'nccl.all_reduce')!
       assert.equal(f.ranks, 8)
       assert.ok(rel(f.alpha, truth.ll.alphaS) < 0.02, `seed ${seed}: alpha ${f.alpha} vs ${truth.ll.alphaS}`)
-      assert.ok(rel(f.beta as number, truth.simple.betaBps) < 0.02, `seed ${seed}: beta ${f.beta} vs ${truth.simple.betaBps}`)
+      assert.ok(
+        rel(f.beta as number, truth.simple.betaBps) < 0.02,
+        `seed ${seed}: beta ${f.beta} vs ${truth.simple.betaBps}`,
+      )
       assert.equal(f.segments.length, 2)
       const edge = f.segments[1]!.fromBytes
-      assert.ok(Math.abs(Math.log2(edge / truth.breakpointBytes)) <= 1.5, `seed ${seed}: break at ${edge} vs ${truth.breakpointBytes}`)
+      assert.ok(
+        Math.abs(Math.log2(edge / truth.breakpointBytes)) <= 1.5,
+        `seed ${seed}: break at ${edge} vs ${truth.breakpointBytes}`,
+      )
     }
   })
 }
@@ -73,7 +89,17 @@ for (const preset of ['seed-vm', 'baremetal-turin']) {
 /** SIMULATED seed-vm: the p2p matrices plus all_reduce on 0-7 and on 0-3 and 4-7, imported into one set. */
 async function seedVmMixed(env?: Record<string, string>): Promise<string> {
   const runs: SimOptions[] = [{ preset: 'seed-vm', format: 'p2p', gpus: GPUS, seed: 5, trial: 0 }]
-  for (const gpus of [GPUS, [0, 1, 2, 3], [4, 5, 6, 7]]) for (const trial of [0, 1, 2]) runs.push({ preset: 'seed-vm', format: 'nccl-tests', collective: 'all_reduce', gpus, seed: 5, trial, ...(env ? { env } : {}) })
+  for (const gpus of [GPUS, [0, 1, 2, 3], [4, 5, 6, 7]])
+    for (const trial of [0, 1, 2])
+      runs.push({
+        preset: 'seed-vm',
+        format: 'nccl-tests',
+        collective: 'all_reduce',
+        gpus,
+        seed: 5,
+        trial,
+        ...(env ? { env } : {}),
+      })
   const inputs = runs.map((o, i) => ({ path: `sim-mixed-${i}.txt`, data: Buffer.from(simulate(o)) }))
   const out = join(tmp('gpucomm-analysis-sim-'), 'set')
   await importFiles(inputs, { out, command: ['generated-by-test'] })
@@ -92,7 +118,12 @@ test('decode model on SIMULATED seed-vm: measured all-reduce at the payload, bot
   assert.ok(rel(tp8.allreduceTime as number, truth8) < 0.05, `${tp8.allreduceTime} vs ${truth8}`)
   assert.equal(tp8.tokPerSec, 64 / (156 * (tp8.allreduceTime as number)))
   const tp4 = d.plans.find((p) => p.plan === 'TP4×PP2')!
-  const truth4 = trueTime('seed-vm', { kind: 'collective', collective: 'all_reduce', gpus: [0, 1, 2, 3], sizeBytes: payload })
+  const truth4 = trueTime('seed-vm', {
+    kind: 'collective',
+    collective: 'all_reduce',
+    gpus: [0, 1, 2, 3],
+    sizeBytes: payload,
+  })
   assert.ok(rel(tp4.allreduceTime as number, truth4) < 0.05, `${tp4.allreduceTime} vs ${truth4}`)
   assert.ok(rel(d.p2pReadings!.alpha, 13.7e-6) < 0.05)
   assert.equal(d.p2pReadings!.supported, 'undecided')
@@ -102,13 +133,21 @@ test('decode model on SIMULATED seed-vm: measured all-reduce at the payload, bot
 })
 
 test('decode model with only p2p measured: both readings shown, undecided, and no all-reduce time invented', async () => {
-  const inputs = [{ path: 'sim-p2p-only.txt', data: Buffer.from(simulate({ preset: 'seed-vm', format: 'p2p', gpus: GPUS, seed: 6, trial: 0 })) }]
+  const inputs = [
+    {
+      path: 'sim-p2p-only.txt',
+      data: Buffer.from(simulate({ preset: 'seed-vm', format: 'p2p', gpus: GPUS, seed: 6, trial: 0 })),
+    },
+  ]
   const out = join(tmp('gpucomm-analysis-sim-'), 'set')
   await importFiles(inputs, { out, command: ['generated-by-test'] })
   const r = await cli(['compare', out, '--model', 'glm-5', '--json'])
   assert.equal(r.code, 0, r.stderr)
   const d = (JSON.parse(r.stdout) as Comparison).decode!
-  assert.deepEqual(d.p2pReadings!.readings.map((x) => x.reading), ['per-hop', 'whole-transfer'])
+  assert.deepEqual(
+    d.p2pReadings!.readings.map((x) => x.reading),
+    ['per-hop', 'whole-transfer'],
+  )
   assert.equal(d.p2pReadings!.supported, 'undecided')
   assert.match(d.p2pReadings!.why, /only p2p latency was measured/)
   assert.ok(d.plans.every((p) => p.allreduceTime === null && p.commTime === null))

@@ -1,7 +1,7 @@
-import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync, mkdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { test } from 'node:test'
 import { pathToFileURL } from 'node:url'
 import { execa } from 'execa'
 import { writeReport } from '../../src/report/index.ts'
@@ -12,14 +12,29 @@ const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => 
 const skip = CHROMIUM ? false : "Debian's chromium is not installed (.ci/run installs it with apt-get)"
 if (skip) console.log(`# skipping browser test: ${skip}`)
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic']
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+]
 
 async function chromium(args: string[]): Promise<{ stdout: string; stderr: string }> {
-  const r = await execa(CHROMIUM as string, [...FLAGS, `--user-data-dir=${tmp('gpucomm-chromium-')}`, ...args], { reject: false, timeout: 90_000 })
+  const r = await execa(CHROMIUM as string, [...FLAGS, `--user-data-dir=${tmp('gpucomm-chromium-')}`, ...args], {
+    reject: false,
+    timeout: 90_000,
+  })
   return { stdout: r.stdout, stderr: r.stderr }
 }
 
-test('the report opens in headless Chromium with every chart rendered and no console message', { skip, timeout: 180_000 }, async () => {
+test('the report opens in headless Chromium with every chart rendered and no console message', {
+  skip,
+  timeout: 180_000,
+}, async () => {
   const set = await simSet({ preset: 'seed-vm', seed: 7, trials: 2 })
   const base = await simSet({ preset: 'seed-vm', seed: 8, trials: 2 })
   const html = join(tmp(), 'report.html')
@@ -29,7 +44,10 @@ test('the report opens in headless Chromium with every chart rendered and no con
   const figures = (dom.stdout.match(/<figure class="chart"/g) ?? []).length
   assert.ok(figures >= 4, `figures: ${figures}`)
   const rendered = /data-charts-rendered="(\d+)"/.exec(dom.stdout)
-  assert.ok(rendered, `charts did not finish rendering: ${/data-charts-failed="([^"]*)"/.exec(dom.stdout)?.[1] ?? 'no marker'}`)
+  assert.ok(
+    rendered,
+    `charts did not finish rendering: ${/data-charts-failed="([^"]*)"/.exec(dom.stdout)?.[1] ?? 'no marker'}`,
+  )
   assert.equal(Number(rendered[1]), figures)
   const svgs = (dom.stdout.match(/<svg[^>]*class="marks"/g) ?? []).length
   assert.equal(svgs, figures, 'one rendered SVG per chart')

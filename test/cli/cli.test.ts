@@ -1,7 +1,7 @@
-import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { test } from 'node:test'
 import { bin, cli, tmp } from '../helpers.ts'
 
 test('the installed bin prints help with every command and exits 0', async () => {

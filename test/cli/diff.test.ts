@@ -6,10 +6,10 @@ import assert from 'node:assert/strict'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { detectParser } from '../../src/parsers/index.ts'
 import type { DiffResult } from '../../src/diff/index.ts'
+import { detectParser } from '../../src/parsers/index.ts'
 import { writeGenSet } from '../diff-gen.ts'
-import { FIXTURES, bin, cli, tmp } from '../helpers.ts'
+import { bin, cli, FIXTURES, tmp } from '../helpers.ts'
 
 const root = tmp('gpucomm-diff-')
 const A = join(root, 'a')
@@ -58,13 +58,19 @@ test('text, md and csv formats', async () => {
   assert.equal(t.code, 0)
   assert.match(t.stdout, /^A: .*\/a: sweep .*, 288 rows, 24 cells$/m)
   assert.match(t.stdout, /^latency\s+A\s+B\s+delta\s+p$/m)
-  assert.match(t.stdout, /^p2p\.latency src=0 dst=1 size=8B p2p=disabled copy=ce timer=gpu\s+\S+ µs ±\S+\s+\S+ µs ±\S+\s+(~|[+-]\S+%)\s+p=\d\.\d{3} n=12\+12$/m)
+  assert.match(
+    t.stdout,
+    /^p2p\.latency src=0 dst=1 size=8B p2p=disabled copy=ce timer=gpu\s+\S+ µs ±\S+\s+\S+ µs ±\S+\s+(~|[+-]\S+%)\s+p=\d\.\d{3} n=12\+12$/m,
+  )
   assert.match(t.stdout, /^geomean\s+\S+ GB\/s\s+\S+ GB\/s/m)
   const md = await cli(['diff', A, B, '--format', 'md'])
   assert.match(md.stdout, /^\| cell \| A \| B \| delta \| p \|$/m)
   const csv = await cli(['diff', A, B, '--format', 'csv'])
   const lines = csv.stdout.trimEnd().split('\n')
-  assert.equal(lines[0], 'key,bench,metric,unit,a_n,a_median,a_ci_lo,a_ci_hi,b_n,b_median,b_ci_lo,b_ci_hi,delta,p,exact,significant,regression')
+  assert.equal(
+    lines[0],
+    'key,bench,metric,unit,a_n,a_median,a_ci_lo,a_ci_hi,b_n,b_median,b_ci_lo,b_ci_hi,delta,p,exact,significant,regression',
+  )
   assert.equal(lines.length, 25)
 })
 
@@ -99,7 +105,9 @@ test('SIMULATED against real is refused unless --allow-sim, and labelled', async
 
 const ALLREDUCE = join(FIXTURES, 'nccl-tests', 'dgx2-12gpu-v100-allreduce-v2.0-error-column.txt')
 const ALLGATHER = join(FIXTURES, 'nccl-tests', 'dgx2-12gpu-v100-allgather-v2.0-error-column-oob-failed.txt')
-const noParser = detectParser(readFileSync(ALLREDUCE, 'utf8').slice(0, 65536)) ? undefined : 'no parser for nccl-tests text is registered yet'
+const noParser = detectParser(readFileSync(ALLREDUCE, 'utf8').slice(0, 65536))
+  ? undefined
+  : 'no parser for nccl-tests text is registered yet'
 if (noParser) console.log(`skipping the real-fixture diff: ${noParser}`)
 
 test('real fixtures of one system (DGX-2, nccl-tests): a sane table', { skip: noParser }, async () => {

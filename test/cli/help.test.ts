@@ -2,22 +2,26 @@
  * The fast `gpucomm --help` (src/cli/help.ts, no yargs) against yargs' own help screen, and
  * bin/gpucomm.js' choice between the compiled dist/ and the sources.
  */
-import { test } from 'node:test'
+
 import assert from 'node:assert/strict'
 import { cpSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { test } from 'node:test'
 import { execa } from 'execa'
-import { main } from '../../src/cli/main.ts'
-import { topLevelHelp } from '../../src/cli/help.ts'
-import { COMMANDS } from '../../src/cli/commands/index.ts'
 import type { CommandDef } from '../../src/cli/_types.ts'
+import { COMMANDS } from '../../src/cli/commands/index.ts'
+import { topLevelHelp } from '../../src/cli/help.ts'
+import { main } from '../../src/cli/main.ts'
 import { BIN, ROOT, tmp } from '../helpers.ts'
 
 /**
  * With a terminal of `width` columns: yargs' help screen as main prints it (yargs logs through
  * console.log), and the fast help's text at the width it picks itself.
  */
-async function bothHelps(width: number, commands: readonly CommandDef[] = COMMANDS): Promise<{ yargs: string; fast: string | undefined }> {
+async function bothHelps(
+  width: number,
+  commands: readonly CommandDef[] = COMMANDS,
+): Promise<{ yargs: string; fast: string | undefined }> {
   const log = console.log
   const had = Object.getOwnPropertyDescriptor(process.stdout, 'columns')
   Object.defineProperty(process.stdout, 'columns', { value: width, configurable: true })
@@ -26,7 +30,16 @@ async function bothHelps(width: number, commands: readonly CommandDef[] = COMMAN
   console.log = (...a: unknown[]) => void (out += `${a.join(' ')}\n`)
   try {
     fast = topLevelHelp(undefined, commands)
-    const code = await main(['--help'], { stdout: (t) => void (out += t), stderr: (t) => void (out += t), readStdin: async () => Buffer.alloc(0), isTTY: false }, commands)
+    const code = await main(
+      ['--help'],
+      {
+        stdout: (t) => void (out += t),
+        stderr: (t) => void (out += t),
+        readStdin: async () => Buffer.alloc(0),
+        isTTY: false,
+      },
+      commands,
+    )
     assert.equal(code, 0)
   } finally {
     console.log = log
@@ -46,7 +59,12 @@ test('the fast help equals yargs’ help screen at every width', async () => {
 })
 
 test('the fast help lays out long words, line breaks and narrow non-ASCII text as yargs does', async () => {
-  const mk = (command: string, describe: string): CommandDef => ({ command, describe, builder: (y) => y, run: async () => 0 })
+  const mk = (command: string, describe: string): CommandDef => ({
+    command,
+    describe,
+    builder: (y) => y,
+    run: async () => 0,
+  })
   const commands = [
     mk('a-very-long-command-name-that-goes-on <with..> [optional]', 'short'),
     mk('x', 'Supercalifragilisticexpialidocious-and-then-some-more-characters-without-any-space at all, then words'),
@@ -81,9 +99,18 @@ function fakePackage(): string {
   cpSync(BIN, join(dir, 'bin', 'gpucomm.js'))
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n')
-  for (const [d, ext, who] of [['src', 'ts', 'sources'], ['dist', 'js', 'compiled']] as const) {
+  for (const [d, ext, who] of [
+    ['src', 'ts', 'sources'],
+    ['dist', 'js', 'compiled'],
+  ] as const) {
     mkdirSync(join(dir, d, 'cli'), { recursive: true })
-    writeFileSync(join(dir, d, 'cli', `main.${ext}`), `export async function runMain(): Promise<void> { process.stdout.write('${who} ' + process.argv.slice(2).join(' ')) }\n`.replace(': Promise<void>', ext === 'js' ? '' : ': Promise<void>'))
+    writeFileSync(
+      join(dir, d, 'cli', `main.${ext}`),
+      `export async function runMain(): Promise<void> { process.stdout.write('${who} ' + process.argv.slice(2).join(' ')) }\n`.replace(
+        ': Promise<void>',
+        ext === 'js' ? '' : ': Promise<void>',
+      ),
+    )
     writeFileSync(join(dir, d, 'cli', `help.${ext}`), `export const topLevelHelp = () => '${who} help'\n`)
   }
   return dir
@@ -91,7 +118,8 @@ function fakePackage(): string {
 
 test('bin runs dist/ only while it was built after every change under src/', async () => {
   const dir = fakePackage()
-  const run = async (...args: string[]) => (await execa(process.execPath, [join(dir, 'bin', 'gpucomm.js'), ...args])).stdout
+  const run = async (...args: string[]) =>
+    (await execa(process.execPath, [join(dir, 'bin', 'gpucomm.js'), ...args])).stdout
   assert.equal(await run('show', 'x'), 'sources show x', 'no dist/.built: the sources')
   const past = new Date(Date.now() - 60_000)
   utimesSync(join(dir, 'src', 'cli', 'main.ts'), past, past)

@@ -1,21 +1,29 @@
 /** import → export/show through the installed bin, on real nccl-tests logs. */
-import { test } from 'node:test'
+
 import assert from 'node:assert/strict'
-import { appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { FIXTURES, bin, tmp } from '../helpers.ts'
+import { test } from 'node:test'
 import type { Row } from '../../src/model/index.ts'
+import { bin, FIXTURES, tmp } from '../helpers.ts'
 
 const NCCL = join(FIXTURES, 'nccl-tests')
 const A100 = join(NCCL, 'a100-sxm4-8gpu-single-process-g8-v2.13.txt')
 const ALLTOALL = join(NCCL, 'rtx6000d-2node-16rank-alltoall-v2.18.3-inplace-na-mpi-warnings.txt')
 /** CSV without quoted fields (gpucomm's row CSV has none for these logs) → records by header. */
 function parseCsv(text: string): Record<string, string>[] {
-  const [head, ...lines] = text.trim().split('\n').map((l) => l.split(','))
+  const [head, ...lines] = text
+    .trim()
+    .split('\n')
+    .map((l) => l.split(','))
   assert.ok(head && lines.every((l) => l.length === head.length), 'unexpected quoting in the CSV')
   return lines.map((l) => Object.fromEntries(head.map((h, i) => [h, l[i] ?? ''])))
 }
-const jsonl = (s: string): Row[] => s.trim().split('\n').map((l) => JSON.parse(l) as Row)
+const jsonl = (s: string): Row[] =>
+  s
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Row)
 
 test('import the a100 log, export jsonl: the acceptance row is there, in base units', async () => {
   const dir = join(tmp(), 'set')
@@ -26,10 +34,24 @@ test('import the a100 log, export jsonl: the acceptance row is there, in base un
   assert.equal(exp.code, 0, exp.stderr)
   const rows = jsonl(exp.stdout)
   assert.equal(rows.length, 240)
-  const want = { bench: 'nccl.all_reduce', sizeBytes: 8, metric: 'time', placement: 'out-of-place', unit: 's', value: 4.012e-5, ranks: 8 }
-  assert.ok(rows.some((r) => Object.entries(want).every(([k, v]) => r[k as keyof Row] === v)), 'no row matches the acceptance row')
+  const want = {
+    bench: 'nccl.all_reduce',
+    sizeBytes: 8,
+    metric: 'time',
+    placement: 'out-of-place',
+    unit: 's',
+    value: 4.012e-5,
+    ranks: 8,
+  }
+  assert.ok(
+    rows.some((r) => Object.entries(want).every(([k, v]) => r[k as keyof Row] === v)),
+    'no row matches the acceptance row',
+  )
   assert.deepEqual(rows[0]?.source, { file: 'raw/000-a100-sxm4-8gpu-single-process-g8-v2.13.txt', line: 17 })
-  assert.equal(readFileSync(join(dir, 'raw', '000-a100-sxm4-8gpu-single-process-g8-v2.13.txt'), 'utf8'), readFileSync(A100, 'utf8'))
+  assert.equal(
+    readFileSync(join(dir, 'raw', '000-a100-sxm4-8gpu-single-process-g8-v2.13.txt'), 'utf8'),
+    readFileSync(A100, 'utf8'),
+  )
   const csv = await bin(['export', dir, '--format', 'csv'])
   assert.equal(csv.code, 0, csv.stderr)
   const recs = parseCsv(csv.stdout)
@@ -63,7 +85,7 @@ test('import refuses a non-empty directory without --append (exit 2, nothing cha
 })
 
 test('"-" reads stdin; a truncated log imports its complete rows and the CLI reports incomplete', async () => {
-  const text = readFileSync(A100, 'utf8').split('\n').slice(0, 30).join('\n') + '\n  1048576  262144  float  sum  -1  52.61  19.9'
+  const text = `${readFileSync(A100, 'utf8').split('\n').slice(0, 30).join('\n')}\n  1048576  262144  float  sum  -1  52.61  19.9`
   const dir = join(tmp(), 'set')
   const r = await bin(['import', '-', '--out', dir], { input: text })
   assert.equal(r.code, 0, r.stderr)
@@ -85,7 +107,15 @@ test('show prints a table people can read, and names a corrupted samples.jsonl l
   assert.match(lines[0] ?? '', /result set .* \(import, .*\), 240 rows/)
   const cells = (l: string): string[] => l.trim().split(/\s{2,}/)
   const find = (needle: RegExp): string[] | undefined => lines.map(cells).find((c) => needle.test(c.join('|')))
-  assert.deepEqual(find(/^nccl\.all_reduce\|time\|8 ranks\|8 B\|out-of-place\|/), ['nccl.all_reduce', 'time', '8 ranks', '8 B', 'out-of-place', '1', '40.12 µs'])
+  assert.deepEqual(find(/^nccl\.all_reduce\|time\|8 ranks\|8 B\|out-of-place\|/), [
+    'nccl.all_reduce',
+    'time',
+    '8 ranks',
+    '8 B',
+    'out-of-place',
+    '1',
+    '40.12 µs',
+  ])
   assert.ok(find(/^nccl\.all_reduce\|busbw\|8 ranks\|4 GiB\|out-of-place\|1\|232\.4/), show.stdout.slice(0, 2000))
   const samples = join(dir, 'samples.jsonl')
   const good = readFileSync(samples, 'utf8').split('\n')

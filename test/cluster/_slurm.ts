@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { execa } from 'execa'
 import type { ResultPromise } from 'execa'
+import { execa } from 'execa'
 import { tmp } from '../helpers.ts'
 
 /** Why Slurm tests cannot run here, or undefined when they can. */
@@ -19,7 +19,8 @@ export async function slurmMissing(): Promise<string | undefined> {
     if (r.exitCode !== 0) return `${b} not found (Debian's slurm-wlm is not installed)`
   }
   if (process.getuid?.() !== 0) return 'a private slurmctld/slurmd needs root here'
-  if (!existsSync('/usr/lib/x86_64-linux-gnu/slurm-wlm/auth_none.so') && !existsSync('/usr/lib/slurm/auth_none.so')) return "Slurm's auth/none plugin is missing"
+  if (!existsSync('/usr/lib/x86_64-linux-gnu/slurm-wlm/auth_none.so') && !existsSync('/usr/lib/slurm/auth_none.so'))
+    return "Slurm's auth/none plugin is missing"
   return undefined
 }
 
@@ -48,22 +49,45 @@ export async function startSlurm(): Promise<SlurmCluster> {
   const [ctld, slurmd] = [await freePort(), await freePort()]
   for (const d of ['state', 'spool']) mkdirSync(join(dir, d))
   const conf = join(dir, 'slurm.conf')
-  writeFileSync(conf, [
-    'ClusterName=gpucommtest', `SlurmctldHost=${node}(127.0.0.1)`, 'AuthType=auth/none', 'CredType=cred/none',
-    'SlurmUser=root', 'SlurmdUser=root', `SlurmctldPort=${ctld}`, `SlurmdPort=${slurmd}`,
-    `StateSaveLocation=${dir}/state`, `SlurmdSpoolDir=${dir}/spool`, `SlurmctldPidFile=${dir}/slurmctld.pid`, `SlurmdPidFile=${dir}/slurmd.pid`,
-    `SlurmctldLogFile=${dir}/slurmctld.log`, `SlurmdLogFile=${dir}/slurmd.log`, 'ProctrackType=proctrack/pgid', 'TaskPlugin=task/none',
-    'SelectType=select/cons_tres', 'SelectTypeParameters=CR_Core', 'MpiDefault=none', 'ReturnToService=2',
-    'AccountingStorageType=accounting_storage/none', 'JobCompType=jobcomp/none', 'JobAcctGatherType=jobacct_gather/none', 'SwitchType=switch/none',
-    `NodeName=${node} NodeAddr=127.0.0.1 CPUs=${Math.max(2, (await import('node:os')).cpus().length)} State=UNKNOWN`,
-    `PartitionName=debug Nodes=${node} Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:8`,
-  ].join('\n') + '\n')
+  writeFileSync(
+    conf,
+    `${[
+      'ClusterName=gpucommtest',
+      `SlurmctldHost=${node}(127.0.0.1)`,
+      'AuthType=auth/none',
+      'CredType=cred/none',
+      'SlurmUser=root',
+      'SlurmdUser=root',
+      `SlurmctldPort=${ctld}`,
+      `SlurmdPort=${slurmd}`,
+      `StateSaveLocation=${dir}/state`,
+      `SlurmdSpoolDir=${dir}/spool`,
+      `SlurmctldPidFile=${dir}/slurmctld.pid`,
+      `SlurmdPidFile=${dir}/slurmd.pid`,
+      `SlurmctldLogFile=${dir}/slurmctld.log`,
+      `SlurmdLogFile=${dir}/slurmd.log`,
+      'ProctrackType=proctrack/pgid',
+      'TaskPlugin=task/none',
+      'SelectType=select/cons_tres',
+      'SelectTypeParameters=CR_Core',
+      'MpiDefault=none',
+      'ReturnToService=2',
+      'AccountingStorageType=accounting_storage/none',
+      'JobCompType=jobcomp/none',
+      'JobAcctGatherType=jobacct_gather/none',
+      'SwitchType=switch/none',
+      `NodeName=${node} NodeAddr=127.0.0.1 CPUs=${Math.max(2, (await import('node:os')).cpus().length)} State=UNKNOWN`,
+      `PartitionName=debug Nodes=${node} Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:8`,
+    ].join('\n')}\n`,
+  )
   const env = { SLURM_CONF: conf }
   const daemons: ResultPromise[] = [
     execa('timeout', ['300', 'slurmctld', '-D', '-i', '-f', conf], { reject: false, env, stdio: 'ignore' }),
   ]
   await new Promise((r) => setTimeout(r, 500))
-  daemons.push(execa('timeout', ['300', 'slurmd', '-D', '-f', conf, '-N', node], { reject: false, env, stdio: 'ignore' }))
+  daemons.push(
+    execa('timeout', ['300', 'slurmd', '-D', '-f', conf, '-N', node], { reject: false, env, stdio: 'ignore' }),
+  )
   const stop = async (): Promise<void> => {
     for (const d of daemons) d.kill('SIGTERM')
     await Promise.all(daemons)

@@ -1,22 +1,48 @@
 /** The mpirun launcher for real: OpenMPI starts simulator ranks (`--allow-run-as-root --oversubscribe -np 2`). */
-import { test } from 'node:test'
+
 import assert from 'node:assert/strict'
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { test } from 'node:test'
 import { execa } from 'execa'
-import type { SweepExtra } from '../../src/run/index.ts'
 import { loadSet } from '../../src/resultset/index.ts'
-import { tmp } from '../helpers.ts'
+import type { SweepExtra } from '../../src/run/index.ts'
 import { manifestOf, sweep } from '../e2e/_sweep.ts'
+import { tmp } from '../helpers.ts'
 
 const probe = await execa('mpirun', ['--version'], { reject: false })
-const missing = probe.exitCode === 0 && /Open MPI/.test(String(probe.stdout)) ? undefined : "OpenMPI's mpirun not found (Debian's openmpi-bin is not installed)"
+const missing =
+  probe.exitCode === 0 && /Open MPI/.test(String(probe.stdout))
+    ? undefined
+    : "OpenMPI's mpirun not found (Debian's openmpi-bin is not installed)"
 if (missing) console.log(`# skipping the mpirun test: ${missing}`)
 
 test('mpirun -np 2: two ranks, --tag-output lines parsed, env exported with -x', { skip: missing }, async () => {
   const out = join(tmp(), 'set')
-  const r = await sweep(['--instrument', 'sim', '--preset', 'seed-vm', '--launcher', 'mpirun', '--gpus', '0-1', '--pairs', 'all', '--groupings', 'tp2',
-    '--sizes', '8:1M:x4', '--trials', '1', '--seed', '8', '--env', 'NCCL_P2P_DISABLE=1', '--out', out])
+  const r = await sweep([
+    '--instrument',
+    'sim',
+    '--preset',
+    'seed-vm',
+    '--launcher',
+    'mpirun',
+    '--gpus',
+    '0-1',
+    '--pairs',
+    'all',
+    '--groupings',
+    'tp2',
+    '--sizes',
+    '8:1M:x4',
+    '--trials',
+    '1',
+    '--seed',
+    '8',
+    '--env',
+    'NCCL_P2P_DISABLE=1',
+    '--out',
+    out,
+  ])
   assert.equal(r.code, 0, r.stderr)
   const m = manifestOf(out)
   const id = 'nccl.all_reduce~tp2~NCCL_P2P_DISABLE=1~t1'
@@ -26,7 +52,9 @@ test('mpirun -np 2: two ranks, --tag-output lines parsed, env exported with -x',
   const argv = launch?.argv ?? []
   assert.equal(argv[0], 'mpirun')
   assert.deepEqual(argv.slice(argv.indexOf('-np'), argv.indexOf('-np') + 2), ['-np', '2'])
-  assert.ok(argv.includes('--tag-output') && argv.includes('CUDA_VISIBLE_DEVICES=0,1') && argv.includes('NCCL_DEBUG=INFO'))
+  assert.ok(
+    argv.includes('--tag-output') && argv.includes('CUDA_VISIBLE_DEVICES=0,1') && argv.includes('NCCL_DEBUG=INFO'),
+  )
   const text = readFileSync(join(out, launch?.stdout ?? ''), 'utf8')
   assert.match(text, /^\[1,0\]<stdout>:# SIMULATED by gpucomm sim/)
   const pids = new Set([...text.matchAll(/#\s+Rank\s+\d+ Group\s+\d+ Pid\s+(\d+)/g)].map((x) => x[1]))
@@ -49,15 +77,42 @@ for (let s = Number(arg('-b')); s <= Number(arg('-e')); s *= Number(arg('-f')))
 console.log(lines.join('\\n'))
 `
 
-test('mpirun -np 2 with the native instrument: coll_bench gets -g 1 and a bootstrap dir, its --tag-output lines become rows', { skip: missing }, async () => {
+test('mpirun -np 2 with the native instrument: coll_bench gets -g 1 and a bootstrap dir, its --tag-output lines become rows', {
+  skip: missing,
+}, async () => {
   const dir = tmp()
-  for (const [name, text] of [['coll_bench', FAKE_COLL], ['p2p_bench', '#!/bin/sh\nexit 3\n']] as const) {
+  for (const [name, text] of [
+    ['coll_bench', FAKE_COLL],
+    ['p2p_bench', '#!/bin/sh\nexit 3\n'],
+  ] as const) {
     writeFileSync(join(dir, name), text)
     chmodSync(join(dir, name), 0o755)
   }
   const out = join(tmp(), 'set')
-  const r = await sweep(['--instrument', 'native', '--native-dir', dir, '--launcher', 'mpirun', '--gpus', '0-1', '--pairs', 'none', '--groupings', 'tp2',
-    '--sizes', '1K:64K:x8', '--iters', '3', '--trials', '1', '--seed', '8', '--out', out])
+  const r = await sweep([
+    '--instrument',
+    'native',
+    '--native-dir',
+    dir,
+    '--launcher',
+    'mpirun',
+    '--gpus',
+    '0-1',
+    '--pairs',
+    'none',
+    '--groupings',
+    'tp2',
+    '--sizes',
+    '1K:64K:x8',
+    '--iters',
+    '3',
+    '--trials',
+    '1',
+    '--seed',
+    '8',
+    '--out',
+    out,
+  ])
   assert.equal(r.code, 0, r.stderr)
   const id = 'nccl.all_reduce~tp2~t1'
   const m = manifestOf(out)

@@ -1,25 +1,60 @@
 /** Slower Slurm checks (npm run test:cluster): concurrent srun groups, and a hang killed with its tasks. */
-import { test } from 'node:test'
+
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
+import { test } from 'node:test'
 import { execa } from 'execa'
 import type { SweepExtra } from '../../src/run/index.ts'
-import { BIN, ROOT, tmp } from '../helpers.ts'
 import { CLEAN_ENV, manifestOf } from '../e2e/_sweep.ts'
+import { BIN, ROOT, tmp } from '../helpers.ts'
 import { slurmMissing, startSlurm } from './_slurm.ts'
 
 const missing = await slurmMissing()
 if (missing) console.log(`# skipping the Slurm fault test: ${missing}`)
 
-test('srun: two TP2 groups run as concurrent job steps; a hanging step is killed with its tasks', { skip: missing }, async () => {
+test('srun: two TP2 groups run as concurrent job steps; a hanging step is killed with its tasks', {
+  skip: missing,
+}, async () => {
   const cluster = await startSlurm()
   const seed = 660_000 + (process.pid % 1000)
   try {
     const out = join(tmp(), 'set')
-    const r = await execa(process.execPath, [BIN, 'sweep', '--instrument', 'sim', '--preset', 'seed-vm', '--launcher', 'srun', '--srun-gpus', 'none',
-      '--gpus', '0-3', '--pairs', 'none', '--groupings', 'tp2', '--sizes', '8:1K:x2', '--trials', '2', '--seed', String(seed), '--timeout', '6', '--retries', '0',
-      '--sim-fault', 't2=hang', '--out', out],
-    { reject: false, cwd: ROOT, timeout: 120_000, env: { ...CLEAN_ENV, SLURM_CONF: cluster.conf }, extendEnv: true })
+    const r = await execa(
+      process.execPath,
+      [
+        BIN,
+        'sweep',
+        '--instrument',
+        'sim',
+        '--preset',
+        'seed-vm',
+        '--launcher',
+        'srun',
+        '--srun-gpus',
+        'none',
+        '--gpus',
+        '0-3',
+        '--pairs',
+        'none',
+        '--groupings',
+        'tp2',
+        '--sizes',
+        '8:1K:x2',
+        '--trials',
+        '2',
+        '--seed',
+        String(seed),
+        '--timeout',
+        '6',
+        '--retries',
+        '0',
+        '--sim-fault',
+        't2=hang',
+        '--out',
+        out,
+      ],
+      { reject: false, cwd: ROOT, timeout: 120_000, env: { ...CLEAN_ENV, SLURM_CONF: cluster.conf }, extendEnv: true },
+    )
     assert.equal(r.exitCode, 1, `${r.stdout}\n${r.stderr}`)
     const m = manifestOf(out)
     assert.equal(m.outcomes?.['nccl.all_reduce~tp2~t1']?.status, 'ok')
@@ -29,7 +64,13 @@ test('srun: two TP2 groups run as concurrent job steps; a hanging step is killed
     assert.ok(Math.abs(a.startedMs - b.startedMs) < 1000 * Math.min(a.wallS, b.wallS), 'the two srun steps overlap')
     await new Promise((res) => setTimeout(res, 1000))
     const ps = await execa('ps', ['-eo', 'pid,args'], { reject: false })
-    assert.deepEqual(String(ps.stdout).split('\n').filter((l) => l.includes(`--seed ${seed} `) && !l.includes('<defunct>')), [], 'no task outlives the kill')
+    assert.deepEqual(
+      String(ps.stdout)
+        .split('\n')
+        .filter((l) => l.includes(`--seed ${seed} `) && !l.includes('<defunct>')),
+      [],
+      'no task outlives the kill',
+    )
   } finally {
     await cluster.stop()
   }

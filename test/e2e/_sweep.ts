@@ -1,26 +1,54 @@
 /** Helpers of the sweep end-to-end tests: run `gpucomm sweep` as a real process, read result sets. */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { execa } from 'execa'
 import type { ResultPromise } from 'execa'
+import { execa } from 'execa'
 import type { Manifest, Row } from '../../src/model/index.ts'
 import { loadSet } from '../../src/resultset/index.ts'
 import { BIN, ROOT } from '../helpers.ts'
 
 /** Launcher variables stripped from the environment so the sim never thinks it is a rank. */
 export const CLEAN_ENV: Record<string, undefined> = Object.fromEntries(
-  ['OMPI_COMM_WORLD_RANK', 'OMPI_COMM_WORLD_SIZE', 'PMI_RANK', 'PMI_SIZE', 'SLURM_PROCID', 'SLURM_NTASKS', 'SLURM_JOB_NODELIST', 'SLURM_NODELIST'].map((k) => [k, undefined]),
+  [
+    'OMPI_COMM_WORLD_RANK',
+    'OMPI_COMM_WORLD_SIZE',
+    'PMI_RANK',
+    'PMI_SIZE',
+    'SLURM_PROCID',
+    'SLURM_NTASKS',
+    'SLURM_JOB_NODELIST',
+    'SLURM_NODELIST',
+  ].map((k) => [k, undefined]),
 )
 
 /** Runs `gpucomm sweep ARGS` to the end. */
-export async function sweep(args: readonly string[], timeout = 120_000, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const r = await execa(process.execPath, [BIN, 'sweep', ...args], { reject: false, cwd: ROOT, timeout, env: { ...CLEAN_ENV, ...env }, extendEnv: true })
+export async function sweep(
+  args: readonly string[],
+  timeout = 120_000,
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const r = await execa(process.execPath, [BIN, 'sweep', ...args], {
+    reject: false,
+    cwd: ROOT,
+    timeout,
+    env: { ...CLEAN_ENV, ...env },
+    extendEnv: true,
+  })
   return { code: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) }
 }
 
 /** Starts `gpucomm sweep ARGS` and resolves once its stderr shows `pattern` (the child keeps running). */
-export async function startSweep(args: readonly string[], pattern: RegExp): Promise<{ child: ResultPromise<{ reject: false }>; stderr: () => string }> {
-  const child = execa(process.execPath, [BIN, 'sweep', ...args], { reject: false, cwd: ROOT, env: CLEAN_ENV, extendEnv: true, buffer: true })
+export async function startSweep(
+  args: readonly string[],
+  pattern: RegExp,
+): Promise<{ child: ResultPromise<{ reject: false }>; stderr: () => string }> {
+  const child = execa(process.execPath, [BIN, 'sweep', ...args], {
+    reject: false,
+    cwd: ROOT,
+    env: CLEAN_ENV,
+    extendEnv: true,
+    buffer: true,
+  })
   let err = ''
   await new Promise<void>((res, rej) => {
     const t = setTimeout(() => rej(new Error(`sweep never printed ${pattern}; stderr: ${err}`)), 60_000)
@@ -40,7 +68,8 @@ export async function startSweep(args: readonly string[], pattern: RegExp): Prom
 }
 
 /** The manifest of a set. */
-export const manifestOf = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest
+export const manifestOf = (dir: string): Manifest =>
+  JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest
 
 /** Rows of a set as sorted JSON strings (a multiset: duplicates and losses both show). */
 export async function rowBag(dir: string): Promise<string[]> {

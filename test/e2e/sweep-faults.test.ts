@@ -1,26 +1,47 @@
 /** Faults: the watchdog kills a hang (hung), crashes / non-zero exits / garbage / truncation / bad data are recorded, the sweep goes on. */
-import { test } from 'node:test'
+
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { test } from 'node:test'
 import { execa } from 'execa'
-import type { SweepExtra } from '../../src/run/index.ts'
 import { loadSet } from '../../src/resultset/index.ts'
+import type { SweepExtra } from '../../src/run/index.ts'
 import { tmp } from '../helpers.ts'
 import { manifestOf, sweep } from './_sweep.ts'
 
-const BASE = ['--instrument', 'sim', '--preset', 'seed-vm', '--gpus', '0-3', '--pairs', 'none', '--groupings', 'tp4', '--sizes', '8:1K:x2', '--retries', '0']
+const BASE = [
+  '--instrument',
+  'sim',
+  '--preset',
+  'seed-vm',
+  '--gpus',
+  '0-3',
+  '--pairs',
+  'none',
+  '--groupings',
+  'tp4',
+  '--sizes',
+  '8:1K:x2',
+  '--retries',
+  '0',
+]
 
 /** Processes whose command line carries this seed (the sim's argv does). */
 async function simProcesses(seed: number): Promise<string[]> {
   const r = await execa('ps', ['-eo', 'pid,args'], { reject: false })
-  return String(r.stdout).split('\n').filter((l) => l.includes(`--seed ${seed} `) && l.includes(' sim '))
+  return String(r.stdout)
+    .split('\n')
+    .filter((l) => l.includes(`--seed ${seed} `) && l.includes(' sim '))
 }
 
 test('hang → hung at the watchdog (group killed); crash, exit, garbage, truncated, corrupt recorded; the good point still runs', async () => {
   const out = join(tmp(), 'set')
   const seed = 900_000 + (process.pid % 1000)
-  const faults = ['t1=hang', 't2=crash', 't3=exit', 't4=garbage', 't5=truncated', 't6=corrupt'].flatMap((f) => ['--sim-fault', f])
+  const faults = ['t1=hang', 't2=crash', 't3=exit', 't4=garbage', 't5=truncated', 't6=corrupt'].flatMap((f) => [
+    '--sim-fault',
+    f,
+  ])
   const t0 = performance.now()
   const r = await sweep([...BASE, '--trials', '7', '--timeout', '5', '--seed', String(seed), ...faults, '--out', out])
   const wall = (performance.now() - t0) / 1000
@@ -40,7 +61,10 @@ test('hang → hung at the watchdog (group killed); crash, exit, garbage, trunca
   assert.match((o(6) as { reason: string }).reason, /data check failed: \d+ wrong elements/)
   assert.equal(o(7)?.status, 'ok')
   // Rows a failed point printed are not in the set; the progress line says where they are.
-  const hint = /t6 corrupt: data check failed[^\n]*\(its \d+ rows are not in the set: gpucomm import (\S+) --out DIR recovers them\)/.exec(r.stderr)
+  const hint =
+    /t6 corrupt: data check failed[^\n]*\(its \d+ rows are not in the set: gpucomm import (\S+) --out DIR recovers them\)/.exec(
+      r.stderr,
+    )
   assert.equal(hint?.[1], join(out, 'raw', 'nccl.all_reduce~tp4~t6', 'a1-g0-3.stdout'))
   assert.ok(existsSync(hint?.[1] ?? ''))
   assert.doesNotMatch(r.stderr, /t7 ok[^\n]*not in the set/)
@@ -60,18 +84,43 @@ test('hang → hung at the watchdog (group killed); crash, exit, garbage, trunca
 
 test('retries with backoff: a crash on the first attempt is retried and recorded ok; a hard-capped hang is hung after every attempt', async () => {
   const out = join(tmp(), 'set')
-  const r = await sweep([...BASE, '--trials', '2', '--retries', '1', '--retry-backoff', '0.2', '--timeout', '30', '--hard-timeout', '5', '--seed', '4',
-    '--sim-fault', 't1=crash@1', '--sim-fault', 't2=hang', '--out', out])
+  const r = await sweep([
+    ...BASE,
+    '--trials',
+    '2',
+    '--retries',
+    '1',
+    '--retry-backoff',
+    '0.2',
+    '--timeout',
+    '30',
+    '--hard-timeout',
+    '5',
+    '--seed',
+    '4',
+    '--sim-fault',
+    't1=crash@1',
+    '--sim-fault',
+    't2=hang',
+    '--out',
+    out,
+  ])
   assert.equal(r.code, 1)
   assert.match(r.stderr, /retry nccl\.all_reduce~tp4~t1 \(attempt 2\) after failed: crashed/)
   const m = manifestOf(out)
-  assert.deepEqual({ ...m.outcomes?.['nccl.all_reduce~tp4~t1'], wallS: 0 }, { status: 'ok', attempts: 2, wallS: 0, rows: 64 })
+  assert.deepEqual(
+    { ...m.outcomes?.['nccl.all_reduce~tp4~t1'], wallS: 0 },
+    { status: 'ok', attempts: 2, wallS: 0, rows: 64 },
+  )
   const hung = m.outcomes?.['nccl.all_reduce~tp4~t2'] as { status: string; attempts: number; reason: string }
   assert.equal(hung.status, 'hung')
   assert.equal(hung.attempts, 2)
   assert.match(hung.reason, /hard cap/)
   const att = (m.extra?.sweep as SweepExtra).points['nccl.all_reduce~tp4~t1']?.attempts ?? []
-  assert.deepEqual(att.map((a) => a.status), ['failed', 'ok'])
+  assert.deepEqual(
+    att.map((a) => a.status),
+    ['failed', 'ok'],
+  )
   assert.ok(existsSync(join(out, 'raw', 'nccl.all_reduce~tp4~t1', 'a1-g0-3.stdout')))
   assert.ok(existsSync(join(out, 'raw', 'nccl.all_reduce~tp4~t1', 'a2-g0-3.stdout')))
   const set = await loadSet(out)
@@ -89,7 +138,14 @@ test('--resume reruns a failed point without overwriting its earlier logs: they 
   const resumed = await sweep(['--resume', out])
   assert.equal(resumed.code, 1, 'the fault is part of the spec, so the point fails again')
   assert.match(resumed.stderr, /1 points to run, 1 already done/)
-  assert.equal(readFileSync(join(`${raw}.earlier-1`, 'a1-g0-3.stderr'), 'utf8'), first, 'the first run\'s log, moved intact')
+  assert.equal(
+    readFileSync(join(`${raw}.earlier-1`, 'a1-g0-3.stderr'), 'utf8'),
+    first,
+    "the first run's log, moved intact",
+  )
   assert.ok(existsSync(join(raw, 'a1-g0-3.stdout')), 'the resumed run wrote its own logs')
-  assert.ok(!existsSync(join(out, 'raw', 'nccl.all_reduce~tp4~t2.earlier-1')), 'a point that did not run again keeps its logs in place')
+  assert.ok(
+    !existsSync(join(out, 'raw', 'nccl.all_reduce~tp4~t2.earlier-1')),
+    'a point that did not run again keeps its logs in place',
+  )
 })

@@ -1,16 +1,41 @@
 /** Real signals to a real `gpucomm sweep`: SIGINT then --resume, SIGKILL mid-sweep with a torn line then --resume, and the lock. */
-import { test } from 'node:test'
+
 import assert from 'node:assert/strict'
 import { appendFileSync, existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { test } from 'node:test'
 import { loadSet } from '../../src/resultset/index.ts'
 import type { SweepExtra } from '../../src/run/index.ts'
 import { tmp } from '../helpers.ts'
 import { manifestOf, rowBag, startSweep, sweep } from './_sweep.ts'
 
 // 6 points: p2p + tp4 + tp2 on 4 GPUs, 2 trials.
-const SPEC = ['--instrument', 'sim', '--preset', 'seed-vm', '--gpus', '0-3', '--pairs', 'all', '--groupings', 'tp4,tp2', '--sizes', '8:1M:x4', '--trials', '2', '--seed', '99']
-const IDS = ['nccl.all_reduce~tp2~t1', 'nccl.all_reduce~tp2~t2', 'nccl.all_reduce~tp4~t1', 'nccl.all_reduce~tp4~t2', 'p2p~0-3~t1', 'p2p~0-3~t2']
+const SPEC = [
+  '--instrument',
+  'sim',
+  '--preset',
+  'seed-vm',
+  '--gpus',
+  '0-3',
+  '--pairs',
+  'all',
+  '--groupings',
+  'tp4,tp2',
+  '--sizes',
+  '8:1M:x4',
+  '--trials',
+  '2',
+  '--seed',
+  '99',
+]
+const IDS = [
+  'nccl.all_reduce~tp2~t1',
+  'nccl.all_reduce~tp2~t2',
+  'nccl.all_reduce~tp4~t1',
+  'nccl.all_reduce~tp4~t2',
+  'p2p~0-3~t1',
+  'p2p~0-3~t2',
+]
 
 let reference: Promise<{ dir: string; rows: string[] }> | undefined
 /** The uninterrupted run everything is compared with (run once). */
@@ -78,10 +103,16 @@ test('SIGKILL mid-sweep plus a torn last line: the set loads (the partial line r
 
 test('the lock: a second sweep on a set being written is refused (exit 2, one line) and changes nothing', async () => {
   const dir = join(tmp(), 'locked')
-  const run = await startSweep([...SPEC, '--timeout', '60', '--sim-fault', 'p2p~0-3~t1=hang', '--out', dir], /sweep: 6 points to run/)
+  const run = await startSweep(
+    [...SPEC, '--timeout', '60', '--sim-fault', 'p2p~0-3~t1=hang', '--out', dir],
+    /sweep: 6 points to run/,
+  )
   try {
     const before = readFileSync(join(dir, 'manifest.json'), 'utf8')
-    for (const args of [['--resume', dir], [...SPEC, '--out', dir]]) {
+    for (const args of [
+      ['--resume', dir],
+      [...SPEC, '--out', dir],
+    ]) {
       const r = await sweep(args)
       assert.equal(r.code, 2)
       assert.match(r.stderr, /another sweep is writing this result set \(pid \d+ on /)

@@ -1,17 +1,33 @@
 /** The main job end to end on the simulator: the CLI contract of issue 5, rows from the real parsers. */
-import { test } from 'node:test'
+
 import assert from 'node:assert/strict'
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { test } from 'node:test'
+import { parserById, parseText } from '../../src/parsers/index.ts'
 import { loadSet } from '../../src/resultset/index.ts'
-import { parseText, parserById } from '../../src/parsers/index.ts'
-import { enrichRow } from '../../src/run/index.ts'
 import type { SweepExtra } from '../../src/run/index.ts'
-import { ROOT, tmp } from '../helpers.ts'
+import { enrichRow } from '../../src/run/index.ts'
 import { checkGolden } from '../golden.ts'
+import { ROOT, tmp } from '../helpers.ts'
 import { manifestOf, rowBag, sweep } from './_sweep.ts'
 
-const CONTRACT = ['--instrument', 'sim', '--preset', 'seed-vm', '--gpus', '0-7', '--pairs', 'all', '--groupings', 'tp8,tp4', '--sizes', '8:64M:x2', '--trials', '3']
+const CONTRACT = [
+  '--instrument',
+  'sim',
+  '--preset',
+  'seed-vm',
+  '--gpus',
+  '0-7',
+  '--pairs',
+  'all',
+  '--groupings',
+  'tp8,tp4',
+  '--sizes',
+  '8:64M:x2',
+  '--trials',
+  '3',
+]
 
 test('8 GPUs, all pairs, 8 B–64 MiB, tp8 vs tp4, 3 trials: every point ok, rows exactly what the real parsers read from raw/', async () => {
   const out = join(tmp(), 'set')
@@ -24,7 +40,17 @@ test('8 GPUs, all pairs, 8 B–64 MiB, tp8 vs tp4, 3 trials: every point ok, row
   assert.equal(set.manifest.simulated, true)
   assert.equal(set.diagnostics.length, 0)
   const outcomes = set.manifest.outcomes ?? {}
-  assert.deepEqual(Object.keys(outcomes).sort(), ['nccl.all_reduce~tp4~t1', 'nccl.all_reduce~tp4~t2', 'nccl.all_reduce~tp4~t3', 'nccl.all_reduce~tp8~t1', 'nccl.all_reduce~tp8~t2', 'nccl.all_reduce~tp8~t3', 'p2p~0-7~t1', 'p2p~0-7~t2', 'p2p~0-7~t3'])
+  assert.deepEqual(Object.keys(outcomes).sort(), [
+    'nccl.all_reduce~tp4~t1',
+    'nccl.all_reduce~tp4~t2',
+    'nccl.all_reduce~tp4~t3',
+    'nccl.all_reduce~tp8~t1',
+    'nccl.all_reduce~tp8~t2',
+    'nccl.all_reduce~tp8~t3',
+    'p2p~0-7~t1',
+    'p2p~0-7~t2',
+    'p2p~0-7~t3',
+  ])
   for (const o of Object.values(outcomes)) assert.equal(o.status, 'ok')
   const extra = set.manifest.extra?.sweep as SweepExtra
   // Every row is what the registered parser makes of the raw stdout, plus the sweep's fields.
@@ -38,9 +64,21 @@ test('8 GPUs, all pairs, 8 B–64 MiB, tp8 vs tp4, 3 trials: every point ok, row
       const text = readFileSync(join(out, l.stdout), 'utf8')
       const trial = Number(id.slice(-1))
       const group = l.group.includes('-') ? range(l.group) : l.group.split(',').map(Number)
-      const point = { id, instrument: 'sim', bench: id.split('~')[0] as string, kind: id.startsWith('p2p') ? 'pairs' as const : 'collective' as const,
-        grouping: id.split('~')[1] as string, groups: [group], pairs: extra.spec.pairs === 'none' ? [] : extra.spec.pairs, sizes: extra.spec.sizes, env: {}, trial }
-      const want = parseText(parser, text, { file: l.stdout, trial }).rows.map((row) => enrichRow(row, point, group, true)).filter((x) => x !== undefined)
+      const point = {
+        id,
+        instrument: 'sim',
+        bench: id.split('~')[0] as string,
+        kind: id.startsWith('p2p') ? ('pairs' as const) : ('collective' as const),
+        grouping: id.split('~')[1] as string,
+        groups: [group],
+        pairs: extra.spec.pairs === 'none' ? [] : extra.spec.pairs,
+        sizes: extra.spec.sizes,
+        env: {},
+        trial,
+      }
+      const want = parseText(parser, text, { file: l.stdout, trial })
+        .rows.map((row) => enrichRow(row, point, group, true))
+        .filter((x) => x !== undefined)
       const got = set.rows.filter((row) => row.source.file === l.stdout)
       assert.deepEqual(got, want, `${id} ${l.group}`)
       reparsed += got.length
@@ -49,14 +87,23 @@ test('8 GPUs, all pairs, 8 B–64 MiB, tp8 vs tp4, 3 trials: every point ok, row
   assert.equal(reparsed, set.rows.length)
   // TP4 = two groups of four, run at the same time; TP8 = one group of eight.
   const coll = set.rows.filter((x) => x.bench === 'nccl.all_reduce' && x.metric === 'time')
-  assert.deepEqual([...new Set(coll.filter((x) => x.grouping === 'tp4').map((x) => `${x.group}:${x.ranks}`))].sort(), ['0-3:4', '4-7:4'])
-  assert.deepEqual([...new Set(coll.filter((x) => x.grouping === 'tp8').map((x) => `${x.group}:${x.ranks}`))], ['0-7:8'])
+  assert.deepEqual([...new Set(coll.filter((x) => x.grouping === 'tp4').map((x) => `${x.group}:${x.ranks}`))].sort(), [
+    '0-3:4',
+    '4-7:4',
+  ])
+  assert.deepEqual(
+    [...new Set(coll.filter((x) => x.grouping === 'tp8').map((x) => `${x.group}:${x.ranks}`))],
+    ['0-7:8'],
+  )
   assert.equal(new Set(coll.map((x) => x.sizeBytes)).size, 24)
   assert.deepEqual([...new Set(coll.map((x) => x.trial))].sort(), [1, 2, 3])
   for (const t of [1, 2, 3]) {
     const [a, b] = extra.points[`nccl.all_reduce~tp4~t${t}`]?.attempts[0]?.launches ?? []
     assert.ok(a && b)
-    assert.ok(Math.abs(a.startedMs - b.startedMs) < 1000 * Math.min(a.wallS, b.wallS), 'the two TP4 groups overlap in time')
+    assert.ok(
+      Math.abs(a.startedMs - b.startedMs) < 1000 * Math.min(a.wallS, b.wallS),
+      'the two TP4 groups overlap in time',
+    )
   }
   const lat = set.rows.filter((x) => x.bench === 'p2p.latency' && x.src !== x.dst)
   assert.equal(new Set(lat.map((x) => `${x.src}>${x.dst}`)).size, 56)
@@ -72,9 +119,30 @@ function range(t: string): number[] {
 }
 
 test('--seed fixes the numbers: the same seed gives the same rows, another seed other rows', async () => {
-  const args = ['--instrument', 'sim', '--preset', 'seed-vm', '--gpus', '0-7', '--pairs', 'none', '--groupings', 'tp4', '--sizes', '8:1M:x4', '--trials', '1', '--order', 'shuffled']
+  const args = [
+    '--instrument',
+    'sim',
+    '--preset',
+    'seed-vm',
+    '--gpus',
+    '0-7',
+    '--pairs',
+    'none',
+    '--groupings',
+    'tp4',
+    '--sizes',
+    '8:1M:x4',
+    '--trials',
+    '1',
+    '--order',
+    'shuffled',
+  ]
   const d = tmp()
-  const [a, b, c] = await Promise.all([sweep([...args, '--seed', '5', '--out', join(d, 'a')]), sweep([...args, '--seed', '5', '--out', join(d, 'b')]), sweep([...args, '--seed', '6', '--out', join(d, 'c')])])
+  const [a, b, c] = await Promise.all([
+    sweep([...args, '--seed', '5', '--out', join(d, 'a')]),
+    sweep([...args, '--seed', '5', '--out', join(d, 'b')]),
+    sweep([...args, '--seed', '6', '--out', join(d, 'c')]),
+  ])
   assert.deepEqual([a.code, b.code, c.code], [0, 0, 0])
   const [ra, rb, rc] = await Promise.all(['a', 'b', 'c'].map((x) => rowBag(join(d, x))))
   assert.ok(ra && ra.length > 0)
@@ -85,13 +153,34 @@ test('--seed fixes the numbers: the same seed gives the same rows, another seed 
 
 test('--dry-run prints every point and its exact commands, and writes nothing', async () => {
   const out = join(tmp(), 'never')
-  const args = ['--instrument', 'sim', '--preset', 'seed-vm', '--gpus', '0-7', '--pairs', 'all', '--groupings', 'tp8,tp4,best', '--sizes', '8:64M:x2', '--trials', '1']
+  const args = [
+    '--instrument',
+    'sim',
+    '--preset',
+    'seed-vm',
+    '--gpus',
+    '0-7',
+    '--pairs',
+    'all',
+    '--groupings',
+    'tp8,tp4,best',
+    '--sizes',
+    '8:64M:x2',
+    '--trials',
+    '1',
+  ]
   const r = await sweep([...args, '--seed', '3', '--env', 'NCCL_PROTO=LL,Simple', '--out', out, '--dry-run'])
   assert.equal(r.code, 0, r.stderr)
   assert.equal(existsSync(out), false)
   const lines = r.stdout.replaceAll(process.execPath, '<node>').replaceAll(ROOT, '<repo>').trimEnd().split('\n')
   checkGolden('sweep/dry-run', lines)
-  assert.ok(lines.some((l) => l.startsWith('  [4-7] NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,ENV,TUNING CUDA_VISIBLE_DEVICES=4,5,6,7 <node> <repo>/bin/gpucomm.js sim --preset seed-vm --format nccl-tests')))
+  assert.ok(
+    lines.some((l) =>
+      l.startsWith(
+        '  [4-7] NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,ENV,TUNING CUDA_VISIBLE_DEVICES=4,5,6,7 <node> <repo>/bin/gpucomm.js sim --preset seed-vm --format nccl-tests',
+      ),
+    ),
+  )
   // `best` ranks the preset's SIMULATED topology: the seed VM's pairs all cost the same, so the first TP4 split wins.
   assert.ok(lines.includes('nccl.all_reduce~best~NCCL_PROTO=LL~t1'))
   assert.ok(!lines.some((l) => l.startsWith('skipped')))
@@ -106,8 +195,18 @@ test('bad input: one line, exit 2, nothing written or overwritten', async () => 
   assert.match(r.stderr, /directory is not empty \(use --resume/)
   assert.equal(readFileSync(join(d, 'full', 'keep.txt'), 'utf8'), 'mine\n')
   const base = ['--instrument', 'sim', '--pairs', 'all', '--sizes', '8:64M:x2']
-  const good: Record<string, string> = { '--preset': 'seed-vm', '--gpus': '0-7', '--groupings': 'tp8,tp4', '--trials': '3' }
-  for (const [flag, value] of [['--preset', 'quantum'], ['--gpus', '7-0'], ['--groupings', '0-3/3-7'], ['--trials', '0']] as const) {
+  const good: Record<string, string> = {
+    '--preset': 'seed-vm',
+    '--gpus': '0-7',
+    '--groupings': 'tp8,tp4',
+    '--trials': '3',
+  }
+  for (const [flag, value] of [
+    ['--preset', 'quantum'],
+    ['--gpus', '7-0'],
+    ['--groupings', '0-3/3-7'],
+    ['--trials', '0'],
+  ] as const) {
     const flags = Object.entries({ ...good, [flag]: value }).flat()
     const b = await sweep([...base, ...flags, '--out', join(d, 'x')])
     assert.equal(b.code, 2, `${flag} ${value}: ${b.stderr}`)
@@ -118,14 +217,45 @@ test('bad input: one line, exit 2, nothing written or overwritten', async () => 
 
 test('env axes: NCCL_P2P_DISABLE on a VM without P2P is flagged as making no visible difference; NCCL_PROTO is not', async () => {
   const out = join(tmp(), 'set')
-  const r = await sweep(['--instrument', 'sim', '--preset', 'seed-vm', '--gpus', '0-3', '--pairs', 'none', '--groupings', 'tp4', '--sizes', '8:64M:x8', '--trials', '2',
-    '--seed', '5', '--env', 'NCCL_P2P_DISABLE=0,1', '--env', 'NCCL_PROTO=LL,Simple', '--out', out])
+  const r = await sweep([
+    '--instrument',
+    'sim',
+    '--preset',
+    'seed-vm',
+    '--gpus',
+    '0-3',
+    '--pairs',
+    'none',
+    '--groupings',
+    'tp4',
+    '--sizes',
+    '8:64M:x8',
+    '--trials',
+    '2',
+    '--seed',
+    '5',
+    '--env',
+    'NCCL_P2P_DISABLE=0,1',
+    '--env',
+    'NCCL_PROTO=LL,Simple',
+    '--out',
+    out,
+  ])
   assert.equal(r.code, 0, r.stderr)
   const flags = (manifestOf(out).extra?.sweep as SweepExtra).noVisibleEffect
-  assert.deepEqual(flags.map((f) => [f.axis, f.others.NCCL_PROTO, f.basis]), [['NCCL_P2P_DISABLE', 'LL', 'timing'], ['NCCL_P2P_DISABLE', 'Simple', 'timing']])
+  assert.deepEqual(
+    flags.map((f) => [f.axis, f.others.NCCL_PROTO, f.basis]),
+    [
+      ['NCCL_P2P_DISABLE', 'LL', 'timing'],
+      ['NCCL_P2P_DISABLE', 'Simple', 'timing'],
+    ],
+  )
   assert.match(r.stdout, /no visible effect: NCCL_P2P_DISABLE=0,1 on nccl\.all_reduce tp4/)
   const rows = (await loadSet(out)).rows
   assert.deepEqual([...new Set(rows.map((x) => JSON.stringify(x.env)))].sort(), [
-    '{"NCCL_P2P_DISABLE":"0","NCCL_PROTO":"LL"}', '{"NCCL_P2P_DISABLE":"0","NCCL_PROTO":"Simple"}', '{"NCCL_P2P_DISABLE":"1","NCCL_PROTO":"LL"}', '{"NCCL_P2P_DISABLE":"1","NCCL_PROTO":"Simple"}',
+    '{"NCCL_P2P_DISABLE":"0","NCCL_PROTO":"LL"}',
+    '{"NCCL_P2P_DISABLE":"0","NCCL_PROTO":"Simple"}',
+    '{"NCCL_P2P_DISABLE":"1","NCCL_PROTO":"LL"}',
+    '{"NCCL_P2P_DISABLE":"1","NCCL_PROTO":"Simple"}',
   ])
 })

@@ -8,14 +8,20 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { execa } from 'execa'
-import { buildNative, findNvcc, readRegistry } from '../../src/build/index.ts'
 import type { NativeBuild } from '../../src/build/index.ts'
-import { parseText, parserById } from '../../src/parsers/index.ts'
+import { buildNative, findNvcc, readRegistry } from '../../src/build/index.ts'
 import type { Parser } from '../../src/parsers/index.ts'
+import { parserById, parseText } from '../../src/parsers/index.ts'
 import { tmp } from '../helpers.ts'
 
-const nvccSkip = await findNvcc().then(() => false as const, (e: Error) => `${e.message}: native bench tests skipped`)
-const ccSkip = (await execa('cc', ['--version'], { reject: false })).exitCode === 0 ? false : 'no C compiler (cc): stub libnccl tests skipped'
+const nvccSkip = await findNvcc().then(
+  () => false as const,
+  (e: Error) => `${e.message}: native bench tests skipped`,
+)
+const ccSkip =
+  (await execa('cc', ['--version'], { reject: false })).exitCode === 0
+    ? false
+    : 'no C compiler (cc): stub libnccl tests skipped'
 const gpu = (await execa('nvidia-smi', ['-L'], { reject: false })).exitCode === 0
 const noGpuSkip = gpu ? 'a GPU is present here: the no-GPU exit path is not reachable' : false
 for (const s of [nvccSkip, ccSkip, noGpuSkip]) if (s) console.log(s)
@@ -27,7 +33,12 @@ const built = (): Promise<NativeBuild> => (building ??= buildNative({ arch: ['sm
 
 /** Runs a binary with exactly `env` (plus PATH and HOME), never throwing. */
 async function run(file: string, args: string[], env: Record<string, string> = {}) {
-  const r = await execa(file, args, { reject: false, extendEnv: false, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, timeout: 60_000 })
+  const r = await execa(file, args, {
+    reject: false,
+    extendEnv: false,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    timeout: 60_000,
+  })
   return { code: r.exitCode, stdout: r.stdout, stderr: r.stderr }
 }
 
@@ -45,19 +56,29 @@ test('gpucomm build compiles both benches for one arch, then hits its cache', { 
   assert.equal(again.compileS, 0)
   assert.deepEqual([again.p2pBench, again.collBench, again.hash], [b.p2pBench, b.collBench, b.hash])
   const reg = readRegistry(cache).instruments.filter((i) => i.name === 'native')
-  assert.deepEqual(reg.map((i) => i.binaries), [{ p2p_bench: b.p2pBench, coll_bench: b.collBench }])
+  assert.deepEqual(
+    reg.map((i) => i.binaries),
+    [{ p2p_bench: b.p2pBench, coll_bench: b.collBench }],
+  )
 })
 
-test('p2p_bench without a GPU: exit 3 and one line with the CUDA error name and file:line', { skip: nvccSkip || noGpuSkip }, async () => {
+test('p2p_bench without a GPU: exit 3 and one line with the CUDA error name and file:line', {
+  skip: nvccSkip || noGpuSkip,
+}, async () => {
   const r = await run((await built()).p2pBench, ['-n', '2'])
   assert.equal(r.code, 3)
   const lines = r.stderr.trim().split('\n')
   assert.equal(lines.length, 1)
-  assert.match(lines[0] as string, /^p2p_bench: error: cudaGetDeviceCount\(&n\): cudaError\w+ \([^)]+\) at native\/common\.cuh:\d+$/)
+  assert.match(
+    lines[0] as string,
+    /^p2p_bench: error: cudaGetDeviceCount\(&n\): cudaError\w+ \([^)]+\) at native\/common\.cuh:\d+$/,
+  )
   assert.equal(r.stdout, '', 'nothing on stdout before the GPUs are known')
 })
 
-test('usage: -h exits 0 with the usage, bad flags and values exit 2 before any CUDA call', { skip: nvccSkip }, async () => {
+test('usage: -h exits 0 with the usage, bad flags and values exit 2 before any CUDA call', {
+  skip: nvccSkip,
+}, async () => {
   const b = await built()
   const h = await run(b.p2pBench, ['-h'])
   assert.equal(h.code, 0)
@@ -79,14 +100,33 @@ test('usage: -h exits 0 with the usage, bad flags and values exit 2 before any C
   assert.match(ch.stdout, /^usage: coll_bench /)
 })
 
-const STUB_FNS = ['ncclGetErrorString', 'ncclGetUniqueId', 'ncclCommInitRank', 'ncclCommDestroy', 'ncclGroupStart', 'ncclGroupEnd', 'ncclAllReduce', 'ncclBroadcast', 'ncclAllGather', 'ncclReduceScatter', 'ncclSend', 'ncclRecv']
+const STUB_FNS = [
+  'ncclGetErrorString',
+  'ncclGetUniqueId',
+  'ncclCommInitRank',
+  'ncclCommDestroy',
+  'ncclGroupStart',
+  'ncclGroupEnd',
+  'ncclAllReduce',
+  'ncclBroadcast',
+  'ncclAllGather',
+  'ncclReduceScatter',
+  'ncclSend',
+  'ncclRecv',
+]
 
 /** Builds a stub libnccl.so.2 in `dir/<sub>` whose ncclGetVersion reports `version`. */
 async function stubNccl(dir: string, version: number, omit: string[] = []): Promise<string> {
   mkdirSync(dir, { recursive: true })
   const body = [`int ncclGetVersion(int* v) { *v = ${version}; return 0; }`]
-  for (const f of STUB_FNS) if (!omit.includes(f)) body.push(f === 'ncclGetErrorString' ? 'const char* ncclGetErrorString(int r) { (void)r; return "stub"; }' : `int ${f}(void) { return 0; }`)
-  writeFileSync(join(dir, 'stub.c'), body.join('\n') + '\n')
+  for (const f of STUB_FNS)
+    if (!omit.includes(f))
+      body.push(
+        f === 'ncclGetErrorString'
+          ? 'const char* ncclGetErrorString(int r) { (void)r; return "stub"; }'
+          : `int ${f}(void) { return 0; }`,
+      )
+  writeFileSync(join(dir, 'stub.c'), `${body.join('\n')}\n`)
   const lib = join(dir, 'libnccl.so.2')
   await execa('cc', ['-shared', '-fPIC', '-o', lib, join(dir, 'stub.c')])
   return lib
@@ -94,18 +134,28 @@ async function stubNccl(dir: string, version: number, omit: string[] = []): Prom
 
 const stubSkip = nvccSkip || ccSkip
 
-test('coll_bench finds a stub NCCL through NCCL_LIBRARY, prints its path and version, then exits 3 (no GPU)', { skip: stubSkip || noGpuSkip }, async () => {
+test('coll_bench finds a stub NCCL through NCCL_LIBRARY, prints its path and version, then exits 3 (no GPU)', {
+  skip: stubSkip || noGpuSkip,
+}, async () => {
   const lib = await stubNccl(tmp(), 22807)
   const r = await run((await built()).collBench, ['-n', '1'], { NCCL_LIBRARY: lib })
-  assert.equal(r.stdout, `format: gpucomm-native/1\nbench: coll_bench\nnccl-library: ${lib}\nnccl-version: 22807\nnccl-version-string: 2.28.7`)
+  assert.equal(
+    r.stdout,
+    `format: gpucomm-native/1\nbench: coll_bench\nnccl-library: ${lib}\nnccl-version: 22807\nnccl-version-string: 2.28.7`,
+  )
   assert.equal(r.code, 3)
-  assert.match(r.stderr.trim(), /^coll_bench: error: cudaGetDeviceCount\(&n\): cudaError\w+ \(.+\) at native\/common\.cuh:\d+$/)
+  assert.match(
+    r.stderr.trim(),
+    /^coll_bench: error: cudaGetDeviceCount\(&n\): cudaError\w+ \(.+\) at native\/common\.cuh:\d+$/,
+  )
   // The header the binary really printed is what the native parser reads.
   const out = parseText(parserById('native') as Parser, r.stdout, { file: 'coll.txt' })
   assert.deepEqual([out.meta.nccl, out.meta.ncclLibrary, out.meta.bench], ['2.28.7', lib, 'coll_bench'])
 })
 
-test('coll_bench search order: NCCL_HOME/lib, the loader path, then python site-packages', { skip: stubSkip || noGpuSkip }, async () => {
+test('coll_bench search order: NCCL_HOME/lib, the loader path, then python site-packages', {
+  skip: stubSkip || noGpuSkip,
+}, async () => {
   const coll = (await built()).collBench
   const home = tmp()
   const viaHome = await stubNccl(join(home, 'lib'), 22105)
@@ -117,7 +167,12 @@ test('coll_bench search order: NCCL_HOME/lib, the loader path, then python site-
   r = await run(coll, [], { LD_LIBRARY_PATH: loader })
   assert.match(r.stdout, new RegExp(`nccl-library: ${viaLoader}\nnccl-version: 21806\nnccl-version-string: 2.18.6`))
   const userBase = tmp()
-  const site = (await execa('python3', ['-c', 'import site; print(site.getusersitepackages())'], { reject: false, env: { PYTHONUSERBASE: userBase } })).stdout.trim()
+  const site = (
+    await execa('python3', ['-c', 'import site; print(site.getusersitepackages())'], {
+      reject: false,
+      env: { PYTHONUSERBASE: userBase },
+    })
+  ).stdout.trim()
   if (!site) return void console.log('python3 absent: the site-packages step is not tested')
   const wheel = await stubNccl(join(site, 'nvidia', 'nccl', 'lib'), 22304)
   r = await run(coll, [], { PYTHONUSERBASE: userBase })
@@ -125,7 +180,9 @@ test('coll_bench search order: NCCL_HOME/lib, the loader path, then python site-
   assert.equal(r.code, 3)
 })
 
-test('coll_bench with an unusable NCCL: exit 4 naming a missing symbol or a too-old version', { skip: stubSkip }, async () => {
+test('coll_bench with an unusable NCCL: exit 4 naming a missing symbol or a too-old version', {
+  skip: stubSkip,
+}, async () => {
   const coll = (await built()).collBench
   const noSend = await stubNccl(tmp(), 22807, ['ncclSend'])
   let r = await run(coll, [], { NCCL_LIBRARY: noSend })
@@ -138,30 +195,55 @@ test('coll_bench with an unusable NCCL: exit 4 naming a missing symbol or a too-
   assert.equal(r.stderr.trim(), `coll_bench: error: NCCL library unusable: ${old}: NCCL 2.6.4 is older than 2.7`)
 })
 
-test('coll_bench with no NCCL anywhere: exit 4 and one line listing every place it looked', { skip: nvccSkip }, async () => {
+test('coll_bench with no NCCL anywhere: exit 4 and one line listing every place it looked', {
+  skip: nvccSkip,
+}, async () => {
   const userBase = tmp()
-  const r = await run((await built()).collBench, [], { NCCL_LIBRARY: '/nonexistent/libnccl.so.2', NCCL_HOME: '/nonexistent-home', PYTHONUSERBASE: userBase })
-  if (r.code !== 4 && /nccl-library: /.test(r.stdout)) return void console.log(`an NCCL is installed on this machine (${r.stdout.split('\n')[2] ?? ''}): the not-found path is not reachable`)
+  const r = await run((await built()).collBench, [], {
+    NCCL_LIBRARY: '/nonexistent/libnccl.so.2',
+    NCCL_HOME: '/nonexistent-home',
+    PYTHONUSERBASE: userBase,
+  })
+  if (r.code !== 4 && /nccl-library: /.test(r.stdout))
+    return void console.log(
+      `an NCCL is installed on this machine (${r.stdout.split('\n')[2] ?? ''}): the not-found path is not reachable`,
+    )
   assert.equal(r.code, 4)
   const lines = r.stderr.trim().split('\n')
   assert.equal(lines.length, 1)
   const line = lines[0] as string
-  assert.match(line, /^coll_bench: error: NCCL library not found; tried: \/nonexistent\/libnccl\.so\.2 \(not found\); \/nonexistent-home\/lib\/libnccl\.so\.2 \(not found\); libnccl\.so\.2 \(not found\)/)
-  assert.ok(line.includes(`${userBase}/`) || !existsSync('/usr/bin/python3'), 'the user site-packages of python3 are listed')
+  assert.match(
+    line,
+    /^coll_bench: error: NCCL library not found; tried: \/nonexistent\/libnccl\.so\.2 \(not found\); \/nonexistent-home\/lib\/libnccl\.so\.2 \(not found\); libnccl\.so\.2 \(not found\)/,
+  )
+  assert.ok(
+    line.includes(`${userBase}/`) || !existsSync('/usr/bin/python3'),
+    'the user site-packages of python3 are listed',
+  )
   assert.match(line, /nvidia\/nccl\/lib\/libnccl\.so\.2 \(not found\)/)
   assert.match(line, /set NCCL_LIBRARY to libnccl\.so\.2, or NCCL_HOME, or pip install nvidia-nccl-cu1\d\)$/)
   // With no NCCL_* variables at all the search starts at the loader path.
   const bare = await run((await built()).collBench, [], { PYTHONUSERBASE: userBase })
   assert.equal(bare.code, 4)
-  assert.match(bare.stderr.trim(), /^coll_bench: error: NCCL library not found; tried: libnccl\.so\.2 \(not found\); \//)
+  assert.match(
+    bare.stderr.trim(),
+    /^coll_bench: error: NCCL library not found; tried: libnccl\.so\.2 \(not found\); \//,
+  )
 })
 
-test('coll_bench bootstrap: rank 0 creates DIR and writes the id before touching a GPU, rank 1 reads it; a lone rank 1 times out', { skip: stubSkip || noGpuSkip }, async () => {
+test('coll_bench bootstrap: rank 0 creates DIR and writes the id before touching a GPU, rank 1 reads it; a lone rank 1 times out', {
+  skip: stubSkip || noGpuSkip,
+}, async () => {
   const coll = (await built()).collBench
   const lib = await stubNccl(tmp(), 22807)
   const dir = join(tmp(), 'raw', 'point', 'a1-g0,1.bootstrap') // its parents do not exist yet
   const rank = (r: number, extra: string[] = [], d = dir) =>
-    run(coll, ['-n', '1', '--bootstrap', d, ...extra], { NCCL_LIBRARY: lib, OMPI_COMM_WORLD_RANK: String(r), OMPI_COMM_WORLD_SIZE: '2', OMPI_COMM_WORLD_LOCAL_RANK: String(r) })
+    run(coll, ['-n', '1', '--bootstrap', d, ...extra], {
+      NCCL_LIBRARY: lib,
+      OMPI_COMM_WORLD_RANK: String(r),
+      OMPI_COMM_WORLD_SIZE: '2',
+      OMPI_COMM_WORLD_LOCAL_RANK: String(r),
+    })
   const r0 = await rank(0)
   assert.equal(r0.code, 3, r0.stderr)
   assert.equal(statSync(join(dir, 'nccl-unique-id')).size, 128, 'the 128-byte ncclUniqueId')
@@ -172,7 +254,10 @@ test('coll_bench bootstrap: rank 0 creates DIR and writes the id before touching
   assert.equal(r1.stdout, '', 'only rank 0 prints')
   const lone = await rank(1, ['--bootstrap-timeout', '1'], join(tmp(), 'empty'))
   assert.equal(lone.code, 5)
-  assert.match(lone.stderr.trim(), /^coll_bench: error: bootstrap: no unique id in .*empty\/nccl-unique-id after 1 s \(is rank 0 running\?\)$/)
+  assert.match(
+    lone.stderr.trim(),
+    /^coll_bench: error: bootstrap: no unique id in .*empty\/nccl-unique-id after 1 s \(is rank 0 running\?\)$/,
+  )
   const none = await run(coll, ['-n', '1'], { NCCL_LIBRARY: lib, OMPI_COMM_WORLD_RANK: '0', OMPI_COMM_WORLD_SIZE: '2' })
   assert.equal(none.code, 2)
   assert.match(none.stderr, /2 processes: --bootstrap DIR is required/)

@@ -18,8 +18,21 @@ export function ncclRows(text: string): NcclRow[] {
     .filter((l) => /^\s+\d+\s+\d+\s+\S+\s+\S+\s+-?\d+\s/.test(l))
     .map((l) => {
       const f = l.trim().split(/\s+/)
-      const half = (i: number) => ({ time: Number(f[i]), algbw: Number(f[i + 1]), busbw: Number(f[i + 2]), wrong: f[i + 3] as string })
-      return { size: Number(f[0]), count: Number(f[1]), type: f[2] as string, redop: f[3] as string, root: f[4] as string, oop: half(5), ip: half(9) }
+      const half = (i: number) => ({
+        time: Number(f[i]),
+        algbw: Number(f[i + 1]),
+        busbw: Number(f[i + 2]),
+        wrong: f[i + 3] as string,
+      })
+      return {
+        size: Number(f[0]),
+        count: Number(f[1]),
+        type: f[2] as string,
+        redop: f[3] as string,
+        root: f[4] as string,
+        oop: half(5),
+        ip: half(9),
+      }
     })
 }
 
@@ -31,7 +44,8 @@ export function p2pMatrix(text: string, title: string, timer: 'GPU' | 'CPU' = 'G
   i++
   if (timer === 'CPU') while (!lines[i]?.startsWith('   CPU')) i++
   const rows: number[][] = []
-  for (let k = i + 1; k < lines.length && /^\s+\d+ /.test(lines[k] as string); k++) rows.push((lines[k] as string).trim().split(/\s+/).slice(1).map(Number))
+  for (let k = i + 1; k < lines.length && /^\s+\d+ /.test(lines[k] as string); k++)
+    rows.push((lines[k] as string).trim().split(/\s+/).slice(1).map(Number))
   return rows
 }
 

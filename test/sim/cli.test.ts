@@ -7,23 +7,59 @@ import { execa } from 'execa'
 import { SIM_MARKER } from '../../src/model/index.ts'
 import { detectParser } from '../../src/parsers/index.ts'
 import { simulate } from '../../src/sim/index.ts'
-import { BIN, ROOT, cli, tmp } from '../helpers.ts'
+import { BIN, cli, ROOT, tmp } from '../helpers.ts'
 
-const BASE = ['sim', '--preset', 'seed-vm', '--format', 'nccl-tests', '--gpus', '0-7', '--sizes', '8:64M:x2', '--seed', '4']
+const BASE = [
+  'sim',
+  '--preset',
+  'seed-vm',
+  '--format',
+  'nccl-tests',
+  '--gpus',
+  '0-7',
+  '--sizes',
+  '8:64M:x2',
+  '--seed',
+  '4',
+]
 /** Launcher variables stripped from the test's own environment, so only what a test sets counts. */
 const CLEAN = Object.fromEntries(
-  ['OMPI_COMM_WORLD_RANK', 'OMPI_COMM_WORLD_SIZE', 'PMI_RANK', 'PMI_SIZE', 'SLURM_PROCID', 'SLURM_NTASKS', 'SLURM_STEP_NUM_TASKS'].map((k) => [k, undefined]),
+  [
+    'OMPI_COMM_WORLD_RANK',
+    'OMPI_COMM_WORLD_SIZE',
+    'PMI_RANK',
+    'PMI_SIZE',
+    'SLURM_PROCID',
+    'SLURM_NTASKS',
+    'SLURM_STEP_NUM_TASKS',
+  ].map((k) => [k, undefined]),
 )
 
 const run = (args: readonly string[], env: Record<string, string> = {}, timeout = 30_000) =>
-  execa(process.execPath, [BIN, ...args], { reject: false, cwd: ROOT, timeout, env: { ...CLEAN, ...env }, extendEnv: true, stripFinalNewline: false })
+  execa(process.execPath, [BIN, ...args], {
+    reject: false,
+    cwd: ROOT,
+    timeout,
+    env: { ...CLEAN, ...env },
+    extendEnv: true,
+    stripFinalNewline: false,
+  })
 
 test('prints exactly what simulate() returns, exit 0; the same flags twice give the same bytes', async () => {
   const a = await run(BASE)
   const b = await run(BASE)
   assert.equal(a.exitCode, 0)
   assert.equal(a.stdout, b.stdout)
-  assert.equal(a.stdout, simulate({ preset: 'seed-vm', format: 'nccl-tests', gpus: [0, 1, 2, 3, 4, 5, 6, 7], sizes: Array.from({ length: 24 }, (_, i) => 8 * 2 ** i), seed: 4 }))
+  assert.equal(
+    a.stdout,
+    simulate({
+      preset: 'seed-vm',
+      format: 'nccl-tests',
+      gpus: [0, 1, 2, 3, 4, 5, 6, 7],
+      sizes: Array.from({ length: 24 }, (_, i) => 8 * 2 ** i),
+      seed: 4,
+    }),
+  )
   assert.equal(a.stdout.split('\n')[0], SIM_MARKER)
   const c = await run([...BASE.slice(0, -1), '5'])
   assert.notEqual(a.stdout, c.stdout)
@@ -42,7 +78,15 @@ test('under mpirun / srun: rank 0 prints the whole log with one rank line per ra
   assert.equal(new Set(ranks.map((l) => /Pid +(\d+)/.exec(l)?.[1])).size, 2, 'two processes of four GPUs each')
   const slurm = await run(BASE, { SLURM_PROCID: '0', SLURM_NTASKS: '8' })
   assert.match(slurm.stdout, /# nThread 1 nGpus 1 /)
-  assert.equal(new Set(slurm.stdout.split('\n').filter((l) => l.startsWith('#  Rank')).map((l) => /Pid +(\d+)/.exec(l)?.[1])).size, 8)
+  assert.equal(
+    new Set(
+      slurm.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('#  Rank'))
+        .map((l) => /Pid +(\d+)/.exec(l)?.[1]),
+    ).size,
+    8,
+  )
   const uneven = await run(BASE, { SLURM_PROCID: '0', SLURM_NTASKS: '3' })
   assert.equal(uneven.exitCode, 2)
   assert.match(uneven.stderr, /cannot be spread evenly over 3/)
@@ -51,8 +95,8 @@ test('under mpirun / srun: rank 0 prints the whole log with one rank line per ra
 test('--fault hang: prints the banner, then never exits until killed', async () => {
   const r = await run([...BASE, '--fault', 'hang'], {}, 2500)
   assert.equal(r.timedOut, true)
-  assert.match(r.stdout, /#  Rank  7 Group/)
-  assert.doesNotMatch(r.stdout, /#       size/)
+  assert.match(r.stdout, /# {2}Rank {2}7 Group/)
+  assert.doesNotMatch(r.stdout, /# {7}size/)
 })
 
 test('--fault crash: part of the table, then death by SIGABRT', async () => {
@@ -84,7 +128,10 @@ test('--fault corrupt: non-zero #wrong cells, a FAILED footer and the failure tr
   const r = await run([...BASE, '--fault', 'corrupt'])
   assert.equal(r.exitCode, 1)
   assert.match(r.stdout, /# Out of bounds values : [1-9]\d* FAILED/)
-  const wrong = r.stdout.split('\n').filter((l) => /^\s+\d+\s+\d+\s+float/.test(l)).filter((l) => l.trim().split(/\s+/)[8] !== '0')
+  const wrong = r.stdout
+    .split('\n')
+    .filter((l) => /^\s+\d+\s+\d+\s+float/.test(l))
+    .filter((l) => l.trim().split(/\s+/)[8] !== '0')
   assert.ok(wrong.length >= 1)
   assert.match(r.stdout, / \.\. sim-pve-vm pid \d+: Test failure common\.cu:1189/)
 })
@@ -98,7 +145,9 @@ test('bad input: one line naming the problem, exit 2, nothing on stdout', async 
     [['--format', 'p2p', '--fault', 'corrupt'], /--fault corrupt needs --format nccl-tests/],
   ] as const) {
     const given = new Set<string>(args.filter((a) => a.startsWith('--')))
-    const defaults = ['--preset', 'seed-vm', '--format', 'nccl-tests'].flatMap((a, i, all) => (i % 2 === 0 && !given.has(a) ? [a, all[i + 1] as string] : []))
+    const defaults = ['--preset', 'seed-vm', '--format', 'nccl-tests'].flatMap((a, i, all) =>
+      i % 2 === 0 && !given.has(a) ? [a, all[i + 1] as string] : [],
+    )
     const r = await cli(['sim', ...defaults, ...args])
     assert.equal(r.code, 2, args.join(' '))
     assert.equal(r.stdout, '')

@@ -22,7 +22,9 @@ const why = (text: string, what: string): string | undefined => {
 const noNccl = why(ncclText, 'nccl-tests')
 const noP2p = why(p2pText, 'p2pBandwidthLatencyTest')
 
-test('every preset × collective: the nccl-tests parser reads every row, marked simulated, times ≈ trueTime', { skip: noNccl }, () => {
+test('every preset × collective: the nccl-tests parser reads every row, marked simulated, times ≈ trueTime', {
+  skip: noNccl,
+}, () => {
   for (const preset of PRESET_NAMES) {
     for (const collective of ['all_reduce', 'all_gather', 'broadcast', 'sendrecv'] as const) {
       const gpus = preset === 'pcie-switch' ? [0, 1, 2, 3] : ALL8
@@ -33,16 +35,23 @@ test('every preset × collective: the nccl-tests parser reads every row, marked 
       assert.equal(out.meta.simulated, true)
       const times = out.rows.filter((r) => r.metric === 'time')
       assert.equal(times.length, SIZES.length * 2, `${preset} ${collective}: a time row per size and placement`)
-      const ratios = times.map((r) => r.value / trueTime(preset, { kind: 'collective', collective, gpus, sizeBytes: r.sizeBytes as number }))
+      const ratios = times.map(
+        (r) => r.value / trueTime(preset, { kind: 'collective', collective, gpus, sizeBytes: r.sizeBytes as number }),
+      )
       // One trial: its drift (σ ≤ 1 %) and the jitter of 16 values (σ ≤ 3 % each) stay well inside 5 %.
       assert.ok(Math.abs(median(ratios) - 1) < 0.05, `${preset} ${collective}: median ratio ${median(ratios)}`)
-      assert.ok(ratios.every((q) => q > 0.85 && q < 3.1), `${preset} ${collective}: ratios ${ratios.join(' ')}`)
+      assert.ok(
+        ratios.every((q) => q > 0.85 && q < 3.1),
+        `${preset} ${collective}: ratios ${ratios.join(' ')}`,
+      )
       assert.ok(times.every((r) => r.ranks === gpus.length))
     }
   }
 })
 
-test('every preset: the p2p parser reads all matrices; seed-vm 16 B latency with P2P disabled ≈ 13.7 µs', { skip: noP2p }, () => {
+test('every preset: the p2p parser reads all matrices; seed-vm 16 B latency with P2P disabled ≈ 13.7 µs', {
+  skip: noP2p,
+}, () => {
   for (const preset of PRESET_NAMES) {
     const text = simulate({ preset, format: 'p2p', seed: 3 })
     const parser = detectParser(text)
@@ -53,26 +62,44 @@ test('every preset: the p2p parser reads all matrices; seed-vm 16 B latency with
     assert.equal(out.rows.length, 8 * 64, `${preset}: rows`)
     const lat = out.rows.filter((r) => r.metric === 'latency' && r.timer === 'gpu' && r.src !== r.dst)
     for (const p2p of ['enabled', 'disabled'] as const) {
-      const ratios = lat.filter((r) => r.p2p === p2p).map((r) => r.value / trueTime(preset, { kind: 'p2p-latency', src: r.src as number, dst: r.dst as number, p2p }))
+      const ratios = lat
+        .filter((r) => r.p2p === p2p)
+        .map(
+          (r) => r.value / trueTime(preset, { kind: 'p2p-latency', src: r.src as number, dst: r.dst as number, p2p }),
+        )
       assert.ok(Math.abs(median(ratios) - 1) < 0.03, `${preset} ${p2p}: median ratio ${median(ratios)}`)
     }
   }
-  const out = parseText(detectParser(p2pText) as NonNullable<ReturnType<typeof detectParser>>, p2pText, { file: 'p2p.txt' })
-  const off = out.rows.filter((r) => r.metric === 'latency' && r.timer === 'gpu' && r.p2p === 'disabled' && r.src !== r.dst).map((r) => r.value)
+  const out = parseText(detectParser(p2pText) as NonNullable<ReturnType<typeof detectParser>>, p2pText, {
+    file: 'p2p.txt',
+  })
+  const off = out.rows
+    .filter((r) => r.metric === 'latency' && r.timer === 'gpu' && r.p2p === 'disabled' && r.src !== r.dst)
+    .map((r) => r.value)
   assert.ok(Math.abs(median(off) / 13.7e-6 - 1) < 0.03, `seed-vm P2P-disabled latency median ${median(off)}`)
 })
 
-test('faults as the nccl-tests parser sees them: truncated and crash keep complete rows, corrupt shows wrong elements', { skip: noNccl }, () => {
+test('faults as the nccl-tests parser sees them: truncated and crash keep complete rows, corrupt shows wrong elements', {
+  skip: noNccl,
+}, () => {
   const read = (fault: 'truncated' | 'crash' | 'corrupt' | 'hang') => {
     const text = simulate({ preset: 'seed-vm', format: 'nccl-tests', sizes: SIZES, seed: 1, fault })
     return parseText(detectParser(text) as NonNullable<ReturnType<typeof detectParser>>, text, { file: 'f.txt' })
   }
-  const full = parseText(detectParser(ncclText) as NonNullable<ReturnType<typeof detectParser>>, ncclText, { file: 'f.txt' })
+  const full = parseText(detectParser(ncclText) as NonNullable<ReturnType<typeof detectParser>>, ncclText, {
+    file: 'f.txt',
+  })
   const truncated = read('truncated')
   assert.ok(truncated.rows.length > 0 && truncated.rows.length < full.rows.length)
-  assert.ok(truncated.diagnostics.some((d) => d.severity !== 'info'), 'a truncated table is reported')
+  assert.ok(
+    truncated.diagnostics.some((d) => d.severity !== 'info'),
+    'a truncated table is reported',
+  )
   assert.equal(read('hang').rows.length, 0)
   const corrupt = read('corrupt')
-  assert.ok(corrupt.rows.some((r) => r.metric === 'wrong' && r.value > 0), 'rows with #wrong > 0')
+  assert.ok(
+    corrupt.rows.some((r) => r.metric === 'wrong' && r.value > 0),
+    'rows with #wrong > 0',
+  )
   assert.ok(corrupt.diagnostics.some((d) => /FAILED/.test(d.message)))
 })

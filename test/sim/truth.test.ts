@@ -11,7 +11,9 @@ const SIZES = Array.from({ length: 24 }, (_, i) => 8 * 2 ** i) // 8 B … 64 MiB
 function medianTimes(preset: string, trials: number, seed: number): number[] {
   const bySize: number[][] = SIZES.map(() => [])
   for (let t = 0; t < trials; t++) {
-    ncclRows(simulate({ preset, format: 'nccl-tests', seed, trial: t, sizes: SIZES })).forEach((r, i) => bySize[i]?.push(r.oop.time * 1e-6, r.ip.time * 1e-6))
+    ncclRows(simulate({ preset, format: 'nccl-tests', seed, trial: t, sizes: SIZES })).forEach((r, i) =>
+      bySize[i]?.push(r.oop.time * 1e-6, r.ip.time * 1e-6),
+    )
   }
   return bySize.map(median)
 }
@@ -22,8 +24,14 @@ test('seed-vm all_reduce: a line fit of the medians recovers α (LL) and β (Sim
   const ll = SIZES.map((s, i) => [s, med[i] as number] as const).filter(([s]) => protocolAt(m, s) === 'LL')
   const simple = SIZES.map((s, i) => [s, med[i] as number] as const).filter(([s]) => protocolAt(m, s) === 'Simple')
   assert.ok(ll.length >= 10 && simple.length >= 5, 'both protocols appear in 8 B … 64 MiB')
-  const fl = fitLine(ll.map(([s]) => s), ll.map(([, t]) => t))
-  const fs = fitLine(simple.map(([s]) => s), simple.map(([, t]) => t))
+  const fl = fitLine(
+    ll.map(([s]) => s),
+    ll.map(([, t]) => t),
+  )
+  const fs = fitLine(
+    simple.map(([s]) => s),
+    simple.map(([, t]) => t),
+  )
   assert.ok(Math.abs(fl.a / m.ll.alphaS - 1) < 0.02, `α_LL ${fl.a} vs ${m.ll.alphaS}`)
   assert.ok(Math.abs(1 / fs.b / m.simple.betaBps - 1) < 0.02, `β_Simple ${1 / fs.b} vs ${m.simple.betaBps}`)
 })
@@ -31,7 +39,10 @@ test('seed-vm all_reduce: a line fit of the medians recovers α (LL) and β (Sim
 test('a 95 % order-statistic interval of the median over 20 trials covers the true time at most sizes', () => {
   for (const preset of ['seed-vm', 'nvlink']) {
     const bySize: number[][] = SIZES.map(() => [])
-    for (let t = 0; t < 20; t++) ncclRows(simulate({ preset, format: 'nccl-tests', seed: 5, trial: t, sizes: SIZES })).forEach((r, i) => bySize[i]?.push(r.oop.time * 1e-6))
+    for (let t = 0; t < 20; t++)
+      ncclRows(simulate({ preset, format: 'nccl-tests', seed: 5, trial: t, sizes: SIZES })).forEach((r, i) =>
+        bySize[i]?.push(r.oop.time * 1e-6),
+      )
     let covered = 0
     SIZES.forEach((s, i) => {
       const v = [...(bySize[i] as number[])].sort((a, b) => a - b)
@@ -59,7 +70,8 @@ test('seed-vm p2p: the 16 B latency with P2P disabled is ≈ 13.7 µs, and "enab
 })
 
 test('p2p truth per pair class: Turin NODE 0.40 / SYS 0.48 µs; switch 0.725 / 1.315 µs; Gen5 P2P bandwidth', () => {
-  const lat = (p: string, a: number, b: number) => Math.round(trueTime(p, { kind: 'p2p-latency', src: a, dst: b, p2p: 'enabled' }) * 1e9) / 1e3
+  const lat = (p: string, a: number, b: number) =>
+    Math.round(trueTime(p, { kind: 'p2p-latency', src: a, dst: b, p2p: 'enabled' }) * 1e9) / 1e3
   assert.equal(lat('baremetal-turin', 0, 3), 0.4)
   assert.equal(lat('baremetal-turin', 0, 4), 0.48)
   assert.equal(lat('pcie-switch', 5, 7), 0.725)
@@ -87,15 +99,21 @@ test('transports follow NCCL rules: P2P within a switch, SHM across; Turin SHM u
   assert.equal(turin.collective('all_reduce', [0, 1], { NCCL_P2P_LEVEL: '', NCCL_PROTO: '' }).transport, 'SHM')
 })
 
-test('α follows NCCL\'s model: base + 2(n−1)·hop (REFERENCE §2), and the 13.7 µs-per-hop reading (§4)', () => {
+test("α follows NCCL's model: base + 2(n−1)·hop (REFERENCE §2), and the 13.7 µs-per-hop reading (§4)", () => {
   const us = (s: number) => Math.round(s * 1e7) / 10
   assert.equal(us(presetTruth('baremetal-turin').collective('all_reduce', ALL8).ll.alphaS), 20.6)
   assert.equal(us(presetTruth('baremetal-turin').collective('all_reduce', [0, 1, 2, 3]).ll.alphaS), 12.6)
   assert.equal(us(presetTruth('baremetal-turin').collective('all_reduce', ALL8).simple.alphaS), 88.2)
   assert.equal(us(presetTruth('nvlink').collective('all_reduce', ALL8).ll.alphaS), 15.0)
   assert.equal(us(presetTruth('seed-vm').collective('all_reduce', ALL8).ll.alphaS), 38.8)
-  assert.equal(us(presetTruth('seed-vm').collective('all_reduce', ALL8, { NCCL_SHM_USE_CUDA_MEMCPY: '1' }).ll.alphaS), 198.4)
-  assert.equal(us(presetTruth('seed-vm').collective('all_reduce', [0, 1, 2, 3], { NCCL_SHM_USE_CUDA_MEMCPY: '1' }).ll.alphaS), 88.8)
+  assert.equal(
+    us(presetTruth('seed-vm').collective('all_reduce', ALL8, { NCCL_SHM_USE_CUDA_MEMCPY: '1' }).ll.alphaS),
+    198.4,
+  )
+  assert.equal(
+    us(presetTruth('seed-vm').collective('all_reduce', [0, 1, 2, 3], { NCCL_SHM_USE_CUDA_MEMCPY: '1' }).ll.alphaS),
+    88.8,
+  )
 })
 
 test('the protocol switches from LL to Simple at the crossover, and NCCL_PROTO forces one', () => {
@@ -108,7 +126,9 @@ test('the protocol switches from LL to Simple at the crossover, and NCCL_PROTO f
   const ll = presetTruth('seed-vm').collective('all_reduce', ALL8, { NCCL_PROTO: 'LL' })
   assert.equal(protocolAt(ll, 64 << 20), 'LL')
   assert.ok(modelTime(ll, 64 << 20) > 1.8 * modelTime(m, 64 << 20))
-  const forced = ncclRows(simulate({ preset: 'seed-vm', format: 'nccl-tests', sizes: [64 << 20], env: { NCCL_PROTO: 'LL' } }))
+  const forced = ncclRows(
+    simulate({ preset: 'seed-vm', format: 'nccl-tests', sizes: [64 << 20], env: { NCCL_PROTO: 'LL' } }),
+  )
   const dflt = ncclRows(simulate({ preset: 'seed-vm', format: 'nccl-tests', sizes: [64 << 20] }))
   assert.ok((forced[0]?.oop.time as number) > 1.7 * (dflt[0]?.oop.time as number))
 })
@@ -124,11 +144,14 @@ test('noise: a cell does not depend on the other sizes printed; warm-up 0 slows 
 })
 
 test('noise: outliers are rare (≈ 0.5 % of values at 1.5–3×) and the jitter σ is as documented', () => {
-  const truth = (s: number) => trueTime('baremetal-turin', { kind: 'collective', collective: 'all_reduce', gpus: ALL8, sizeBytes: s })
+  const truth = (s: number) =>
+    trueTime('baremetal-turin', { kind: 'collective', collective: 'all_reduce', gpus: ALL8, sizeBytes: s })
   const logs: number[] = []
   let outliers = 0
   for (let t = 0; t < 60; t++) {
-    for (const r of ncclRows(simulate({ preset: 'baremetal-turin', format: 'nccl-tests', seed: 21, trial: t, sizes: SIZES }))) {
+    for (const r of ncclRows(
+      simulate({ preset: 'baremetal-turin', format: 'nccl-tests', seed: 21, trial: t, sizes: SIZES }),
+    )) {
       for (const h of [r.oop, r.ip]) {
         const q = (h.time * 1e-6) / truth(r.size)
         if (q > 1.4) outliers++

@@ -1,6 +1,6 @@
-import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
+import { test } from 'node:test'
 import * as gpucomm from '../../src/index.ts'
 import { tmp } from '../helpers.ts'
 
@@ -14,5 +14,8 @@ test('the public API alone takes a simulated p2p run from text to a floor verdic
   assert.equal(cross.length, 12)
   const median = gpucomm.summarize(cross.map((f) => f.alpha)).median
   assert.ok(Math.abs(median - 13.7e-6) / 13.7e-6 < 0.05, `floor ${median}`)
-  assert.ok(cross.every((f) => f.bands.some((b) => b.startsWith('p2p-off'))), 'host-staged bands')
+  assert.ok(
+    cross.every((f) => f.bands.some((b) => b.startsWith('p2p-off'))),
+    'host-staged bands',
+  )
 })

@@ -13,7 +13,10 @@ function fakeCuda(release: string): string {
   const home = tmp('gpucomm-fakecuda-')
   mkdirSync(join(home, 'bin'))
   const nvcc = join(home, 'bin', 'nvcc')
-  writeFileSync(nvcc, `#!/bin/sh\necho "nvcc: NVIDIA (R) Cuda compiler driver"\necho "Cuda compilation tools, release ${release.split('.').slice(0, 2).join('.')}, V${release}"\n`)
+  writeFileSync(
+    nvcc,
+    `#!/bin/sh\necho "nvcc: NVIDIA (R) Cuda compiler driver"\necho "Cuda compilation tools, release ${release.split('.').slice(0, 2).join('.')}, V${release}"\n`,
+  )
   chmodSync(nvcc, 0o755)
   return home
 }
@@ -25,10 +28,16 @@ test('findNvcc: no nvcc on PATH and CUDA_HOME unset is a clear error (exit 1)', 
   await assert.rejects(findNvcc({ PATH: empty }), (e: unknown) => {
     assert.ok(e instanceof HarnessError)
     assert.equal(e.code, 1)
-    assert.match(e.message, /^nvcc not found in \$PATH \(CUDA_HOME is not set\): install the CUDA toolkit and set CUDA_HOME/)
+    assert.match(
+      e.message,
+      /^nvcc not found in \$PATH \(CUDA_HOME is not set\): install the CUDA toolkit and set CUDA_HOME/,
+    )
     return true
   })
-  await assert.rejects(findNvcc({ PATH: empty, CUDA_HOME: empty }), new RegExp(`nvcc not found in \\$CUDA_HOME/bin \\(${empty}/bin\\)`))
+  await assert.rejects(
+    findNvcc({ PATH: empty, CUDA_HOME: empty }),
+    new RegExp(`nvcc not found in \\$CUDA_HOME/bin \\(${empty}/bin\\)`),
+  )
 })
 
 test('findNvcc: CUDA_HOME wins over PATH; the version comes from nvcc --version', async () => {
@@ -80,7 +89,8 @@ test('cache key sources: every file the benches #include from native/, transitiv
   }
   for (const main of ['p2p_bench.cu', 'coll_bench.cu']) walk(main)
   assert.ok(seen.size >= 6, `the benches and their headers: ${[...seen].join(', ')}`)
-  for (const f of seen) assert.ok(hashed.includes(f), `${f} is compiled but not in the cache key's sources (${hashed.join(', ')})`)
+  for (const f of seen)
+    assert.ok(hashed.includes(f), `${f} is compiled but not in the cache key's sources (${hashed.join(', ')})`)
 })
 
 test('gencode flags: SASS per arch, PTX of the highest only for fatbins', () => {
@@ -90,24 +100,39 @@ test('gencode flags: SASS per arch, PTX of the highest only for fatbins', () => 
   assert.equal(fat.length, 8)
 })
 
-const makeSkip = (await hasTool('make')) && (await hasTool('git')) ? false : 'make or git not installed: upstream build test skipped'
+const makeSkip =
+  (await hasTool('make')) && (await hasTool('git')) ? false : 'make or git not installed: upstream build test skipped'
 if (makeSkip) console.log(makeSkip)
 
-test('--upstream-src: make with CUDA_HOME, NCCL_HOME, MPI=1; commit recorded; binaries registered', { skip: makeSkip }, async () => {
+test('--upstream-src: make with CUDA_HOME, NCCL_HOME, MPI=1; commit recorded; binaries registered', {
+  skip: makeSkip,
+}, async () => {
   const cuda = fakeCuda('13.0.88')
   const src = tmp('gpucomm-nccl-tests-')
   mkdirSync(join(src, 'src'))
   writeFileSync(join(src, 'src', 'all_reduce.cu'), '// placeholder of a checkout layout\n')
   // A Makefile that writes the variables make received into the "binaries" it builds.
-  writeFileSync(join(src, 'Makefile'), 'all:\n\tmkdir -p build\n\tfor b in all_reduce_perf all_gather_perf; do printf "#!/bin/sh\\necho CUDA_HOME=$(CUDA_HOME) NCCL_HOME=$(NCCL_HOME) MPI=$(MPI)\\n" > build/$$b; chmod +x build/$$b; done\n\ttouch build/verifiable.o\n')
-  const git = (...a: string[]) => execa('git', ['-C', src, ...a], { env: { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } })
+  writeFileSync(
+    join(src, 'Makefile'),
+    'all:\n\tmkdir -p build\n\tfor b in all_reduce_perf all_gather_perf; do printf "#!/bin/sh\\necho CUDA_HOME=$(CUDA_HOME) NCCL_HOME=$(NCCL_HOME) MPI=$(MPI)\\n" > build/$$b; chmod +x build/$$b; done\n\ttouch build/verifiable.o\n',
+  )
+  const git = (...a: string[]) =>
+    execa('git', ['-C', src, ...a], {
+      env: { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+    })
   await git('init', '-q')
   await git('add', 'Makefile', 'src')
   await git('commit', '-qm', 'x')
   const commit = (await git('rev-parse', 'HEAD')).stdout.trim()
   const cache = tmp()
   const nccl = tmp('gpucomm-nccl-home-')
-  const u = await buildUpstream(src, { ncclHome: nccl, mpi: true, cacheDir: cache, env: { ...process.env, CUDA_HOME: cuda }, jobs: 1 })
+  const u = await buildUpstream(src, {
+    ncclHome: nccl,
+    mpi: true,
+    cacheDir: cache,
+    env: { ...process.env, CUDA_HOME: cuda },
+    jobs: 1,
+  })
   assert.equal(u.name, 'nccl-tests')
   assert.equal(u.commit, commit)
   assert.equal(u.dirty, false)
@@ -115,7 +140,10 @@ test('--upstream-src: make with CUDA_HOME, NCCL_HOME, MPI=1; commit recorded; bi
   const out = (await execa(u.binaries.all_reduce_perf as string)).stdout
   assert.equal(out, `CUDA_HOME=${cuda} NCCL_HOME=${nccl} MPI=1`)
   const reg = readRegistry(cache)
-  assert.deepEqual(reg.instruments.map((i) => [i.name, i.dir, i.commit]), [['nccl-tests', src, commit]])
+  assert.deepEqual(
+    reg.instruments.map((i) => [i.name, i.dir, i.commit]),
+    [['nccl-tests', src, commit]],
+  )
   assert.equal(JSON.parse(readFileSync(join(cache, 'instruments.json'), 'utf8')).schema, 1)
   // Building again replaces the entry instead of adding a second one.
   await buildUpstream(src, { cacheDir: cache, env: { ...process.env, CUDA_HOME: cuda }, jobs: 1 })
@@ -123,5 +151,8 @@ test('--upstream-src: make with CUDA_HOME, NCCL_HOME, MPI=1; commit recorded; bi
 })
 
 test('--upstream-src on a folder that is no checkout: exit 2', async () => {
-  await assert.rejects(buildUpstream(tmp()), (e: unknown) => e instanceof HarnessError && e.code === 2 && /neither an nccl-tests checkout/.test(e.message))
+  await assert.rejects(
+    buildUpstream(tmp()),
+    (e: unknown) => e instanceof HarnessError && e.code === 2 && /neither an nccl-tests checkout/.test(e.message),
+  )
 })

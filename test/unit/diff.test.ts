@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { cellKey, cells } from '../../src/cells/index.ts'
-import { diffSets, formatDiff, regressions, uTestMinN } from '../../src/diff/index.ts'
 import type { DiffResult } from '../../src/diff/index.ts'
+import { diffSets, formatDiff, regressions, uTestMinN } from '../../src/diff/index.ts'
 import { makeRow } from '../../src/model/index.ts'
 import { genSet } from '../diff-gen.ts'
 
@@ -15,7 +15,10 @@ test('A/A: 50 pairs of differently seeded sets with no shift → at most 5 % of 
   let flagged = 0
   let total = 0
   for (let i = 0; i < 50; i++) {
-    const r = diffSets(genSet({ seed: 1000 + i, pairs: 10, sizes: 2, n: 10 }), genSet({ seed: 5000 + i, pairs: 10, sizes: 2, n: 10 }))
+    const r = diffSets(
+      genSet({ seed: 1000 + i, pairs: 10, sizes: 2, n: 10 }),
+      genSet({ seed: 5000 + i, pairs: 10, sizes: 2, n: 10 }),
+    )
     flagged += r.cells.filter((c) => c.significant).length
     total += r.cells.length
   }
@@ -29,7 +32,10 @@ test('a 10 % shift is flagged in ≥ 95 % of cells with n ≥ 10, in the right d
   let flagged = 0
   let total = 0
   for (let i = 0; i < 20; i++) {
-    const r = diffSets(genSet({ seed: 200 + i, pairs: 10, sizes: 2, n: 10 }), genSet({ seed: 900 + i, pairs: 10, sizes: 2, n: 10, shift: 0.1 }))
+    const r = diffSets(
+      genSet({ seed: 200 + i, pairs: 10, sizes: 2, n: 10 }),
+      genSet({ seed: 900 + i, pairs: 10, sizes: 2, n: 10, shift: 0.1 }),
+    )
     for (const c of r.cells) {
       total++
       if (c.significant && c.regression) flagged++
@@ -78,7 +84,11 @@ test('cells found in one set only are listed, not compared', () => {
 test('a SIMULATED set against a real one is refused (exit 2) unless allowSim', () => {
   const real = genSet({ seed: 5, pairs: 1, sizes: 1, n: 6 })
   const sim = genSet({ seed: 6, pairs: 1, sizes: 1, n: 6 }, { simulated: true })
-  assert.throws(() => diffSets(real, sim), (e: Error & { code?: number }) => e.name === 'HarnessError' && e.code === 2 && /SIMULATED.*--allow-sim/.test(e.message))
+  assert.throws(
+    () => diffSets(real, sim),
+    (e: Error & { code?: number }) =>
+      e.name === 'HarnessError' && e.code === 2 && /SIMULATED.*--allow-sim/.test(e.message),
+  )
   const r = diffSets(real, sim, { allowSim: true })
   assert.ok(r.simulated)
   assert.match(formatDiff(r, 'text'), /^SIMULATED data/)
@@ -86,13 +96,34 @@ test('a SIMULATED set against a real one is refused (exit 2) unless allowSim', (
 })
 
 test('cell keys: equal conditions give equal keys; any condition splits a cell', () => {
-  const base = { bench: 'nccl.all_reduce', metric: 'time' as const, unit: 's' as const, value: 1e-5, ranks: 8, sizeBytes: 1048576, placement: 'out-of-place' as const, timer: 'gpu' as const, dtype: 'float', redop: 'sum', source: { file: 'raw/a.txt', line: 3 } }
+  const base = {
+    bench: 'nccl.all_reduce',
+    metric: 'time' as const,
+    unit: 's' as const,
+    value: 1e-5,
+    ranks: 8,
+    sizeBytes: 1048576,
+    placement: 'out-of-place' as const,
+    timer: 'gpu' as const,
+    dtype: 'float',
+    redop: 'sum',
+    source: { file: 'raw/a.txt', line: 3 },
+  }
   const k = cellKey(makeRow(base))
-  assert.equal(k, 'bench=nccl.all_reduce metric=time ranks=8 size=1048576 placement=out-of-place timer=gpu dtype=float redop=sum')
+  assert.equal(
+    k,
+    'bench=nccl.all_reduce metric=time ranks=8 size=1048576 placement=out-of-place timer=gpu dtype=float redop=sum',
+  )
   // value, trial, source, iteration and host do not change the key; env and placement do.
-  assert.equal(cellKey(makeRow({ ...base, value: 2, trial: 3, iteration: 7, host: 'x', source: { file: 'raw/b.txt', line: 9 } })), k)
+  assert.equal(
+    cellKey(makeRow({ ...base, value: 2, trial: 3, iteration: 7, host: 'x', source: { file: 'raw/b.txt', line: 9 } })),
+    k,
+  )
   assert.notEqual(cellKey(makeRow({ ...base, placement: 'in-place' })), k)
-  assert.equal(cellKey(makeRow({ ...base, env: { NCCL_PROTO: 'LL', NCCL_ALGO: 'Ring' } })), `${k} env.NCCL_ALGO=Ring env.NCCL_PROTO=LL`)
+  assert.equal(
+    cellKey(makeRow({ ...base, env: { NCCL_PROTO: 'LL', NCCL_ALGO: 'Ring' } })),
+    `${k} env.NCCL_ALGO=Ring env.NCCL_PROTO=LL`,
+  )
   assert.match(cellKey(makeRow({ ...base, group: '0 2' })), /group="0 2"/)
 })
 
@@ -105,41 +136,62 @@ test('cells: one summary per cell and within/between-launch variance', () => {
     assert.equal(c.variance?.launches, 3)
     assert.ok(c.variance!.within > 0)
   }
-  assert.deepEqual(cs.map((c) => c.config.sizeBytes), [8, 32, 8, 32])
+  assert.deepEqual(
+    cs.map((c) => c.config.sizeBytes),
+    [8, 32, 8, 32],
+  )
 })
 
 test('minimum n for the U test at alpha (benchstat uTestSamples: ≥ 4 at 0.05, ≥ 5 at 0.01)', () => {
   assert.equal(uTestMinN(0.05), 4)
   assert.equal(uTestMinN(0.01), 5)
-  const r = diffSets(genSet({ seed: 8, pairs: 1, sizes: 1, n: 3 }), genSet({ seed: 9, pairs: 1, sizes: 1, n: 3, shift: 1 }))
+  const r = diffSets(
+    genSet({ seed: 8, pairs: 1, sizes: 1, n: 3 }),
+    genSet({ seed: 9, pairs: 1, sizes: 1, n: 3, shift: 1 }),
+  )
   assert.ok(r.cells.every((c) => !c.significant))
   assert.ok(r.warnings.some((w) => /need ≥ 4 samples on each side/.test(w)))
 })
 
 function smallDiff(): DiffResult {
-  return diffSets(genSet({ seed: 11, pairs: 1, sizes: 2, n: 10, sigma: 0.01 }), genSet({ seed: 12, pairs: 1, sizes: 2, n: 10, sigma: 0.01, shift: 0.1 }))
+  return diffSets(
+    genSet({ seed: 11, pairs: 1, sizes: 2, n: 10, sigma: 0.01 }),
+    genSet({ seed: 12, pairs: 1, sizes: 2, n: 10, sigma: 0.01, shift: 0.1 }),
+  )
 }
 
 test('formats: text table with ~ and geomean rows, Markdown, CSV and JSON agree', () => {
   const r = smallDiff()
   const text = formatDiff(r, 'text')
   assert.match(text, /^latency\s+A\s+B\s+delta\s+p$/m)
-  assert.match(text, /^p2p\.latency src=0 dst=1 size=8B .*µs ±[\d.]+%\s+.*µs ±[\d.]+%\s+\+1\d\.\d%\s+p=0\.000 n=10\+10$/m)
+  assert.match(
+    text,
+    /^p2p\.latency src=0 dst=1 size=8B .*µs ±[\d.]+%\s+.*µs ±[\d.]+%\s+\+1\d\.\d%\s+p=0\.000 n=10\+10$/m,
+  )
   assert.equal(text.match(/^geomean /gm)?.length, 2)
   const md = formatDiff(r, 'md')
   assert.match(md, /^### bandwidth$/m)
   assert.match(md, /^\| p2p\.bw_uni src=0 dst=1 size=32B p2p=disabled copy=ce timer=gpu \| .*GB\/s ±/m)
   // No field of these cells holds a comma or a quote, so a plain split reads the CSV.
-  const [head, ...lines] = formatDiff(r, 'csv').trimEnd().split('\n').map((l) => l.split(','))
+  const [head, ...lines] = formatDiff(r, 'csv')
+    .trimEnd()
+    .split('\n')
+    .map((l) => l.split(','))
   const csv = lines.map((l) => Object.fromEntries(head!.map((h, i) => [h, l[i]])))
   assert.equal(csv.length, r.cells.length)
   assert.equal(csv[0]?.key, r.cells[0]?.key)
   assert.equal(Number(csv[0]?.delta), Number(r.cells[0]?.delta.toPrecision(12)))
   const json = JSON.parse(formatDiff(r, 'json')) as DiffResult
-  assert.deepEqual(json.cells.map((c) => c.key), r.cells.map((c) => c.key))
+  assert.deepEqual(
+    json.cells.map((c) => c.key),
+    r.cells.map((c) => c.key),
+  )
   assert.equal(json.cells[0]?.significant, true)
   // An unbounded CI (n < 6) is ±∞ in text and null in JSON.
   const tiny = diffSets(genSet({ seed: 1, pairs: 1, sizes: 1, n: 3 }), genSet({ seed: 2, pairs: 1, sizes: 1, n: 3 }))
   assert.match(formatDiff(tiny, 'text'), /±∞.*±∞\s+~\s+p=/)
-  assert.deepEqual((JSON.parse(formatDiff(tiny, 'json')) as { cells: { a: { ci: unknown } }[] }).cells[0]?.a.ci, [null, null])
+  assert.deepEqual((JSON.parse(formatDiff(tiny, 'json')) as { cells: { a: { ci: unknown } }[] }).cells[0]?.a.ci, [
+    null,
+    null,
+  ])
 })

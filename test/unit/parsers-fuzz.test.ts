@@ -5,16 +5,17 @@
  * by line deletions/duplications/swaps, byte flips, truncation, garbage lines, hostile
  * numbers and CRLF, so 10,000 cases per parser stay cheap.
  */
-import { test } from 'node:test'
+
 import assert from 'node:assert/strict'
-import { readFileSync, readdirSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { FIXTURES } from '../helpers.ts'
-import { PARSERS } from '../../src/parsers/index.ts'
-import type { Parser } from '../../src/parsers/index.ts'
+import { test } from 'node:test'
 import { rowProblem } from '../../src/model/index.ts'
+import type { Parser } from '../../src/parsers/index.ts'
+import { PARSERS } from '../../src/parsers/index.ts'
 import { mulberry32 } from '../../src/random/index.ts'
+import { FIXTURES } from '../helpers.ts'
 
 const CASES = 10_000
 const LIMIT_MS = 50
@@ -26,10 +27,48 @@ function fixtureFiles(dir: string): string[] {
     return e.endsWith('.source.txt') ? [] : [p]
   })
 }
-const FILES = fixtureFiles(FIXTURES).sort().map((p) => ({ name: relative(FIXTURES, p), lines: readFileSync(p, 'utf8').split('\n') }))
+const FILES = fixtureFiles(FIXTURES)
+  .sort()
+  .map((p) => ({ name: relative(FIXTURES, p), lines: readFileSync(p, 'utf8').split('\n') }))
 
-const GARBAGE = ['', '#', '# nThread', '#  Rank', 'N/A N/A N/A', '{', '}', '[', '"results": [', '\u0000\u0001', '\x1b[4mGPU0\x1b[0m', 'Device: 0, X, pciBusID: zz', '   D\\D     0     1', 'nan inf -inf 1e309', ' 8 2 float sum -1 1 2 3 4 5 6 7 8', 'GPU0\tX\tOK\t', '-+-[0000:00]-+-00.0', '   ' + '9'.repeat(400), 'é∂ƒ©˙∆˚¬…æ', 'SUM device_to_device_memcpy_read_ce 1e+308']
-const NUMBERS = ['NaN', 'nan', '-1', '-0', '1e308', '1e-320', '99999999999999999999999', 'Infinity', '0x1F', '', '-', '1.2.3', '1e', '4294967296']
+const GARBAGE = [
+  '',
+  '#',
+  '# nThread',
+  '#  Rank',
+  'N/A N/A N/A',
+  '{',
+  '}',
+  '[',
+  '"results": [',
+  '\u0000\u0001',
+  '\x1b[4mGPU0\x1b[0m',
+  'Device: 0, X, pciBusID: zz',
+  '   D\\D     0     1',
+  'nan inf -inf 1e309',
+  ' 8 2 float sum -1 1 2 3 4 5 6 7 8',
+  'GPU0\tX\tOK\t',
+  '-+-[0000:00]-+-00.0',
+  `   ${'9'.repeat(400)}`,
+  'é∂ƒ©˙∆˚¬…æ',
+  'SUM device_to_device_memcpy_read_ce 1e+308',
+]
+const NUMBERS = [
+  'NaN',
+  'nan',
+  '-1',
+  '-0',
+  '1e308',
+  '1e-320',
+  '99999999999999999999999',
+  'Infinity',
+  '0x1F',
+  '',
+  '-',
+  '1.2.3',
+  '1e',
+  '4294967296',
+]
 
 function mutate(lines: string[], rnd: () => number): string[] {
   const pick = (n: number): number => Math.floor(rnd() * n)
@@ -39,15 +78,41 @@ function mutate(lines: string[], rnd: () => number): string[] {
     const i = pick(out.length)
     const line = out[i] as string
     switch (pick(9)) {
-      case 0: out.splice(i, 1); break
-      case 1: out.splice(i, 0, line); break
-      case 2: { const j = pick(out.length); out[i] = out[j] as string; out[j] = line; break }
-      case 3: { const p = pick(line.length + 1); out[i] = line.slice(0, p) + String.fromCharCode(pick(256)) + line.slice(p + 1); break }
-      case 4: out.length = i + 1; out[i] = line.slice(0, pick(line.length + 1)); break
-      case 5: out.splice(i, 0, GARBAGE[pick(GARBAGE.length)] as string); break
-      case 6: out[i] = line.replace(/-?\d+(?:\.\d+)?(?:e[-+]?\d+)?/g, (m) => (rnd() < 0.3 ? (NUMBERS[pick(NUMBERS.length)] as string) : m)); break
-      case 7: for (let j = 0; j < out.length; j++) out[j] = `${out[j]}\r`; break
-      default: out[i] = line.split(/(\s+)/).reverse().join(''); break
+      case 0:
+        out.splice(i, 1)
+        break
+      case 1:
+        out.splice(i, 0, line)
+        break
+      case 2: {
+        const j = pick(out.length)
+        out[i] = out[j] as string
+        out[j] = line
+        break
+      }
+      case 3: {
+        const p = pick(line.length + 1)
+        out[i] = line.slice(0, p) + String.fromCharCode(pick(256)) + line.slice(p + 1)
+        break
+      }
+      case 4:
+        out.length = i + 1
+        out[i] = line.slice(0, pick(line.length + 1))
+        break
+      case 5:
+        out.splice(i, 0, GARBAGE[pick(GARBAGE.length)] as string)
+        break
+      case 6:
+        out[i] = line.replace(/-?\d+(?:\.\d+)?(?:e[-+]?\d+)?/g, (m) =>
+          rnd() < 0.3 ? (NUMBERS[pick(NUMBERS.length)] as string) : m,
+        )
+        break
+      case 7:
+        for (let j = 0; j < out.length; j++) out[j] = `${out[j]}\r`
+        break
+      default:
+        out[i] = line.split(/(\s+)/).reverse().join('')
+        break
     }
   }
   return out
@@ -66,7 +131,8 @@ function runCase(p: Parser, lines: string[], trial: number): number {
     const problem = rowProblem(r)
     if (problem) throw new Error(`invalid row (${problem}): ${JSON.stringify(r)}`)
   }
-  if (!Array.isArray(diagnostics) || typeof meta !== 'object' || meta === null) throw new Error('end() returned no meta/diagnostics')
+  if (!Array.isArray(diagnostics) || typeof meta !== 'object' || meta === null)
+    throw new Error('end() returned no meta/diagnostics')
   JSON.stringify(meta)
   return ms
 }

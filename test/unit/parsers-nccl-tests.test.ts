@@ -3,20 +3,23 @@
  * numbers of its .source.txt "Headline", plus the shapes FORMATS.md §1 describes that no
  * fixture shows (built from fixture text in the test, or written out from the printf formats).
  */
-import { test } from 'node:test'
+
 import assert from 'node:assert/strict'
-import { readFileSync, readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { FIXTURES } from '../helpers.ts'
-import { checkGolden } from '../golden.ts'
-import { detectParser, parseText, parserById, splitLines } from '../../src/parsers/index.ts'
-import type { ParseOutput, Parser } from '../../src/parsers/index.ts'
+import { test } from 'node:test'
 import { eachLine } from '../../src/importer/index.ts'
-import { SIM_MARKER, rowProblem } from '../../src/model/index.ts'
 import type { Row } from '../../src/model/index.ts'
+import { rowProblem, SIM_MARKER } from '../../src/model/index.ts'
+import type { ParseOutput, Parser } from '../../src/parsers/index.ts'
+import { detectParser, parserById, parseText, splitLines } from '../../src/parsers/index.ts'
+import { checkGolden } from '../golden.ts'
+import { FIXTURES } from '../helpers.ts'
 
 const DIR = join(FIXTURES, 'nccl-tests')
-const FILES = readdirSync(DIR).filter((f) => !f.endsWith('.source.txt') && (f.endsWith('.txt') || f.endsWith('.json'))).sort()
+const FILES = readdirSync(DIR)
+  .filter((f) => !f.endsWith('.source.txt') && (f.endsWith('.txt') || f.endsWith('.json')))
+  .sort()
 const TEXT = parserById('nccl-tests-text') as Parser
 const JSONP = parserById('nccl-tests-json') as Parser
 const A100 = 'a100-sxm4-8gpu-single-process-g8-v2.13.txt'
@@ -24,7 +27,11 @@ const A100 = 'a100-sxm4-8gpu-single-process-g8-v2.13.txt'
 const read = (f: string): string => readFileSync(join(DIR, f), 'utf8')
 const parse = (text: string, p: Parser = TEXT, file = 'x.txt'): ParseOutput => parseText(p, text, { file })
 const times = (o: ParseOutput, size: number, placement: string): number[] =>
-  o.rows.filter((r) => r.metric === 'time' && r.sizeBytes === size && r.placement === placement && r.iteration === undefined).map((r) => r.value)
+  o.rows
+    .filter(
+      (r) => r.metric === 'time' && r.sizeBytes === size && r.placement === placement && r.iteration === undefined,
+    )
+    .map((r) => r.value)
 const codes = (o: ParseOutput): string[] => o.diagnostics.map((d) => d.code)
 const strip = (o: ParseOutput): unknown[] => o.rows.map((r) => ({ ...r, source: { line: r.source.line } }))
 
@@ -36,7 +43,11 @@ test('every nccl-tests fixture is detected, parses into valid rows, and matches 
     assert.equal(p?.id, f.endsWith('.json') ? 'nccl-tests-json' : 'nccl-tests-text', f)
     const out = parseText(p as Parser, text, { file: f })
     for (const r of out.rows) assert.equal(rowProblem(r), undefined, `${f}: ${JSON.stringify(r)}`)
-    checkGolden(`parsers/nccl-tests/${f.replace(/\.(txt|json)$/, '')}`, { meta: out.meta, rows: out.rows, diagnostics: out.diagnostics })
+    checkGolden(`parsers/nccl-tests/${f.replace(/\.(txt|json)$/, '')}`, {
+      meta: out.meta,
+      rows: out.rows,
+      diagnostics: out.diagnostics,
+    })
   }
 })
 
@@ -49,8 +60,11 @@ function checkHeadline(f: string, out: ParseOutput): number {
   const unit: Record<string, number> = { B: 1, KiB: 2 ** 10, MiB: 2 ** 20, GiB: 2 ** 30 }
   const us = (s: string): number => Number(`${s}e-6`)
   const gbs = (s: string): number => Number(`${s}e9`)
-  const max = (metric: string): Row => out.rows.filter((r) => r.metric === metric).reduce((a, b) => (b.value > a.value ? b : a))
-  for (const m of h.matchAll(/(\d+) (B|KiB|MiB|GiB): ([\d.]+) us (?:cpu time )?out-of-place(?: \/ ([\d.]+) us in-place)?/g)) {
+  const max = (metric: string): Row =>
+    out.rows.filter((r) => r.metric === metric).reduce((a, b) => (b.value > a.value ? b : a))
+  for (const m of h.matchAll(
+    /(\d+) (B|KiB|MiB|GiB): ([\d.]+) us (?:cpu time )?out-of-place(?: \/ ([\d.]+) us in-place)?/g,
+  )) {
     const size = Number(m[1]) * (unit[m[2] as string] as number)
     assert.ok(times(out, size, 'out-of-place').includes(us(m[3] as string)), `${f}: ${m[0]}`)
     if (m[4]) assert.ok(times(out, size, 'in-place').includes(us(m[4])), `${f}: ${m[0]}`)
@@ -60,10 +74,18 @@ function checkHeadline(f: string, out: ParseOutput): number {
   if (first) {
     const line = Math.min(...out.rows.map((r) => r.source.line))
     const row0 = out.rows.filter((r) => r.source.line === line && r.metric === 'time')
-    assert.deepEqual(row0.map((r) => r.value), [us(first[1] as string), us(first[2] as string)], `${f}: ${first[0]}`)
+    assert.deepEqual(
+      row0.map((r) => r.value),
+      [us(first[1] as string), us(first[2] as string)],
+      `${f}: ${first[0]}`,
+    )
     checked++
   }
-  for (const [re, metric] of [[/peak busbw ([\d.]+) GB\/s \((out-of-place|in-place)/, 'busbw'], [/peak algbw ([\d.]+) GB\/s/, 'algbw'], [/busbw saturates at ([\d.]+) GB\/s/, 'busbw']] as const) {
+  for (const [re, metric] of [
+    [/peak busbw ([\d.]+) GB\/s \((out-of-place|in-place)/, 'busbw'],
+    [/peak algbw ([\d.]+) GB\/s/, 'algbw'],
+    [/busbw saturates at ([\d.]+) GB\/s/, 'busbw'],
+  ] as const) {
     const m = re.exec(h)
     if (!m) continue
     const top = max(metric)
@@ -89,23 +111,40 @@ function checkHeadline(f: string, out: ParseOutput): number {
   const ranks = /, (\d+) ranks[;,]/.exec(h)
   if (ranks) {
     assert.equal(meta.ranks, Number(ranks[1]), `${f}: ${ranks[0]}`)
-    assert.ok(out.rows.every((r) => r.ranks === Number(ranks[1])), `${f}: ${ranks[0]}`)
+    assert.ok(
+      out.rows.every((r) => r.ranks === Number(ranks[1])),
+      `${f}: ${ranks[0]}`,
+    )
     checked++
   }
   const startup = /(\d+) rank lines, (\d+) data rows, (\d+) "Test CUDA failure" lines/.exec(h)
   if (startup) {
-    assert.deepEqual([meta.devices.length, out.rows.length, meta.failures], startup.slice(1).map(Number), `${f}: ${startup[0]}`)
+    assert.deepEqual(
+      [meta.devices.length, out.rows.length, meta.failures],
+      startup.slice(1).map(Number),
+      `${f}: ${startup[0]}`,
+    )
     checked++
   }
   const iters = /per-iteration times_us ([\d., ]+\d)/.exec(h)
   if (iters) {
-    const first = out.rows.filter((r) => r.iteration !== undefined && r.placement === 'out-of-place' && r.sizeBytes === out.rows[0]?.sizeBytes)
-    assert.deepEqual(first.map((r) => r.value), (iters[1] as string).split(', ').map(us), `${f}: ${iters[0]}`)
+    const first = out.rows.filter(
+      (r) => r.iteration !== undefined && r.placement === 'out-of-place' && r.sizeBytes === out.rows[0]?.sizeBytes,
+    )
+    assert.deepEqual(
+      first.map((r) => r.value),
+      (iters[1] as string).split(', ').map(us),
+      `${f}: ${iters[0]}`,
+    )
     checked++
   }
   const na = /\((\d+) N\/A cells\)/.exec(h)
   if (na) {
-    assert.match(out.diagnostics.find((d) => d.code === 'na-cell')?.message ?? '', new RegExp(`^${na[1]} `), `${f}: ${na[0]}`)
+    assert.match(
+      out.diagnostics.find((d) => d.code === 'na-cell')?.message ?? '',
+      new RegExp(`^${na[1]} `),
+      `${f}: ${na[0]}`,
+    )
     checked++
   }
   return checked
@@ -114,7 +153,10 @@ function checkHeadline(f: string, out: ParseOutput): number {
 test('the numbers of every .source.txt Headline appear exactly in the parsed rows and meta', () => {
   for (const f of FILES) {
     const out = parseText(f.endsWith('.json') ? JSONP : TEXT, read(f), { file: f })
-    assert.ok(checkHeadline(f, out) >= (f.includes('startup-failure') ? 1 : 4), `${f}: too few headline facts recognised`)
+    assert.ok(
+      checkHeadline(f, out) >= (f.includes('startup-failure') ? 1 : 4),
+      `${f}: too few headline facts recognised`,
+    )
   }
 })
 
@@ -122,11 +164,31 @@ test('the acceptance row: a100 -g 8, 8 B, out-of-place time is 4.012e-5 s on 8 r
   const out = parse(read(A100))
   const r = out.rows.find((x) => x.sizeBytes === 8 && x.metric === 'time' && x.placement === 'out-of-place')
   assert.deepEqual(r && { ...r, source: r.source.line }, {
-    bench: 'nccl.all_reduce', metric: 'time', unit: 's', value: 4.012e-5, sizeBytes: 8, ranks: 8, src: null, dst: null,
-    placement: 'out-of-place', p2p: null, timer: 'cpu', trial: 0, source: 17, dtype: 'float', redop: 'sum',
+    bench: 'nccl.all_reduce',
+    metric: 'time',
+    unit: 's',
+    value: 4.012e-5,
+    sizeBytes: 8,
+    ranks: 8,
+    src: null,
+    dst: null,
+    placement: 'out-of-place',
+    p2p: null,
+    timer: 'cpu',
+    trial: 0,
+    source: 17,
+    dtype: 'float',
+    redop: 'sum',
   })
-  const big = out.rows.filter((x) => x.sizeBytes === 4294967296 && x.placement === 'in-place').map((x) => [x.metric, x.value])
-  assert.deepEqual(big, [['time', 0.032455], ['algbw', 132.34e9], ['busbw', 231.59e9], ['wrong', 0]])
+  const big = out.rows
+    .filter((x) => x.sizeBytes === 4294967296 && x.placement === 'in-place')
+    .map((x) => [x.metric, x.value])
+  assert.deepEqual(big, [
+    ['time', 0.032455],
+    ['algbw', 132.34e9],
+    ['busbw', 231.59e9],
+    ['wrong', 0],
+  ])
   assert.equal(out.rows.length, 30 * 8)
 })
 
@@ -136,7 +198,9 @@ test('a truncated log keeps its complete rows and reports incomplete', () => {
   const text = [...lines.slice(0, cut), (lines[cut] as string).slice(0, 100)].join('\n')
   const full = parse(read(A100))
   const out = parse(text)
-  const want = full.rows.filter((r) => r.source.line <= cut || (r.source.line === cut + 1 && r.placement === 'out-of-place'))
+  const want = full.rows.filter(
+    (r) => r.source.line <= cut || (r.source.line === cut + 1 && r.placement === 'out-of-place'),
+  )
   assert.deepEqual(out.rows, want)
   assert.ok(want.some((r) => r.source.line === cut + 1))
   assert.ok(codes(out).includes('incomplete'))
@@ -162,11 +226,21 @@ test('CRLF gives the same rows, through the importer line splitter and as raw li
 test('mpirun --tag-output prefixes on every line, with stderr lines between rows, give the same rows', () => {
   const f = 'a100-sxm4-8gpu-mpirun-np8-interleaved-ompi-help-v2.13.txt'
   const lines = splitLines(read(f))
-  const tagged = lines.flatMap((l, i) => (i === 20 ? [`[1,3]<stderr>:thanos:56546:56546 [3] NCCL INFO comm 0x1 rank 3 nranks 8 - Init COMPLETE`, `[1,0]<stdout>:${l}`] : [`[1,0]<stdout>:${l}`]))
+  const tagged = lines.flatMap((l, i) =>
+    i === 20
+      ? [
+          `[1,3]<stderr>:thanos:56546:56546 [3] NCCL INFO comm 0x1 rank 3 nranks 8 - Init COMPLETE`,
+          `[1,0]<stdout>:${l}`,
+        ]
+      : [`[1,0]<stdout>:${l}`],
+  )
   const plain = parse(lines.join('\n'))
   const out = parse(tagged.join('\n'))
   const shift = (r: Row): number => (r.source.line > 20 ? r.source.line - 1 : r.source.line)
-  assert.deepEqual(out.rows.map((r) => ({ ...r, source: { ...r.source, line: shift(r) } })), plain.rows)
+  assert.deepEqual(
+    out.rows.map((r) => ({ ...r, source: { ...r.source, line: shift(r) } })),
+    plain.rows,
+  )
   assert.equal((out.meta as { tagOutput?: boolean }).tagOutput, true)
   assert.equal((out.meta as { ranks?: number }).ranks, 8)
 })
@@ -183,16 +257,24 @@ test('Open MPI help lines, NCCL INFO lines and an MCA box between rows do not br
   assert.equal(na?.severity, 'info')
   assert.match(na?.message ?? '', /^24 N\/A cells/)
   const m = out.meta as Record<string, any>
-  assert.deepEqual([m.version, m.nccl, m.ncclLibrary, m.ranks, m.hosts.length, m.params.unalign], ['2.18.3', '2.30.3+cuda13.0', 23003, 16, 2, 0])
+  assert.deepEqual(
+    [m.version, m.nccl, m.ncclLibrary, m.ranks, m.hosts.length, m.params.unalign],
+    ['2.18.3', '2.30.3+cuda13.0', 23003, 16, 2, 0],
+  )
 })
 
 test('an error line glued to a row: the row yields no cells, the error is reported, the table goes on', () => {
   const lines = splitLines(read(A100))
-  lines[18] = "          32             8     float     sum      -1 thanos: Test CUDA failure common.cu:892 'unspecified launch failure'"
-  lines[19] = "          64            16     float     sum      -1    38.89    0.00    0.00      0 thanos: Test NCCL failure common.cu:1030 'unhandled system error / net.cc'"
+  lines[18] =
+    "          32             8     float     sum      -1 thanos: Test CUDA failure common.cu:892 'unspecified launch failure'"
+  lines[19] =
+    "          64            16     float     sum      -1    38.89    0.00    0.00      0 thanos: Test NCCL failure common.cu:1030 'unhandled system error / net.cc'"
   const out = parse(lines.join('\n'))
   assert.equal(out.rows.filter((r) => r.source.line === 19).length, 0)
-  assert.deepEqual(out.rows.filter((r) => r.source.line === 20).map((r) => `${r.placement} ${r.metric}`), ['out-of-place time', 'out-of-place algbw', 'out-of-place busbw', 'out-of-place wrong'])
+  assert.deepEqual(
+    out.rows.filter((r) => r.source.line === 20).map((r) => `${r.placement} ${r.metric}`),
+    ['out-of-place time', 'out-of-place algbw', 'out-of-place busbw', 'out-of-place wrong'],
+  )
   assert.equal(out.diagnostics.filter((d) => d.code === 'row-error' && d.severity === 'error').length, 2)
   assert.equal(new Set(out.rows.map((r) => r.source.line)).size, 29)
 })
@@ -200,7 +282,12 @@ test('an error line glued to a row: the row yields no cells, the error is report
 test('a row whose cells continue on the line after an interleaved error line is put back together', () => {
   const lines = splitLines(read(A100))
   const row = lines[18] as string
-  lines.splice(18, 1, "          32             8     float     sum      -1 gpu-7: Test NCCL failure common.cu:1030 'remote process exited'", row.slice(52))
+  lines.splice(
+    18,
+    1,
+    "          32             8     float     sum      -1 gpu-7: Test NCCL failure common.cu:1030 'remote process exited'",
+    row.slice(52),
+  )
   const out = parse(lines.join('\n'))
   const full = parse(read(A100))
   assert.deepEqual(times(out, 32, 'in-place'), times(full, 32, 'in-place'))
@@ -209,15 +296,26 @@ test('a row whose cells continue on the line after an interleaved error line is 
 })
 
 test('-c 0: N/A wrong cells give no rows and one info diagnostic with the count', () => {
-  const text = read(A100).replace(/^(\s+\d+\s+\d+\s+float\s+sum\s+-1\s+\S+\s+\S+\s+\S+)\s+0(\s+\S+\s+\S+\s+\S+)\s+0$/gm, '$1    N/A$2    N/A')
+  const text = read(A100).replace(
+    /^(\s+\d+\s+\d+\s+float\s+sum\s+-1\s+\S+\s+\S+\s+\S+)\s+0(\s+\S+\s+\S+\s+\S+)\s+0$/gm,
+    '$1    N/A$2    N/A',
+  )
   const out = parse(text)
   assert.equal(out.rows.filter((r) => r.metric === 'wrong').length, 0)
   assert.equal(out.rows.length, 30 * 6)
-  assert.deepEqual(out.diagnostics.map((d) => [d.code, d.severity, d.message.split(' ')[0]]), [['na-cell', 'info', '60']])
+  assert.deepEqual(
+    out.diagnostics.map((d) => [d.code, d.severity, d.message.split(' ')[0]]),
+    [['na-cell', 'info', '60']],
+  )
 })
 
 test('without command line or rank lines the collective and the rank count come from the rows', () => {
-  const bare = (f: string): ParseOutput => parse(splitLines(read(f)).filter((l) => !l.includes('_perf') && !l.startsWith('#')).join('\n'))
+  const bare = (f: string): ParseOutput =>
+    parse(
+      splitLines(read(f))
+        .filter((l) => !l.includes('_perf') && !l.startsWith('#'))
+        .join('\n'),
+    )
   const ar = bare(A100)
   assert.deepEqual([...new Set(ar.rows.map((r) => `${r.bench} ${r.ranks}`))], ['nccl.all_reduce 8'])
   assert.deepEqual([ar.meta.collectiveFrom, ar.meta.ranksFrom], ['rows', 'inferred'])
@@ -232,7 +330,13 @@ test('without command line or rank lines the collective and the rank count come 
 
 test('a table that fits two collectives is nccl.unknown with a diagnostic naming both', () => {
   // v2.13+ rows of a root-less non-reduction with total-sized buffers and -c 0: all_gather or alltoall
-  const rows = [[1024, 64], [1048576, 65536]].map(([s, c]) => `${String(s).padStart(12)}  ${String(c).padStart(12)}     float    none      -1    20.00   51.20   38.40    N/A    20.00   51.20   38.40    N/A`)
+  const rows = [
+    [1024, 64],
+    [1048576, 65536],
+  ].map(
+    ([s, c]) =>
+      `${String(s).padStart(12)}  ${String(c).padStart(12)}     float    none      -1    20.00   51.20   38.40    N/A    20.00   51.20   38.40    N/A`,
+  )
   const out = parse(rows.join('\n'))
   assert.deepEqual([...new Set(out.rows.map((r) => `${r.bench} ${r.ranks}`))], ['nccl.unknown 4'])
   assert.match(out.diagnostics.find((d) => d.code === 'collective-unknown')?.message ?? '', /all_gather, alltoall/)
@@ -258,7 +362,10 @@ test('v1.0 output (no # on the banner, ms times, res column) converts millisecon
   assert.deepEqual(times(out, 8, 'out-of-place'), [4e-5])
   assert.deepEqual(times(out, 16, 'in-place'), [4.3e-5])
   assert.equal(out.rows.filter((r) => r.metric === 'wrong').length, 0)
-  assert.deepEqual([out.meta.collective, out.meta.ranks, out.meta.ncclCompiled, out.meta.complete], ['all_reduce', 2, '2.1', true])
+  assert.deepEqual(
+    [out.meta.collective, out.meta.ranks, out.meta.ncclCompiled, out.meta.complete],
+    ['all_reduce', 2, '2.1', true],
+  )
 })
 
 test('-I per-iteration columns and -S timestamps are read past, -C cputime is still the time metric', () => {
@@ -275,10 +382,19 @@ test('-I per-iteration columns and -S timestamps are read past, -C cputime is st
     '# Avg bus bandwidth    : 0.1 ',
   ].join('\n')
   const out = parse(text)
-  assert.deepEqual(out.rows.map((r) => `${r.placement} ${r.metric} ${r.value}`), [
-    'out-of-place time 0.0000105', 'out-of-place algbw 100000000', 'out-of-place busbw 100000000', 'out-of-place wrong 0',
-    'in-place time 0.0000106', 'in-place algbw 100000000', 'in-place busbw 100000000', 'in-place wrong 0',
-  ])
+  assert.deepEqual(
+    out.rows.map((r) => `${r.placement} ${r.metric} ${r.value}`),
+    [
+      'out-of-place time 0.0000105',
+      'out-of-place algbw 100000000',
+      'out-of-place busbw 100000000',
+      'out-of-place wrong 0',
+      'in-place time 0.0000106',
+      'in-place algbw 100000000',
+      'in-place busbw 100000000',
+      'in-place wrong 0',
+    ],
+  )
   assert.equal((out.meta.columns as { timeLabel: string }).timeLabel, 'cputime')
   assert.ok(codes(out).includes('per-iteration-columns'))
 })
@@ -286,15 +402,26 @@ test('-I per-iteration columns and -S timestamps are read past, -C cputime is st
 test('several runs in one file: each keeps its own collective, ranks and footer', () => {
   const out = parse(`${read(A100)}\n${read('dgx2-12gpu-v100-broadcast-v2.0-root-column.txt')}`)
   const runs = out.meta.runs as Record<string, unknown>[]
-  assert.deepEqual(runs.map((r) => [r.collective, r.ranks, r.complete]), [['all_reduce', 8, true], ['broadcast', 12, true]])
-  assert.deepEqual([...new Set(out.rows.map((r) => `${r.bench} ${r.ranks}`))], ['nccl.all_reduce 8', 'nccl.broadcast 12'])
+  assert.deepEqual(
+    runs.map((r) => [r.collective, r.ranks, r.complete]),
+    [
+      ['all_reduce', 8, true],
+      ['broadcast', 12, true],
+    ],
+  )
+  assert.deepEqual(
+    [...new Set(out.rows.map((r) => `${r.bench} ${r.ranks}`))],
+    ['nccl.all_reduce 8', 'nccl.broadcast 12'],
+  )
   assert.deepEqual(out.meta.collectives, ['all_reduce', 'broadcast'])
 })
 
 test('rows stream out before end() when the text already named the collective and ranks', () => {
   const rows: Row[] = []
   const lp = TEXT.open({ file: 'x.txt', trial: 3 }, (r) => rows.push(r))
-  splitLines(read(A100)).slice(0, 20).forEach((l, i) => lp.line(l, i + 1))
+  splitLines(read(A100))
+    .slice(0, 20)
+    .forEach((l, i) => lp.line(l, i + 1))
   assert.equal(rows.length, 4 * 8)
   assert.ok(rows.every((r) => r.trial === 3 && r.source.file === 'x.txt'))
   assert.ok(lp.end().diagnostics.some((d) => d.code === 'incomplete'))
@@ -306,14 +433,23 @@ test('the simulator marker marks the parse simulated; a startup failure reports 
   assert.equal(sim.rows.length, 240)
   const fail = parse(read('gh200-2node-8rank-v2.17.8-cuda-busy-startup-failure.txt'))
   assert.equal(fail.diagnostics.filter((d) => d.code === 'test-failure').length, 6)
-  assert.deepEqual(fail.diagnostics.filter((d) => d.code === 'incomplete').map((d) => d.severity), ['warn'])
+  assert.deepEqual(
+    fail.diagnostics.filter((d) => d.code === 'incomplete').map((d) => d.severity),
+    ['warn'],
+  )
   assert.deepEqual(fail.meta.hosts, ['gpu-1-1', 'gpu-1-7'])
   assert.equal((fail.meta.devices as { pid: number }[])[0]?.pid, 3617715)
 })
 
 test('#wrong > 0 becomes wrong rows with the printed counts; v2.0 error deviations do not', () => {
   const wrong = parse(read('gh200-slingshot-2node-2rank-v2.17.8-wrong-elements-oob-failed.txt'))
-  assert.deepEqual(wrong.rows.filter((r) => r.metric === 'wrong' && r.value > 0).map((r) => [r.sizeBytes, r.placement, r.value]), [[1048576, 'out-of-place', 96], [1048576, 'in-place', 32]])
+  assert.deepEqual(
+    wrong.rows.filter((r) => r.metric === 'wrong' && r.value > 0).map((r) => [r.sizeBytes, r.placement, r.value]),
+    [
+      [1048576, 'out-of-place', 96],
+      [1048576, 'in-place', 32],
+    ],
+  )
   assert.ok(codes(wrong).includes('out-of-bounds'))
   const dev = parse(read('dgx2-12gpu-v100-allreduce-v2.0-error-column.txt'))
   assert.equal(dev.rows.filter((r) => r.metric === 'wrong').length, 0)
@@ -329,11 +465,20 @@ test('JSON: misspelled keys, per-iteration rows, cpu_time, null and "nan" cells,
   const iter = two.rows.filter((r) => r.iteration !== undefined)
   assert.equal(iter.length, 3 * 2 * 5)
   assert.ok(iter.every((r) => r.timer === 'gpu' && r.metric === 'time'))
-  assert.deepEqual(iter.slice(0, 5).map((r) => r.iteration), [0, 1, 2, 3, 4])
+  assert.deepEqual(
+    iter.slice(0, 5).map((r) => r.iteration),
+    [0, 1, 2, 3, 4],
+  )
   const three = parse(read('generated-schema3-v2.19.6-reduce-scatter-cputime-nocheck.json'), JSONP)
   assert.equal(three.rows.filter((r) => r.metric === 'wrong').length, 0)
-  assert.equal(three.rows.filter((r) => r.sizeBytes === 65536 && r.placement === 'in-place' && r.metric === 'algbw').length, 0)
-  assert.deepEqual(three.rows.filter((r) => r.sizeBytes === 16777216).map((r) => `${r.placement} ${r.metric}`), ['out-of-place time', 'out-of-place algbw', 'out-of-place busbw'])
+  assert.equal(
+    three.rows.filter((r) => r.sizeBytes === 65536 && r.placement === 'in-place' && r.metric === 'algbw').length,
+    0,
+  )
+  assert.deepEqual(
+    three.rows.filter((r) => r.sizeBytes === 16777216).map((r) => `${r.placement} ${r.metric}`),
+    ['out-of-place time', 'out-of-place algbw', 'out-of-place busbw'],
+  )
   assert.ok(codes(three).includes('bad-cell') && codes(three).includes('nccl-error'))
 })
 

@@ -4,21 +4,24 @@
  * row i → column j, but column → row for "(P2P Reads)"), peer access, copy-paste variants,
  * options on the command line, cut-short and repeated runs, and the simulator's text.
  */
-import { test } from 'node:test'
+
 import assert from 'node:assert/strict'
-import { readFileSync, readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { FIXTURES, bin, tmp } from '../helpers.ts'
-import { checkGolden } from '../golden.ts'
-import { detectParser, parseText, parserById } from '../../src/parsers/index.ts'
-import type { ParseOutput, Parser } from '../../src/parsers/index.ts'
+import { test } from 'node:test'
 import { eachLine } from '../../src/importer/index.ts'
-import { rowProblem } from '../../src/model/index.ts'
 import type { Row } from '../../src/model/index.ts'
+import { rowProblem } from '../../src/model/index.ts'
+import type { ParseOutput, Parser } from '../../src/parsers/index.ts'
+import { detectParser, parserById, parseText } from '../../src/parsers/index.ts'
 import { simulate } from '../../src/sim/index.ts'
+import { checkGolden } from '../golden.ts'
+import { bin, FIXTURES, tmp } from '../helpers.ts'
 
 const DIR = join(FIXTURES, 'p2pBandwidthLatencyTest')
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.txt') && !f.endsWith('.source.txt')).sort()
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.txt') && !f.endsWith('.source.txt'))
+  .sort()
 const P2P = parserById('p2pBandwidthLatencyTest') as Parser
 const ASUS = 'asus-esc8000a-4x-rtx6000ada-p2p-enabled.txt'
 const A100 = '8x-a100-sxm4-nvswitch-shared-busid-ce.txt'
@@ -28,7 +31,8 @@ const LAMBDA = 'lambda-8x-titan-rtx-p2p-disabled-p2p-read-modified-sample.txt'
 const PUGET = 'puget-wrx90-2x-rtx6000ada-p2p-enabled.txt'
 
 const read = (f: string): string => readFileSync(join(DIR, f), 'utf8')
-const parse = (text: string, file = 'x.txt', trial?: number): ParseOutput => parseText(P2P, text, { file, ...(trial === undefined ? {} : { trial }) })
+const parse = (text: string, file = 'x.txt', trial?: number): ParseOutput =>
+  parseText(P2P, text, { file, ...(trial === undefined ? {} : { trial }) })
 const codes = (o: ParseOutput): string[] => o.diagnostics.map((d) => d.code)
 const GB = (s: string): number => Number(`${s}e9`)
 const US = (s: string): number => Number(`${s}e-6`)
@@ -38,7 +42,9 @@ const pick = (o: ParseOutput, sel: Sel): Row[] =>
   o.rows.filter((r) => Object.entries(sel).every(([k, v]) => (r as unknown as Record<string, unknown>)[k] === v))
 /** [min, max] of the off-diagonal values that match `sel`. */
 function offDiag(o: ParseOutput, sel: Sel): [number, number] {
-  const v = pick(o, sel).filter((r) => r.src !== r.dst).map((r) => r.value)
+  const v = pick(o, sel)
+    .filter((r) => r.src !== r.dst)
+    .map((r) => r.value)
   assert.ok(v.length > 0, `no rows for ${JSON.stringify(sel)}`)
   return [Math.min(...v), Math.max(...v)]
 }
@@ -51,7 +57,11 @@ test('every p2pBandwidthLatencyTest fixture is detected, parses into valid rows,
     const out = parseText(P2P, text, { file: f })
     assert.ok(out.rows.length > 0, f)
     for (const r of out.rows) assert.equal(rowProblem(r), undefined, `${f}: ${JSON.stringify(r)}`)
-    checkGolden(`parsers/p2pBandwidthLatencyTest/${f.replace(/\.txt$/, '')}`, { meta: out.meta, rows: out.rows, diagnostics: out.diagnostics })
+    checkGolden(`parsers/p2pBandwidthLatencyTest/${f.replace(/\.txt$/, '')}`, {
+      meta: out.meta,
+      rows: out.rows,
+      diagnostics: out.diagnostics,
+    })
   }
 })
 
@@ -77,7 +87,9 @@ function textCells(text: string): TextCell[] {
       cols = tk.slice(1).map(Number)
       timer = tk[0] === 'GPU' ? 'gpu' : tk[0] === 'CPU' ? 'cpu' : null
     } else if (title && cols && /^\d+$/.test(tk[0] as string) && tk.length === cols.length + 1) {
-      cols.forEach((j, c) => out.push({ title: title as string, timer, i: Number(tk[0]), j, text: tk[c + 1] as string, line: k + 1 }))
+      cols.forEach((j, c) =>
+        out.push({ title: title as string, timer, i: Number(tk[0]), j, text: tk[c + 1] as string, line: k + 1 }),
+      )
     } else if (t !== '') [title, cols] = [null, null]
   })
   return out
@@ -132,7 +144,10 @@ test('every number of each .source.txt Headline appears exactly among the rows',
     assert.ok(nums.length >= 3, `${f}: headline has numbers`)
     for (const n of nums) {
       const want = n.unit === 'GB/s' ? GB(n.text) : US(n.text)
-      assert.ok(out.rows.some((r) => r.value === want && r.src !== r.dst), `${f}: ${n.text} ${n.unit}`)
+      assert.ok(
+        out.rows.some((r) => r.value === want && r.src !== r.dst),
+        `${f}: ${n.text} ${n.unit}`,
+      )
     }
   }
 })
@@ -144,7 +159,10 @@ test('headline ranges are the off-diagonal extremes of the matrices they name', 
   assert.deepEqual(offDiag(asus, { bench: 'p2p.latency', p2p: 'disabled', timer: 'gpu' }), [US('10.27'), US('14.22')])
   assert.deepEqual(offDiag(asus, { bench: 'p2p.latency', p2p: 'enabled', timer: 'gpu' }), [US('1.21'), US('1.44')])
   const a100 = parse(read(A100))
-  assert.deepEqual(offDiag(a100, { bench: 'p2p.bw_uni', p2p: 'enabled', direction: 'write' }), [GB('269.59'), GB('276.62')])
+  assert.deepEqual(offDiag(a100, { bench: 'p2p.bw_uni', p2p: 'enabled', direction: 'write' }), [
+    GB('269.59'),
+    GB('276.62'),
+  ])
   assert.deepEqual(offDiag(a100, { bench: 'p2p.bw_bi', p2p: 'enabled' }), [GB('424.32'), GB('522.48')])
   assert.deepEqual(offDiag(a100, { bench: 'p2p.latency', p2p: 'disabled', timer: 'gpu' }), [US('15.81'), US('23.68')])
   assert.deepEqual(offDiag(a100, { bench: 'p2p.latency', p2p: 'enabled', timer: 'gpu' }), [US('2.72'), US('3.33')])
@@ -157,8 +175,14 @@ test('headline ranges are the off-diagonal extremes of the matrices they name', 
   const lambda = parse(read(LAMBDA))
   const bw = lambda.rows.filter((r) => r.metric === 'bandwidth' && r.src !== r.dst).map((r) => r.value)
   assert.deepEqual([Math.min(...bw), Math.max(...bw)], [GB('9.91'), GB('11.49')])
-  assert.deepEqual(offDiag(lambda, { bench: 'p2p.latency', timer: 'gpu', direction: 'write' }), [US('12.82'), US('14.37')])
-  assert.deepEqual(offDiag(lambda, { bench: 'p2p.latency', timer: 'gpu', direction: 'read' }), [US('11.88'), US('12.86')])
+  assert.deepEqual(offDiag(lambda, { bench: 'p2p.latency', timer: 'gpu', direction: 'write' }), [
+    US('12.82'),
+    US('14.37'),
+  ])
+  assert.deepEqual(offDiag(lambda, { bench: 'p2p.latency', timer: 'gpu', direction: 'read' }), [
+    US('11.88'),
+    US('12.86'),
+  ])
   const autodl = parse(read(AUTODL))
   assert.deepEqual(offDiag(autodl, { bench: 'p2p.latency', timer: 'cpu' }), [US('10.34'), US('11.08')])
 })
@@ -167,7 +191,9 @@ test('matrix orientation: row is the source for writes, the destination for read
   // autodl "P2P=Disabled Latency Matrix (us)" GPU rows: "0   1.33  14.76" / "1  13.95   1.26".
   const autodl = parse(read(AUTODL))
   const lat = (o: ParseOutput, src: number, dst: number, sel: Sel): number[] =>
-    pick(o, { bench: 'p2p.latency', ...sel }).filter((r) => r.src === src && r.dst === dst).map((r) => r.value)
+    pick(o, { bench: 'p2p.latency', ...sel })
+      .filter((r) => r.src === src && r.dst === dst)
+      .map((r) => r.value)
   assert.deepEqual(lat(autodl, 0, 1, { p2p: 'disabled', timer: 'gpu' }), [US('14.76')])
   assert.deepEqual(lat(autodl, 1, 0, { p2p: 'disabled', timer: 'gpu' }), [US('13.95')])
   assert.deepEqual(lat(autodl, 0, 1, { p2p: 'enabled', timer: 'gpu' }), [US('14.99')])
@@ -179,7 +205,10 @@ test('matrix orientation: row is the source for writes, the destination for read
   assert.deepEqual(lat(dgx, 0, 0, { direction: 'read', timer: 'gpu' }), [US('3.22')])
   // ... and its "(P2P Reads)" bandwidth row 1 ends "145.50 145.51 145.51 145.51 ..." from column 5 on.
   const rd = pick(dgx, { bench: 'p2p.bw_uni', direction: 'read' }).filter((r) => r.dst === 1 && r.src === 5)
-  assert.deepEqual(rd.map((r) => r.value), [GB('145.51')])
+  assert.deepEqual(
+    rd.map((r) => r.value),
+    [GB('145.51')],
+  )
 })
 
 test('peer access: CANNOT pairs get peerAccess false on P2P=Enabled rows; disabled and diagonal rows carry none', () => {
@@ -188,7 +217,8 @@ test('peer access: CANNOT pairs get peerAccess false on P2P=Enabled rows; disabl
     const enabledOff = out.rows.filter((r) => r.p2p === 'enabled' && r.src !== r.dst)
     assert.ok(enabledOff.length > 0)
     for (const r of enabledOff) assert.equal(r.peerAccess, false, `${f}: ${JSON.stringify(r)}`)
-    for (const r of out.rows.filter((x) => x.p2p === 'disabled' || x.src === x.dst)) assert.equal(r.peerAccess, undefined)
+    for (const r of out.rows.filter((x) => x.p2p === 'disabled' || x.src === x.dst))
+      assert.equal(r.peerAccess, undefined)
     assert.ok((out.meta.peerAccess as number[][]).every((row, i) => row.every((v, j) => v === (i === j ? 1 : 0))))
   }
   const a100 = parse(read(A100))
@@ -203,10 +233,18 @@ test('peer access: CANNOT pairs get peerAccess false on P2P=Enabled rows; disabl
   const denied = mixed.rows.filter((r) => r.peerAccess === false)
   assert.ok(denied.length > 0)
   for (const r of denied) assert.deepEqual([r.src, r.dst].sort(), [0, 2])
-  assert.equal(mixed.rows.filter((r) => r.p2p === 'enabled' && [r.src, r.dst].sort().join() === '0,2').length, denied.length)
+  assert.equal(
+    mixed.rows.filter((r) => r.p2p === 'enabled' && [r.src, r.dst].sort().join() === '0,2').length,
+    denied.length,
+  )
   assert.deepEqual(codes(mixed), [])
   // The connectivity matrix alone decides when the CAN/CANNOT lines are missing; a disagreement is reported.
-  const connOnly = parse(text.split('\n').filter((l) => !l.startsWith('Device=')).join('\n'))
+  const connOnly = parse(
+    text
+      .split('\n')
+      .filter((l) => !l.startsWith('Device='))
+      .join('\n'),
+  )
   assert.equal(connOnly.meta.peerAccessSource, 'connectivity-matrix')
   assert.deepEqual(connOnly.rows.filter((r) => r.peerAccess === false).length, denied.length)
   const clash = parse(read(ASUS).replace('Device=1 CAN Access Peer Device=3', 'Device=1 CANNOT Access Peer Device=3'))
@@ -246,7 +284,12 @@ test('command-line options: --sm_copy marks peer copies sm, --numElems sets band
     .replace('./p2pBandwidthLatencyTest\n', './p2pBandwidthLatencyTest --sm_copy --numElems=10000000\n')
     .replace('Device=0 CAN Access Peer Device=1', 'Device=0 CANNOT Access Peer Device=1')
   const out = parse(text)
-  assert.deepEqual(out.meta.options, { p2pRead: false, smCopy: true, numElems: 10000000, commandLine: text.split('\n')[0] })
+  assert.deepEqual(out.meta.options, {
+    p2pRead: false,
+    smCopy: true,
+    numElems: 10000000,
+    commandLine: text.split('\n')[0],
+  })
   for (const r of out.rows) {
     const sm = r.p2p === 'enabled' && r.src !== r.dst && !(r.src === 0 && r.dst === 1)
     assert.equal(r.copy, sm ? 'sm' : 'ce', JSON.stringify(r))
@@ -260,16 +303,24 @@ test('a cut-short run keeps its complete cells, drops a half-printed one and say
   const full = read(ASUS)
   const at = full.indexOf('     2  22.35  22.17 812.') + '     2  22.35  22.17 812.'.length
   const out = parse(full.slice(0, at))
-  assert.deepEqual(out.rows.map((r) => r.value), [140.75, 22.23, 22.12, 22.21, 22.32, 813.8, 22.14, 22.38, 22.35, 22.17].map((v) => GB(String(v))))
+  assert.deepEqual(
+    out.rows.map((r) => r.value),
+    [140.75, 22.23, 22.12, 22.21, 22.32, 813.8, 22.14, 22.38, 22.35, 22.17].map((v) => GB(String(v))),
+  )
   assert.ok(codes(out).includes('short-row'))
   assert.ok(codes(out).includes('incomplete'))
-  const failed = parse(full.replace('P2P=Disabled Latency Matrix (us)', "Cuda failure p2pBandwidthLatencyTest.cu:288: 'out of memory'"))
+  const failed = parse(
+    full.replace('P2P=Disabled Latency Matrix (us)', "Cuda failure p2pBandwidthLatencyTest.cu:288: 'out of memory'"),
+  )
   assert.ok(codes(failed).includes('cuda-failure'))
   assert.equal(failed.meta.complete, false)
   assert.equal(pick(failed, { bench: 'p2p.bw_bi' }).length, 32)
   // The puget paste lost only the final NOTE line: every matrix is there, reported as info.
   const puget = parse(read(PUGET))
-  assert.deepEqual(puget.diagnostics.map((d) => [d.code, d.severity]), [['no-footer', 'info']])
+  assert.deepEqual(
+    puget.diagnostics.map((d) => [d.code, d.severity]),
+    [['no-footer', 'info']],
+  )
 })
 
 test('two runs in one file: trials count up from origin.trial, meta keeps both', () => {
@@ -283,7 +334,14 @@ test('two runs in one file: trials count up from origin.trial, meta keeps both',
 })
 
 test('garbage, empty input and stray matrix lines never throw and yield no rows', () => {
-  for (const text of ['', '\n\n', 'hello\nworld', '   D\\D     0      1\n     0 1.00 2.00', 'P2P=Enabled Latency (P2P Writes) Matrix (us)\n   GPU 99999999\n     7 x y z', 'Device=99999999 CAN Access Peer Device=0\nDevice: 999999, X, pciBusID: 1, pciDeviceID: 0, pciDomainID:0']) {
+  for (const text of [
+    '',
+    '\n\n',
+    'hello\nworld',
+    '   D\\D     0      1\n     0 1.00 2.00',
+    'P2P=Enabled Latency (P2P Writes) Matrix (us)\n   GPU 99999999\n     7 x y z',
+    'Device=99999999 CAN Access Peer Device=0\nDevice: 999999, X, pciBusID: 1, pciDeviceID: 0, pciDomainID:0',
+  ]) {
     const out = parse(text)
     assert.equal(out.rows.length, 0, JSON.stringify(text))
     assert.ok(out.diagnostics.length > 0)
@@ -310,9 +368,14 @@ test('gpucomm import + export: the autodl fixture gives the host-staged "enabled
   assert.equal(imp.code, 0, imp.stderr)
   const exp = await bin(['export', out, '--format', 'jsonl'])
   assert.equal(exp.code, 0, exp.stderr)
-  const rows = exp.stdout.trim().split('\n').map((l) => JSON.parse(l) as Row)
+  const rows = exp.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Row)
   assert.equal(rows.length, 32)
-  const r = rows.find((x) => x.bench === 'p2p.latency' && x.p2p === 'enabled' && x.timer === 'gpu' && x.src === 0 && x.dst === 1)
+  const r = rows.find(
+    (x) => x.bench === 'p2p.latency' && x.p2p === 'enabled' && x.timer === 'gpu' && x.src === 0 && x.dst === 1,
+  )
   assert.ok(r)
   assert.equal(r.value, 14.99e-6)
   assert.equal(r.unit, 's')

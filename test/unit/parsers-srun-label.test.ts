@@ -5,13 +5,14 @@
  * from the fixture at test time), must be detected as the same format and give the same
  * rows and diagnostics as the plain text.
  */
-import { test } from 'node:test'
+
 import assert from 'node:assert/strict'
-import { readFileSync, readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { FIXTURES } from '../helpers.ts'
-import { DETECT_BYTES, detectParser, parseText } from '../../src/parsers/index.ts'
+import { test } from 'node:test'
 import { srunLabelEnd } from '../../src/parsers/_text.ts'
+import { DETECT_BYTES, detectParser, parseText } from '../../src/parsers/index.ts'
+import { FIXTURES } from '../helpers.ts'
 
 const TOOLS = ['nccl-tests', 'p2pBandwidthLatencyTest', 'nvbandwidth']
 const fixtures = TOOLS.flatMap((tool) =>
@@ -25,7 +26,7 @@ function labelled(text: string, task: number, width: number, pack?: number): str
   const label = `${pack === undefined ? '' : `P${pack} `}${String(task).padStart(width)}: `
   const lines = text.split('\n')
   const last = lines.pop() as string
-  return lines.map((l) => label + l).join('\n') + '\n' + (last === '' ? '' : label + last)
+  return `${lines.map((l) => label + l).join('\n')}\n${last === '' ? '' : label + last}`
 }
 
 test('srunLabelEnd: the label lengths Slurm writes, and lookalikes that are no label', () => {
@@ -34,7 +35,17 @@ test('srunLabelEnd: the label lengths Slurm writes, and lookalikes that are no l
   assert.equal(srunLabelEnd('15:            8'), 4)
   assert.equal(srunLabelEnd('P1  3: Device 0'), 7)
   assert.equal(srunLabelEnd('0:'), 2)
-  for (const s of ['           8             2     float', '12:34:56 started', 'host:1234:1234 [0] NCCL INFO', '10.0.0.1: x', 'P: x', 'Device 0: H100', '', ':', '12345678: x'])
+  for (const s of [
+    '           8             2     float',
+    '12:34:56 started',
+    'host:1234:1234 [0] NCCL INFO',
+    '10.0.0.1: x',
+    'P: x',
+    'Device 0: H100',
+    '',
+    ':',
+    '12345678: x',
+  ])
     assert.equal(srunLabelEnd(s), 0, JSON.stringify(s))
 })
 
@@ -51,11 +62,16 @@ test('every real text fixture, srun-labelled, is detected alike and gives the sa
     ] as const) {
       const text = labelled(f.text, task, width, pack)
       const p = detectParser(text.slice(0, DETECT_BYTES))
-      assert.equal(p?.id, plain.id, `${f.tool}/${f.name}: labelled ${JSON.stringify(text.slice(0, 12))} detected as ${String(p?.id)}`)
+      assert.equal(
+        p?.id,
+        plain.id,
+        `${f.tool}/${f.name}: labelled ${JSON.stringify(text.slice(0, 12))} detected as ${String(p?.id)}`,
+      )
       const got = parseText(plain, text, { file: f.name })
       assert.deepEqual(got.rows, want.rows, `${f.tool}/${f.name}: rows`)
       assert.deepEqual(got.diagnostics, want.diagnostics, `${f.tool}/${f.name}: diagnostics`)
-      if (plain.id === 'nccl-tests-text' && want.rows.length > 0) assert.equal(got.meta.srunLabel, true, `${f.name}: meta says srun --label`)
+      if (plain.id === 'nccl-tests-text' && want.rows.length > 0)
+        assert.equal(got.meta.srunLabel, true, `${f.name}: meta says srun --label`)
     }
   }
 })

@@ -5,7 +5,20 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { geomean, mannWhitney, medianCI, medianOrderCi, minSamplesFor, modifiedZ, normalCdf, quantile, sortSample, summarize, uFrequencies, withinBetween } from '../../src/stats/index.ts'
+import {
+  geomean,
+  mannWhitney,
+  medianCI,
+  medianOrderCi,
+  minSamplesFor,
+  modifiedZ,
+  normalCdf,
+  quantile,
+  sortSample,
+  summarize,
+  uFrequencies,
+  withinBetween,
+} from '../../src/stats/index.ts'
 
 const close = (got: number, want: number, rel = 1e-9, msg = ''): void => {
   assert.ok(Math.abs(got - want) <= rel * Math.abs(want) + 1e-300, `${msg} got ${got}, want ${want}`)
@@ -129,9 +142,14 @@ test('geomean and within/between variance, by hand', () => {
   assert.ok(Number.isNaN(geomean([])))
   // launches a: 1,2,3 (mean 2) and b: 4,5,6 (mean 5): SS within = 2 + 2 over 6 − 2 df = 1;
   // between = sample variance of {2, 5} = 4.5.
-  const wb = withinBetween([1, 2, 3].map((value) => ({ launch: 'a', value })).concat([4, 5, 6].map((value) => ({ launch: 'b', value }))))
+  const wb = withinBetween(
+    [1, 2, 3].map((value) => ({ launch: 'a', value })).concat([4, 5, 6].map((value) => ({ launch: 'b', value }))),
+  )
   assert.deepEqual(wb, { within: 1, between: 4.5, launches: 2 })
-  const single = withinBetween([{ launch: 'x', value: 1 }, { launch: 'x', value: 3 }])
+  const single = withinBetween([
+    { launch: 'x', value: 1 },
+    { launch: 'x', value: 3 },
+  ])
   assert.equal(single.within, 2)
   assert.ok(Number.isNaN(single.between))
 })
@@ -143,7 +161,7 @@ function bruteU(m: number, n: number): number[] {
   for (let mask = 0; mask < 1 << N; mask++) {
     let bits = 0
     let rankSum = 0
-    for (let r = 0; r < N; r++) if (mask & (1 << r)) (bits++, (rankSum += r + 1))
+    for (let r = 0; r < N; r++) if (mask & (1 << r)) bits++, (rankSum += r + 1)
     if (bits === m) counts[rankSum - (m * (m + 1)) / 2]!++
   }
   return counts
@@ -195,7 +213,15 @@ test('Mann-Whitney critical values of the textbook table (two-sided α = 0.05)',
   // Critical U (reject when U ≤ value), two-tailed α = .05, from the standard Mann-Whitney
   // table (e.g. Siegel & Castellan, Nonparametric Statistics, Table J; Zar, Biostatistical
   // Analysis, Table B.11): n1 = n2 = 5: 2, 6: 5, 7: 8, 8: 13, 10: 23, 20: 127; 5 vs 10: 8.
-  const table: [number, number, number][] = [[5, 5, 2], [6, 6, 5], [7, 7, 8], [8, 8, 13], [10, 10, 23], [20, 20, 127], [5, 10, 8]]
+  const table: [number, number, number][] = [
+    [5, 5, 2],
+    [6, 6, 5],
+    [7, 7, 8],
+    [8, 8, 13],
+    [10, 10, 23],
+    [20, 20, 127],
+    [5, 10, 8],
+  ]
   for (const [m, n, crit] of table) {
     assert.ok(mannWhitney(...withU(m, n, crit)).p <= 0.05, `${m}×${n} U=${crit} significant`)
     assert.ok(mannWhitney(...withU(m, n, crit + 1)).p > 0.05, `${m}×${n} U=${crit + 1} not significant`)
@@ -222,7 +248,10 @@ test("Mann-Whitney p-values equal R's wilcox.test / scipy", () => {
   assert.equal(big.u, 608)
   close(big.p, 1.4039506515570646e-8, 1e-8)
   // n ≥ 50 without ties also uses the normal approximation: 1..60 vs 10.5..69.5, p = 0.005906794153805775.
-  const n60 = mannWhitney(Array.from({ length: 60 }, (_, i) => i + 1), Array.from({ length: 60 }, (_, i) => i + 10.5))
+  const n60 = mannWhitney(
+    Array.from({ length: 60 }, (_, i) => i + 1),
+    Array.from({ length: 60 }, (_, i) => i + 10.5),
+  )
   assert.equal(n60.exact, false)
   close(n60.p, 0.005906794153805775, 1e-10)
   // Every value equal: no evidence of a difference (benchstat reports p = 1).
@@ -231,7 +260,14 @@ test("Mann-Whitney p-values equal R's wilcox.test / scipy", () => {
 })
 
 test('normal CDF to near double precision (scipy.stats.norm.cdf)', () => {
-  const want: [number, number][] = [[-1.96, 0.024997895148220435], [-3, 1.34989803e-3], [-5, 2.86651572e-7], [-8, 6.22096057427174e-16], [-12, 1.77648211e-33], [0.3, 0.617911422]]
+  const want: [number, number][] = [
+    [-1.96, 0.024997895148220435],
+    [-3, 1.34989803e-3],
+    [-5, 2.86651572e-7],
+    [-8, 6.22096057427174e-16],
+    [-12, 1.77648211e-33],
+    [0.3, 0.617911422],
+  ]
   for (const [z, p] of want) close(normalCdf(z), p, 1e-8, `z=${z}`)
   close(normalCdf(-1.96), 0.024997895148220435, 1e-13)
 })

@@ -3,10 +3,11 @@
  * 200-seed study on the simulator (launches needed for ±2 % against a fixed 20-trial
  * schedule, and coverage of the simulator's true values), and one real sweep.
  */
-import { test } from 'node:test'
+
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { test } from 'node:test'
 import type { Row } from '../../src/model/index.ts'
 import { ncclTestsText } from '../../src/parsers/nccl-tests-text.ts'
 import { AdaptiveTracker, ciHalfWidthPct, configOf, shouldStop } from '../../src/run/_adaptive.ts'
@@ -35,11 +36,30 @@ test('the stopping rule honours the minimum, the target and the maximum', () => 
 const PRESET = 'nvlink'
 const GPUS = [0, 1, 2, 3]
 const SIZES = [8, 1024, 65536, 1048576, 16777216]
-const point = (trial: number): Point => ({ id: `nccl.all_reduce~tp4~t${trial}`, instrument: 'sim', bench: 'nccl.all_reduce', kind: 'collective', collective: 'all_reduce', grouping: 'tp4', groups: [GPUS], sizes: SIZES, env: {}, trial })
+const point = (trial: number): Point => ({
+  id: `nccl.all_reduce~tp4~t${trial}`,
+  instrument: 'sim',
+  bench: 'nccl.all_reduce',
+  kind: 'collective',
+  collective: 'all_reduce',
+  grouping: 'tp4',
+  groups: [GPUS],
+  sizes: SIZES,
+  env: {},
+  trial,
+})
 
 /** One simulated launch, read by the real nccl-tests parser and stamped as the driver does. */
 function launch(seed: number, trial: number): Row[] {
-  const text = simulate({ preset: PRESET, format: 'nccl-tests', collective: 'all_reduce', gpus: GPUS, sizes: SIZES, seed, trial })
+  const text = simulate({
+    preset: PRESET,
+    format: 'nccl-tests',
+    collective: 'all_reduce',
+    gpus: GPUS,
+    sizes: SIZES,
+    seed,
+    trial,
+  })
   const rows: Row[] = []
   const lp = ncclTestsText.open({ file: 'sim.txt', trial }, (r) => void rows.push({ ...r, point: point(trial).id }))
   text.split('\n').forEach((l, i) => lp.line(l, i + 1))
@@ -60,7 +80,9 @@ test('on the simulator ±2 % takes at most half the launches of 20 fixed trials,
     for (; trial <= spec.maxTrials && t.skipReason(point(trial)) === undefined; trial++) {
       const rows = launch(seed, trial)
       t.add(rows)
-      for (const r of rows) if (r.metric === 'time' && r.placement === 'out-of-place') times.set(r.sizeBytes as number, [...(times.get(r.sizeBytes as number) ?? []), r.value])
+      for (const r of rows)
+        if (r.metric === 'time' && r.placement === 'out-of-place')
+          times.set(r.sizeBytes as number, [...(times.get(r.sizeBytes as number) ?? []), r.value])
     }
     launches += trial - 1
     if (t.state(point(1).id).worstPct <= 2) reached++
@@ -72,7 +94,9 @@ test('on the simulator ±2 % takes at most half the launches of 20 fixed trials,
     }
   }
   const noise = JSON.stringify(presetTruth(PRESET).noise)
-  console.log(`adaptive ±2 % on ${PRESET} (${noise}): ${(launches / 200).toFixed(2)} launches per point vs 20 fixed; target met in ${reached}/200; coverage ${covered}/${cells}`)
+  console.log(
+    `adaptive ±2 % on ${PRESET} (${noise}): ${(launches / 200).toFixed(2)} launches per point vs 20 fixed; target met in ${reached}/200; coverage ${covered}/${cells}`,
+  )
   assert.ok(launches <= 0.5 * 20 * 200, `${launches / 200} launches per point on average`)
   assert.ok(reached >= 190, `target met in ${reached} of 200`)
   assert.ok(covered / cells >= 0.93, `coverage ${covered}/${cells}`)
@@ -90,7 +114,29 @@ test('a fixed 20-trial schedule also gets within ±2 % on these cells (the compa
 
 test('gpucomm sweep --target-ci stops each point once its CI is narrow enough, and says so', async () => {
   const out = join(tmp(), 'set')
-  const r = await cli(['sweep', '--instrument', 'sim', '--preset', PRESET, '--gpus', '0-3', '--pairs', 'none', '--groupings', 'tp4', '--sizes', '8:1M:x16', '--target-ci', '2', '--max-trials', '15', '--seed', '3', '--out', out])
+  const r = await cli([
+    'sweep',
+    '--instrument',
+    'sim',
+    '--preset',
+    PRESET,
+    '--gpus',
+    '0-3',
+    '--pairs',
+    'none',
+    '--groupings',
+    'tp4',
+    '--sizes',
+    '8:1M:x16',
+    '--target-ci',
+    '2',
+    '--max-trials',
+    '15',
+    '--seed',
+    '3',
+    '--out',
+    out,
+  ])
   assert.equal(r.code, 0, r.stderr)
   const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))
   const a = m.extra.sweep.adaptive['nccl.all_reduce~tp4']
@@ -107,8 +153,27 @@ test('gpucomm sweep --target-ci stops each point once its CI is narrow enough, a
 })
 
 test('bad --target-ci bounds are bad input (exit 2, one line)', async () => {
-  for (const extra of [['--target-ci', '0'], ['--target-ci', '150'], ['--min-trials', '5'], ['--target-ci', '2', '--min-trials', '9', '--max-trials', '8']]) {
-    const r = await cli(['sweep', '--instrument', 'sim', '--preset', PRESET, '--gpus', '0-3', '--pairs', 'none', '--groupings', 'tp4', '--dry-run', ...extra])
+  for (const extra of [
+    ['--target-ci', '0'],
+    ['--target-ci', '150'],
+    ['--min-trials', '5'],
+    ['--target-ci', '2', '--min-trials', '9', '--max-trials', '8'],
+  ]) {
+    const r = await cli([
+      'sweep',
+      '--instrument',
+      'sim',
+      '--preset',
+      PRESET,
+      '--gpus',
+      '0-3',
+      '--pairs',
+      'none',
+      '--groupings',
+      'tp4',
+      '--dry-run',
+      ...extra,
+    ])
     assert.equal(r.code, 2, `${extra.join(' ')}: ${r.stderr}`)
     assert.match(r.stderr, /^gpucomm: --(target-ci|min-trials)/)
   }

@@ -1,8 +1,15 @@
-import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { NcclInfoCollector, classifyLaunch, enrichRow, findNoEffect, mergeAccounts, progressLine } from '../../src/run/index.ts'
-import type { ExecResult, PointEvidence } from '../../src/run/index.ts'
+import { test } from 'node:test'
 import { makeRow } from '../../src/model/index.ts'
+import type { ExecResult, PointEvidence } from '../../src/run/index.ts'
+import {
+  classifyLaunch,
+  enrichRow,
+  findNoEffect,
+  mergeAccounts,
+  NcclInfoCollector,
+  progressLine,
+} from '../../src/run/index.ts'
 import type { Point } from '../../src/sweep/index.ts'
 
 // generated: NCCL_DEBUG=INFO lines in the shapes NCCL prints (see the doc comment of
@@ -38,56 +45,152 @@ test('NCCL INFO lines → transports, channels, algorithms, protocols, env and v
   const none = new NcclInfoCollector()
   none.line('#  Rank  0 Group  0 Pid   7666 on box device  0 [0000:05:00] GPU')
   assert.equal(none.account(), undefined)
-  const m = mergeAccounts([a, undefined, { transports: ['P2P/IPC'], algos: [], protos: [], choices: [], envSet: {}, infoLines: 1, channels: 4 }])
+  const m = mergeAccounts([
+    a,
+    undefined,
+    { transports: ['P2P/IPC'], algos: [], protos: [], choices: [], envSet: {}, infoLines: 1, channels: 4 },
+  ])
   assert.deepEqual(m?.transports, ['NET/IB/GDRDMA', 'P2P/CUMEM', 'P2P/IPC', 'SHM'])
   assert.equal(m?.channels, 4)
 })
 
 const point = (env: Record<string, string>, trial: number, grouping = 'tp8'): Point => ({
-  id: `nccl.all_reduce~${grouping}~${Object.entries(env).map(([k, v]) => `${k}=${v}`).join('~')}~t${trial}`,
-  instrument: 'sim', bench: 'nccl.all_reduce', kind: 'collective', collective: 'all_reduce', grouping, groups: [[0, 1, 2, 3, 4, 5, 6, 7]], sizes: [8, 1024], env, trial,
+  id: `nccl.all_reduce~${grouping}~${Object.entries(env)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('~')}~t${trial}`,
+  instrument: 'sim',
+  bench: 'nccl.all_reduce',
+  kind: 'collective',
+  collective: 'all_reduce',
+  grouping,
+  groups: [[0, 1, 2, 3, 4, 5, 6, 7]],
+  sizes: [8, 1024],
+  env,
+  trial,
 })
 
 test('no visible effect: equal NCCL accounts, or times within 5%, flag the axis; a real change does not', () => {
   const pts = [point({ A: '0' }, 1), point({ A: '1' }, 1), point({ B: 'x' }, 1, 'tp4'), point({ B: 'y' }, 1, 'tp4')]
-  const acc = (t: string[]) => ({ transports: t, algos: ['Ring'], protos: ['Simple'], choices: [], envSet: {}, infoLines: 3 })
-  const times = (a: number, b: number) => new Map([[8, [a]], [1024, [b]]])
+  const acc = (t: string[]) => ({
+    transports: t,
+    algos: ['Ring'],
+    protos: ['Simple'],
+    choices: [],
+    envSet: {},
+    infoLines: 3,
+  })
+  const times = (a: number, b: number) =>
+    new Map([
+      [8, [a]],
+      [1024, [b]],
+    ])
   const ev = new Map<string, PointEvidence>([
     [pts[0]!.id, { account: acc(['SHM']), times: times(20e-6, 30e-6) }],
     [pts[1]!.id, { account: acc(['SHM']), times: times(25e-6, 31e-6) }],
     [pts[2]!.id, { times: times(20e-6, 30e-6) }],
     [pts[3]!.id, { times: times(20.5e-6, 30.3e-6) }],
   ])
-  const flags = findNoEffect([['A', ['0', '1']], ['B', ['x', 'y']]], pts, ev)
-  assert.deepEqual(flags.map((f) => [f.axis, f.basis]), [['A', 'nccl-info'], ['B', 'timing']])
+  const flags = findNoEffect(
+    [
+      ['A', ['0', '1']],
+      ['B', ['x', 'y']],
+    ],
+    pts,
+    ev,
+  )
+  assert.deepEqual(
+    flags.map((f) => [f.axis, f.basis]),
+    [
+      ['A', 'nccl-info'],
+      ['B', 'timing'],
+    ],
+  )
   assert.match(flags[0]!.detail, /same transports SHM/)
   ev.set(pts[1]!.id, { account: acc(['P2P/IPC']), times: times(25e-6, 31e-6) })
   ev.set(pts[3]!.id, { times: times(30e-6, 30e-6) })
-  assert.deepEqual(findNoEffect([['A', ['0', '1']], ['B', ['x', 'y']]], pts, ev), [])
+  assert.deepEqual(
+    findNoEffect(
+      [
+        ['A', ['0', '1']],
+        ['B', ['x', 'y']],
+      ],
+      pts,
+      ev,
+    ),
+    [],
+  )
 })
 
-const exec = (over: Partial<ExecResult> = {}): ExecResult => ({ exitCode: 0, startedMs: 0, signal: null, wallS: 1, stdoutBytes: 10, stderrBytes: 0, ...over })
+const exec = (over: Partial<ExecResult> = {}): ExecResult => ({
+  exitCode: 0,
+  startedMs: 0,
+  signal: null,
+  wallS: 1,
+  stdoutBytes: 10,
+  stderrBytes: 0,
+  ...over,
+})
 const time = (size: number, placement: 'out-of-place' | 'in-place' = 'out-of-place') =>
-  makeRow({ bench: 'nccl.all_reduce', metric: 'time', unit: 's', value: 1e-5, sizeBytes: size, placement, source: { file: 'x', line: 1 } })
+  makeRow({
+    bench: 'nccl.all_reduce',
+    metric: 'time',
+    unit: 's',
+    value: 1e-5,
+    sizeBytes: size,
+    placement,
+    source: { file: 'x', line: 1 },
+  })
 
 test('classify: watchdog kills are hung, signals and exit codes failed, bad output corrupt', () => {
   const p = point({}, 1)
   const full = [time(8), time(1024), time(8, 'in-place')]
   assert.equal(classifyLaunch(p, exec(), full, [], 60).status, 'ok')
-  assert.deepEqual(classifyLaunch(p, exec({ killed: 'no-output', exitCode: null, signal: 'SIGTERM' }), [], [], 5), { status: 'hung', reason: 'no output for 5 s; killed the process group' })
-  assert.match(classifyLaunch(p, exec({ exitCode: null, signal: 'SIGABRT' }), full, [], 60).reason, /crashed: killed by SIGABRT/)
-  assert.deepEqual(classifyLaunch(p, exec({ exitCode: 3 }), [], [], 60), { status: 'failed', reason: 'exited with status 3' })
+  assert.deepEqual(classifyLaunch(p, exec({ killed: 'no-output', exitCode: null, signal: 'SIGTERM' }), [], [], 5), {
+    status: 'hung',
+    reason: 'no output for 5 s; killed the process group',
+  })
+  assert.match(
+    classifyLaunch(p, exec({ exitCode: null, signal: 'SIGABRT' }), full, [], 60).reason,
+    /crashed: killed by SIGABRT/,
+  )
+  assert.deepEqual(classifyLaunch(p, exec({ exitCode: 3 }), [], [], 60), {
+    status: 'failed',
+    reason: 'exited with status 3',
+  })
   assert.equal(classifyLaunch(p, exec(), [], [], 60).status, 'corrupt')
   assert.match(classifyLaunch(p, exec(), [time(8)], [], 60).reason, /rows for 1 of 2 sizes/)
-  const wrong = makeRow({ bench: 'nccl.all_reduce', metric: 'wrong', unit: 'count', value: 12, sizeBytes: 8, source: { file: 'x', line: 1 } })
+  const wrong = makeRow({
+    bench: 'nccl.all_reduce',
+    metric: 'wrong',
+    unit: 'count',
+    value: 12,
+    sizeBytes: 8,
+    source: { file: 'x', line: 1 },
+  })
   assert.deepEqual(classifyLaunch(p, exec({ exitCode: 1 }), [...full, wrong], [], 60).status, 'corrupt')
   // The bench's own last stderr line says why it stopped.
-  const why = 'p2p_bench: error: cudaGetDeviceCount(&n): cudaErrorNoDevice (no CUDA-capable device is detected) at native/common.cuh:184'
-  assert.deepEqual(classifyLaunch(p, exec({ exitCode: 3 }), [], [], 60, why), { status: 'failed', reason: `exited with status 3: ${why}` })
-  assert.equal(classifyLaunch(p, exec({ exitCode: 3 }), [], [], 60, 'x'.repeat(400)).reason, `exited with status 3: ${'x'.repeat(300)}…`)
+  const why =
+    'p2p_bench: error: cudaGetDeviceCount(&n): cudaErrorNoDevice (no CUDA-capable device is detected) at native/common.cuh:184'
+  assert.deepEqual(classifyLaunch(p, exec({ exitCode: 3 }), [], [], 60, why), {
+    status: 'failed',
+    reason: `exited with status 3: ${why}`,
+  })
+  assert.equal(
+    classifyLaunch(p, exec({ exitCode: 3 }), [], [], 60, 'x'.repeat(400)).reason,
+    `exited with status 3: ${'x'.repeat(300)}…`,
+  )
   // A native CORRUPT line (exit 1, no 'wrong' rows): corrupt, naming the line.
-  const corrupt = { file: 'p2p.stdout', line: 42, severity: 'error' as const, code: 'corrupt', message: 'data check failed, values not to be trusted: BenchmarkP2PBwBi/src=1/dst=0' }
-  assert.deepEqual(classifyLaunch(p, exec({ exitCode: 1 }), full, [corrupt], 60), { status: 'corrupt', reason: `${corrupt.message} (p2p.stdout:42)` })
+  const corrupt = {
+    file: 'p2p.stdout',
+    line: 42,
+    severity: 'error' as const,
+    code: 'corrupt',
+    message: 'data check failed, values not to be trusted: BenchmarkP2PBwBi/src=1/dst=0',
+  }
+  assert.deepEqual(classifyLaunch(p, exec({ exitCode: 1 }), full, [corrupt], 60), {
+    status: 'corrupt',
+    reason: `${corrupt.message} (p2p.stdout:42)`,
+  })
 })
 
 test('rows get the sweep fields; visible device ordinals map back to physical GPUs; unrequested pairs drop', () => {
@@ -96,15 +199,45 @@ test('rows get the sweep fields; visible device ordinals map back to physical GP
   assert.equal(coll?.group, '4-7')
   assert.equal(coll?.trial, 2)
   assert.deepEqual(coll?.env, { NCCL_PROTO: 'LL' })
-  const pairs: Point = { id: 'p2p~0,2,4~t1', instrument: 'sim', bench: 'p2p', kind: 'pairs', groups: [[0, 2, 4]], pairs: [[0, 4]], sizes: [], env: {}, trial: 1 }
-  const lat = (src: number, dst: number) => makeRow({ bench: 'p2p.latency', metric: 'latency', unit: 's', value: 1e-5, src, dst, source: { file: 'x', line: 1 } })
-  assert.deepEqual([enrichRow(lat(0, 2), pairs, [0, 2, 4], true)?.src, enrichRow(lat(0, 2), pairs, [0, 2, 4], true)?.dst], [0, 4])
+  const pairs: Point = {
+    id: 'p2p~0,2,4~t1',
+    instrument: 'sim',
+    bench: 'p2p',
+    kind: 'pairs',
+    groups: [[0, 2, 4]],
+    pairs: [[0, 4]],
+    sizes: [],
+    env: {},
+    trial: 1,
+  }
+  const lat = (src: number, dst: number) =>
+    makeRow({
+      bench: 'p2p.latency',
+      metric: 'latency',
+      unit: 's',
+      value: 1e-5,
+      src,
+      dst,
+      source: { file: 'x', line: 1 },
+    })
+  assert.deepEqual(
+    [enrichRow(lat(0, 2), pairs, [0, 2, 4], true)?.src, enrichRow(lat(0, 2), pairs, [0, 2, 4], true)?.dst],
+    [0, 4],
+  )
   assert.equal(enrichRow(lat(1, 2), pairs, [0, 2, 4], true), undefined)
   assert.equal(enrichRow(lat(1, 1), pairs, [0, 2, 4], true)?.src, 2)
 })
 
 test('progress: redrawn in place on a TTY, plain lines otherwise', () => {
-  const e = { type: 'point' as const, index: 2, todo: 9, id: 'p2p~0-7~t1', outcome: { status: 'ok' as const, attempts: 1, wallS: 0.5, rows: 10 }, elapsedS: 3, etaS: 65 }
+  const e = {
+    type: 'point' as const,
+    index: 2,
+    todo: 9,
+    id: 'p2p~0-7~t1',
+    outcome: { status: 'ok' as const, attempts: 1, wallS: 0.5, rows: 10 },
+    elapsedS: 3,
+    etaS: 65,
+  }
   assert.equal(progressLine(e, false), '[3/9] p2p~0-7~t1 ok 0.50 s, 10 rows  elapsed 0:03 ETA 1:05\n')
   assert.match(progressLine(e, true) ?? '', /^\r\[3\/9\].*\x1b\[K$/)
   assert.equal(progressLine({ type: 'point-start', index: 0, todo: 9, id: 'x' }, false), undefined)

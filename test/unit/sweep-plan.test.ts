@@ -1,8 +1,22 @@
-import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { allPairs, checkSpecInput, envCombos, formatGpuList, parseGpuList, parsePairs, parseSizes, plan, resolveGroupings, resolveSpec, shuffle, splitGroupingTokens, sizesArg } from '../../src/sweep/index.ts'
-import type { BenchDef, SweepSpec } from '../../src/sweep/index.ts'
+import { test } from 'node:test'
 import { HarnessError } from '../../src/errors/index.ts'
+import type { BenchDef, SweepSpec } from '../../src/sweep/index.ts'
+import {
+  allPairs,
+  checkSpecInput,
+  envCombos,
+  formatGpuList,
+  parseGpuList,
+  parsePairs,
+  parseSizes,
+  plan,
+  resolveGroupings,
+  resolveSpec,
+  shuffle,
+  sizesArg,
+  splitGroupingTokens,
+} from '../../src/sweep/index.ts'
 
 const bad = (f: () => unknown, re: RegExp): void => {
   assert.throws(f, (e: unknown) => e instanceof HarnessError && e.code === 2 && re.test(e.message))
@@ -39,12 +53,27 @@ test('groupings: tpN splits in order, explicit groups, best falls back with a re
   assert.deepEqual(splitGroupingTokens('tp8,tp4'), ['tp8', 'tp4'])
   assert.deepEqual(splitGroupingTokens('tp8,0,2,4,6/1,3,5,7;0-3/4-7'), ['tp8', '0,2,4,6/1,3,5,7', '0-3/4-7'])
   const { groupings, skips } = resolveGroupings(['tp8', 'tp4', 'tp2', '0,2,4,6/1,3,5,7', 'best', 'tp3'], gpus)
-  assert.deepEqual(groupings.map((g) => g.groups.length), [1, 2, 4, 2])
-  assert.deepEqual(groupings[1]?.groups, [[0, 1, 2, 3], [4, 5, 6, 7]])
+  assert.deepEqual(
+    groupings.map((g) => g.groups.length),
+    [1, 2, 4, 2],
+  )
+  assert.deepEqual(groupings[1]?.groups, [
+    [0, 1, 2, 3],
+    [4, 5, 6, 7],
+  ])
   assert.equal(groupings[3]?.name, '0,2,4,6/1,3,5,7')
-  assert.deepEqual(skips.map((s) => s.name), ['best', 'tp3'])
+  assert.deepEqual(
+    skips.map((s) => s.name),
+    ['best', 'tp3'],
+  )
   assert.match(skips[0]?.reason ?? '', /topology/)
-  const withBest = resolveGroupings(['best'], gpus, { groups: [[0, 1, 2, 3], [4, 5, 6, 7]], note: 'ranked' })
+  const withBest = resolveGroupings(['best'], gpus, {
+    groups: [
+      [0, 1, 2, 3],
+      [4, 5, 6, 7],
+    ],
+    note: 'ranked',
+  })
   assert.equal(withBest.groupings[0]?.groups.length, 2)
   bad(() => resolveGroupings(['0-3/3-7'], gpus), /two groups/)
   bad(() => resolveGroupings(['0-3/8-9'], gpus), /not in --gpus/)
@@ -52,10 +81,27 @@ test('groupings: tpN splits in order, explicit groups, best falls back with a re
 
 test('pairs and env axes', () => {
   assert.equal(allPairs([0, 1, 2]).length, 6)
-  assert.deepEqual(parsePairs('0>1,2:3', [0, 1, 2, 3]), [[0, 1], [2, 3]])
+  assert.deepEqual(parsePairs('0>1,2:3', [0, 1, 2, 3]), [
+    [0, 1],
+    [2, 3],
+  ])
   bad(() => parsePairs('0>0', [0, 1]), /one GPU twice \(use self/)
-  assert.deepEqual(parsePairs('self', [0, 2]), [[0, 0], [2, 2]])
-  assert.deepEqual(envCombos([['A', ['0', '1']], ['B', ['x', 'y']]]), [{ A: '0', B: 'x' }, { A: '0', B: 'y' }, { A: '1', B: 'x' }, { A: '1', B: 'y' }])
+  assert.deepEqual(parsePairs('self', [0, 2]), [
+    [0, 0],
+    [2, 2],
+  ])
+  assert.deepEqual(
+    envCombos([
+      ['A', ['0', '1']],
+      ['B', ['x', 'y']],
+    ]),
+    [
+      { A: '0', B: 'x' },
+      { A: '0', B: 'y' },
+      { A: '1', B: 'x' },
+      { A: '1', B: 'y' },
+    ],
+  )
   assert.deepEqual(envCombos([]), [{}])
 })
 
@@ -65,23 +111,41 @@ const BENCHES: BenchDef[] = [
 ]
 
 const spec = (over: Record<string, unknown> = {}, seed = 7): SweepSpec =>
-  resolveSpec({ instrument: 'sim', preset: 'seed-vm', gpus: '0-7', pairs: 'all', groupings: 'tp8,tp4', sizes: '8:64M:x2', trials: 3, ...over }, seed)
+  resolveSpec(
+    {
+      instrument: 'sim',
+      preset: 'seed-vm',
+      gpus: '0-7',
+      pairs: 'all',
+      groupings: 'tp8,tp4',
+      sizes: '8:64M:x2',
+      trials: 3,
+      ...over,
+    },
+    seed,
+  )
 
 test('plan: benches × groupings × env × trials with stable ids, interleaved by trial', () => {
   const p = plan(spec({ env: ['NCCL_PROTO=LL,Simple'] }), { benches: BENCHES })
   // p2p: 1 matrix point; all_reduce: 2 groupings × 2 protos; all × 3 trials.
   assert.equal(p.points.length, (1 + 4) * 3)
-  assert.deepEqual(p.points.slice(0, 5).map((x) => x.id), [
-    'p2p~0-7~t1',
-    'nccl.all_reduce~tp8~NCCL_PROTO=LL~t1',
-    'nccl.all_reduce~tp8~NCCL_PROTO=Simple~t1',
-    'nccl.all_reduce~tp4~NCCL_PROTO=LL~t1',
-    'nccl.all_reduce~tp4~NCCL_PROTO=Simple~t1',
-  ])
+  assert.deepEqual(
+    p.points.slice(0, 5).map((x) => x.id),
+    [
+      'p2p~0-7~t1',
+      'nccl.all_reduce~tp8~NCCL_PROTO=LL~t1',
+      'nccl.all_reduce~tp8~NCCL_PROTO=Simple~t1',
+      'nccl.all_reduce~tp4~NCCL_PROTO=LL~t1',
+      'nccl.all_reduce~tp4~NCCL_PROTO=Simple~t1',
+    ],
+  )
   assert.equal(p.points[5]?.trial, 2)
   assert.equal(p.points[0]?.pairs?.length, 56)
   const tp4 = p.points.find((x) => x.grouping === 'tp4')
-  assert.deepEqual(tp4?.groups, [[0, 1, 2, 3], [4, 5, 6, 7]])
+  assert.deepEqual(tp4?.groups, [
+    [0, 1, 2, 3],
+    [4, 5, 6, 7],
+  ])
   assert.deepEqual(tp4?.env, { NCCL_PROTO: 'LL' })
   assert.equal(new Set(p.points.map((x) => x.id)).size, p.points.length)
 })
@@ -100,7 +164,10 @@ test('plan: shuffled order is a permutation fixed by the seed', () => {
 
 test('plan: a grouping that cannot be formed becomes a skipped point with the reason', () => {
   const p = plan(spec({ gpus: '0-5', groupings: 'tp4,tp2,best' }), { benches: BENCHES })
-  assert.deepEqual(p.skipped.map((s) => s.id), ['nccl.all_reduce~tp4', 'nccl.all_reduce~best'])
+  assert.deepEqual(
+    p.skipped.map((s) => s.id),
+    ['nccl.all_reduce~tp4', 'nccl.all_reduce~best'],
+  )
   assert.match(p.skipped[0]?.reason ?? '', /multiple of 4 GPUs; 6 selected/)
   assert.ok(p.points.some((x) => x.grouping === 'tp2' && x.groups.length === 3))
 })
@@ -119,5 +186,9 @@ test('spec: defaults, flag errors, and the preset schema check', () => {
   bad(() => checkSpecInput({ gpus: '0-7', trails: 3 }, 'bench/x.json'), /bench\/x\.json: unknown key "trails"/)
   bad(() => checkSpecInput({ trials: 'three' }, 'p.json'), /"trials" must be an integer/)
   bad(() => checkSpecInput([1], 'p.json'), /JSON object/)
-  assert.deepEqual(checkSpecInput({ description: 'x', gpus: '0-3', sizes: [8, 16] }, 'p.json'), { description: 'x', gpus: '0-3', sizes: [8, 16] })
+  assert.deepEqual(checkSpecInput({ description: 'x', gpus: '0-3', sizes: [8, 16] }, 'p.json'), {
+    description: 'x',
+    gpus: '0-3',
+    sizes: [8, 16],
+  })
 })

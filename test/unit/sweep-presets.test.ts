@@ -1,12 +1,12 @@
-import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { test } from 'node:test'
 import { instrumentById } from '../../src/instruments/index.ts'
-import { defaultSpecInput, readPreset } from '../../src/run/index.ts'
 import type { GpuQuery } from '../../src/run/index.ts'
+import { defaultSpecInput, readPreset } from '../../src/run/index.ts'
 import { plan, resolveSpec } from '../../src/sweep/index.ts'
-import { ROOT, cli } from '../helpers.ts'
+import { cli, ROOT } from '../helpers.ts'
 
 const presets = readdirSync(join(ROOT, 'bench')).filter((f) => /^sweep-.*\.json$/.test(f))
 
@@ -20,7 +20,10 @@ test('every bench/sweep-*.json preset passes the schema check and plans', () => 
   }
 })
 
-const gpus = (n: number): GpuQuery => ({ found: true, gpus: Array.from({ length: n }, (_, index) => ({ index, name: 'GPU' })) })
+const gpus = (n: number): GpuQuery => ({
+  found: true,
+  gpus: Array.from({ length: n }, (_, index) => ({ index, name: 'GPU' })),
+})
 
 test('the default plan: seed-vm simulation without a GPU (all pairs, TP8 vs TP4); native benches on the GPUs found', () => {
   const sim = resolveSpec(defaultSpecInput({ found: false, reason: 'nvidia-smi not found', gpus: [] }), 1)
@@ -35,14 +38,32 @@ test('the default plan: seed-vm simulation without a GPU (all pairs, TP8 vs TP4)
   const one = resolveSpec(defaultSpecInput(gpus(1)), 1)
   assert.deepEqual([one.pairs, one.collectives, one.groupings], [[[0, 0]], [], []])
   const p1 = plan(one, { benches: instrumentById('native').benches(one) })
-  assert.deepEqual(p1.points.map((x) => x.id), ['native.p2p~0:self~t1', 'native.p2p~0:self~t2', 'native.p2p~0:self~t3'])
+  assert.deepEqual(
+    p1.points.map((x) => x.id),
+    ['native.p2p~0:self~t1', 'native.p2p~0:self~t2', 'native.p2p~0:self~t3'],
+  )
   // Two GPUs' self pairs are as many as their cross pairs, and still named self.
   const two = resolveSpec({ ...defaultSpecInput(gpus(2)), pairs: 'self' }, 1)
   assert.equal(plan(two, { benches: instrumentById('native').benches(two) }).points[0]?.id, 'native.p2p~0,1:self~t1')
 })
 
 test('--spec FILE with flags on top, and a bad preset named in one line', async () => {
-  const r = await cli(['sweep', '--spec', join(ROOT, 'bench', 'sweep-nccl-env.json'), '--instrument', 'sim', '--preset', 'seed-vm', '--gpus', '0-7', '--trials', '1', '--seed', '2', '--dry-run'])
+  const r = await cli([
+    'sweep',
+    '--spec',
+    join(ROOT, 'bench', 'sweep-nccl-env.json'),
+    '--instrument',
+    'sim',
+    '--preset',
+    'seed-vm',
+    '--gpus',
+    '0-7',
+    '--trials',
+    '1',
+    '--seed',
+    '2',
+    '--dry-run',
+  ])
   assert.equal(r.code, 0, r.stderr)
   assert.match(r.stdout, /# 16 points, 0 skipped/)
   assert.match(r.stdout, /env axes NCCL_P2P_DISABLE=0,1 NCCL_SHM_DISABLE=0,1 NCCL_PROTO=LL,Simple/)

@@ -1,5 +1,5 @@
-import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { test } from 'node:test'
 import { formatBytes, formatRate, formatSeconds, parseSize, roundSig } from '../../src/units/index.ts'
 
 test('parseSize uses binary multiples like nccl-tests', () => {

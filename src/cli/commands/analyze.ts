@@ -7,14 +7,22 @@ export const analyzeCommand = defineCommand({
   builder: (y) =>
     y
       .positional('dir', { type: 'string', describe: 'result-set directory' })
-      .option('json', { type: 'boolean', default: false, describe: 'print the Analysis object as JSON (fits, cells, verdicts, …)' })
-      .option('cells', { type: 'boolean', default: true, describe: 'include per-cell statistics in --json (--no-cells leaves them out)' })
+      .option('json', {
+        type: 'boolean',
+        default: false,
+        describe: 'print the Analysis object as JSON (fits, cells, verdicts, …)',
+      })
+      .option('cells', {
+        type: 'boolean',
+        default: true,
+        describe: 'include per-cell statistics in --json (--no-cells leaves them out)',
+      })
       .option('seed', { type: 'number', default: 1, describe: 'seed of the bootstrap intervals' })
       .example('gpucomm analyze results/box1', 'floors, verdicts and link classes of a result set'),
   run: async (args, io) => {
     const { analyze, renderAnalysis } = await import('../../analysis/index.ts')
     const a = await analyze(args.dir as string, { seed: args.seed as number, cells: args.cells as boolean })
-    io.stdout(args.json ? JSON.stringify(a, null, 2) + '\n' : renderAnalysis(a))
+    io.stdout(args.json ? `${JSON.stringify(a, null, 2)}\n` : renderAnalysis(a))
     return 0
   },
 })

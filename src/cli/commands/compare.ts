@@ -7,7 +7,11 @@ export const compareCommand = defineCommand({
   builder: (y) =>
     y
       .positional('dir', { type: 'string', describe: 'result-set directory' })
-      .option('by', { type: 'string', default: 'grouping', describe: 'axis to compare: grouping, p2p, placement, env.NAME, … (any row field)' })
+      .option('by', {
+        type: 'string',
+        default: 'grouping',
+        describe: 'axis to compare: grouping, p2p, placement, env.NAME, … (any row field)',
+      })
       .option('model', { type: 'string', describe: 'decode model preset (glm-5)' })
       .option('layers', { type: 'number', describe: 'override the preset: transformer layers' })
       .option('hidden', { type: 'number', describe: 'override the preset: hidden size' })
@@ -19,14 +23,23 @@ export const compareCommand = defineCommand({
   run: async (args, io) => {
     const { compare, renderComparison, resolveModel, MODEL_PRESETS } = await import('../../analysis/index.ts')
     const { badInput } = await import('../../errors/index.ts')
-    const overrides = { layers: args.layers, hidden: args.hidden, dtypeBytes: args.dtypeBytes, batch: args.batch, allreducesPerLayer: args.allreducesPerLayer } as Record<string, number | undefined>
-    for (const [k, v] of Object.entries(overrides)) if (v !== undefined && !(Number.isFinite(v) && v > 0)) throw badInput(`--${k}: expected a positive number, got ${String(v)}`)
+    const overrides = {
+      layers: args.layers,
+      hidden: args.hidden,
+      dtypeBytes: args.dtypeBytes,
+      batch: args.batch,
+      allreducesPerLayer: args.allreducesPerLayer,
+    } as Record<string, number | undefined>
+    for (const [k, v] of Object.entries(overrides))
+      if (v !== undefined && !(Number.isFinite(v) && v > 0))
+        throw badInput(`--${k}: expected a positive number, got ${String(v)}`)
     const wantModel = args.model !== undefined || Object.values(overrides).some((v) => v !== undefined)
     const id = (args.model as string | undefined) ?? 'glm-5'
     const model = wantModel ? resolveModel(id, overrides) : undefined
-    if (wantModel && !model) throw badInput(`--model ${id}: no such preset (known: ${Object.keys(MODEL_PRESETS).join(', ')})`)
+    if (wantModel && !model)
+      throw badInput(`--model ${id}: no such preset (known: ${Object.keys(MODEL_PRESETS).join(', ')})`)
     const c = await compare(args.dir as string, { by: args.by as string, model })
-    io.stdout(args.json ? JSON.stringify(c, null, 2) + '\n' : renderComparison(c))
+    io.stdout(args.json ? `${JSON.stringify(c, null, 2)}\n` : renderComparison(c))
     return 0
   },
 })

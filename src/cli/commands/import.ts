@@ -13,11 +13,20 @@ export const importCommand = defineCommand({
   run: async (args, io) => {
     const { importFiles } = await import('../../importer/index.ts')
     const files = (args.files as string[]).map(fromStdinArg)
-    const inputs = await Promise.all(files.map(async (path) => (path === '-' ? { path, data: await io.readStdin() } : { path })))
-    const s = await importFiles(inputs, { out: args.out as string, append: args.append as boolean, command: ['gpucomm', ...process.argv.slice(2)] })
-    for (const d of s.diagnostics) if (d.severity !== 'info') io.stderr(`${d.file}:${d.line}: ${d.severity}: ${d.code}: ${d.message}\n`)
+    const inputs = await Promise.all(
+      files.map(async (path) => (path === '-' ? { path, data: await io.readStdin() } : { path })),
+    )
+    const s = await importFiles(inputs, {
+      out: args.out as string,
+      append: args.append as boolean,
+      command: ['gpucomm', ...process.argv.slice(2)],
+    })
+    for (const d of s.diagnostics)
+      if (d.severity !== 'info') io.stderr(`${d.file}:${d.line}: ${d.severity}: ${d.code}: ${d.message}\n`)
     const formats = [...new Set((s.manifest.sources ?? []).map((f) => f.format))].join(', ')
-    io.stdout(`imported ${s.rows} rows from ${files.length} file(s) (${formats}) into ${args.out as string}${s.manifest.simulated ? ' [SIMULATED]' : ''}\n`)
+    io.stdout(
+      `imported ${s.rows} rows from ${files.length} file(s) (${formats}) into ${args.out as string}${s.manifest.simulated ? ' [SIMULATED]' : ''}\n`,
+    )
     return 0
   },
 })

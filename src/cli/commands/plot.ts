@@ -7,14 +7,27 @@ export const plotCommand = defineCommand({
   builder: (y) =>
     y
       .positional('dir', { type: 'string', describe: 'result-set directory' })
-      .option('kind', { choices: ['latency', 'heatmap', 'groups', 'diff'] as const, demandOption: true, describe: 'latency vs size, pair heatmap, grouping comparison, or diff against --baseline' })
+      .option('kind', {
+        choices: ['latency', 'heatmap', 'groups', 'diff'] as const,
+        demandOption: true,
+        describe: 'latency vs size, pair heatmap, grouping comparison, or diff against --baseline',
+      })
       .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'directory for the chart files' })
       .option('baseline', { type: 'string', describe: 'result set to compare against (--kind diff)' })
-      .option('allow-sim', { type: 'boolean', default: false, describe: 'allow a diff between a simulated and a real set' })
+      .option('allow-sim', {
+        type: 'boolean',
+        default: false,
+        describe: 'allow a diff between a simulated and a real set',
+      })
       .example('gpucomm plot results/box1 --kind heatmap --out charts/', 'pair heatmaps of the floors'),
   run: async (args, io) => {
     const { plotSet } = await import('../../report/index.ts')
-    const files = await plotSet(args.dir as string, { kind: args.kind as 'latency', out: args.out as string, ...(args.baseline ? { baseline: args.baseline as string } : {}), allowSim: args.allowSim as boolean })
+    const files = await plotSet(args.dir as string, {
+      kind: args.kind as 'latency',
+      out: args.out as string,
+      ...(args.baseline ? { baseline: args.baseline as string } : {}),
+      allowSim: args.allowSim as boolean,
+    })
     for (const f of files) io.stdout(`${f}\n`)
     return 0
   },

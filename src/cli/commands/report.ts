@@ -10,11 +10,20 @@ export const reportCommand = defineCommand({
       .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'HTML file to write' })
       .option('baseline', { type: 'string', describe: 'result set to diff against' })
       .option('model', { type: 'string', default: 'glm-5', describe: 'decode-model preset for the grouping section' })
-      .option('allow-sim', { type: 'boolean', default: false, describe: 'allow a diff between a simulated and a real set' })
+      .option('allow-sim', {
+        type: 'boolean',
+        default: false,
+        describe: 'allow a diff between a simulated and a real set',
+      })
       .example('gpucomm report results/box1 --out box1.html', 'open box1.html in any browser, offline'),
   run: async (args, io) => {
     const { writeReport } = await import('../../report/index.ts')
-    const path = await writeReport(args.dir as string, { out: args.out as string, model: args.model as string, allowSim: args.allowSim as boolean, ...(args.baseline ? { baseline: args.baseline as string } : {}) })
+    const path = await writeReport(args.dir as string, {
+      out: args.out as string,
+      model: args.model as string,
+      allowSim: args.allowSim as boolean,
+      ...(args.baseline ? { baseline: args.baseline as string } : {}),
+    })
     io.stdout(`report written to ${path}\n`)
     return 0
   },

@@ -15,10 +15,15 @@ export const showCommand = defineCommand({
     const set = await loadSet(args.dir as string)
     for (const d of set.diagnostics) io.stderr(`${d.message}\n`)
     if (args.json) {
-      io.stdout(JSON.stringify({ manifest: set.manifest, lines: showLines(set.rows), diagnostics: set.diagnostics }, null, 2) + '\n')
+      io.stdout(
+        JSON.stringify({ manifest: set.manifest, lines: showLines(set.rows), diagnostics: set.diagnostics }, null, 2) +
+          '\n',
+      )
     } else {
       const m = set.manifest
-      io.stdout(`${m.simulated ? 'SIMULATED ' : ''}result set ${m.id} (${m.origin}, ${m.created}), ${set.rows.length} rows\n`)
+      io.stdout(
+        `${m.simulated ? 'SIMULATED ' : ''}result set ${m.id} (${m.origin}, ${m.created}), ${set.rows.length} rows\n`,
+      )
       io.stdout(showTable(set.rows))
     }
     return set.diagnostics.length > 0 ? 1 : 0

@@ -3,11 +3,22 @@ import { defineCommand } from '../_types.ts'
 /** `gpucomm sim`: prints one simulated tool output (nccl-tests, p2pBandwidthLatencyTest, or the machine's topology text). */
 export const simCommand = defineCommand({
   command: 'sim',
-  describe: 'Print one SIMULATED nccl-tests or p2pBandwidthLatencyTest output (presets, seeded noise, faults), or the preset machine\'s topology (nvidia-smi topo, lspci -tv)',
+  describe:
+    "Print one SIMULATED nccl-tests or p2pBandwidthLatencyTest output (presets, seeded noise, faults), or the preset machine's topology (nvidia-smi topo, lspci -tv)",
   builder: (y) =>
     y
-      .option('preset', { type: 'string', demandOption: true, describe: 'seed-vm, baremetal-turin, pcie-switch or nvlink' })
-      .option('format', { type: 'string', demandOption: true, choices: ['nccl-tests', 'p2p', 'topo-m', 'topo-p2p-r', 'topo-p2p-w', 'lspci-tv'], describe: 'which tool to imitate (topo-m: nvidia-smi topo -m; topo-p2p-r/w: nvidia-smi topo -p2p r/w; lspci-tv: lspci -tv)' })
+      .option('preset', {
+        type: 'string',
+        demandOption: true,
+        describe: 'seed-vm, baremetal-turin, pcie-switch or nvlink',
+      })
+      .option('format', {
+        type: 'string',
+        demandOption: true,
+        choices: ['nccl-tests', 'p2p', 'topo-m', 'topo-p2p-r', 'topo-p2p-w', 'lspci-tv'],
+        describe:
+          'which tool to imitate (topo-m: nvidia-smi topo -m; topo-p2p-r/w: nvidia-smi topo -p2p r/w; lspci-tv: lspci -tv)',
+      })
       .option('collective', { type: 'string', default: 'all_reduce', describe: 'nccl-tests collective' })
       .option('gpus', { type: 'string', describe: 'GPUs, in rank order: 0-7 or 0,2,4 (default: all)' })
       .option('sizes', { type: 'string', describe: 'MIN:MAX:xF, MIN:MAX:+S or a list (default 8:64M:x2)' })
@@ -15,17 +26,33 @@ export const simCommand = defineCommand({
       .option('warmup', { type: 'number', default: 1, describe: 'warm-up iterations (0 shows a cold first iteration)' })
       .option('seed', { type: 'number', default: 0, describe: 'noise seed (same seed and flags, same bytes)' })
       .option('trial', { type: 'number', default: 0, describe: 'trial number (drift between trials)' })
-      .option('env', { type: 'string', array: true, default: [], describe: 'NCCL env as NAME=VALUE (NCCL_P2P_DISABLE, NCCL_PROTO, NCCL_P2P_LEVEL, NCCL_SHM_DISABLE, NCCL_SHM_USE_CUDA_MEMCPY)' })
-      .option('fault', { type: 'string', choices: ['hang', 'crash', 'garbage', 'truncated', 'corrupt', 'exit'], describe: 'act out a failure' })
-      .example('gpucomm sim --preset seed-vm --format nccl-tests --gpus 0-7 --sizes 8:64M:x2', 'a simulated all_reduce_perf log')
+      .option('env', {
+        type: 'string',
+        array: true,
+        default: [],
+        describe:
+          'NCCL env as NAME=VALUE (NCCL_P2P_DISABLE, NCCL_PROTO, NCCL_P2P_LEVEL, NCCL_SHM_DISABLE, NCCL_SHM_USE_CUDA_MEMCPY)',
+      })
+      .option('fault', {
+        type: 'string',
+        choices: ['hang', 'crash', 'garbage', 'truncated', 'corrupt', 'exit'],
+        describe: 'act out a failure',
+      })
+      .example(
+        'gpucomm sim --preset seed-vm --format nccl-tests --gpus 0-7 --sizes 8:64M:x2',
+        'a simulated all_reduce_perf log',
+      )
       .example('gpucomm sim --preset baremetal-turin --format topo-m', 'what nvidia-smi topo -m would print there'),
   run: async (args, io) => {
     const sim = await import('../../sim/index.ts')
     const fault = args.fault as import('../../sim/index.ts').Fault | undefined
     const gpus = typeof args.gpus === 'string' ? sim.parseGpuList(args.gpus) : undefined
     if ((sim.TOPO_FORMATS as readonly string[]).includes(args.format as string)) {
-      if (fault) throw (await import('../../errors/index.ts')).badInput(`--fault ${fault} needs --format nccl-tests or p2p`)
-      io.stdout(sim.simTopologyText(args.preset as string, args.format as import('../../sim/index.ts').TopoFormat, gpus))
+      if (fault)
+        throw (await import('../../errors/index.ts')).badInput(`--fault ${fault} needs --format nccl-tests or p2p`)
+      io.stdout(
+        sim.simTopologyText(args.preset as string, args.format as import('../../sim/index.ts').TopoFormat, gpus),
+      )
       return 0
     }
     const launch = sim.launchContext(process.env)

@@ -1,13 +1,37 @@
-import { defineCommand } from '../_types.ts'
 import type { Io } from '../_types.ts'
+import { defineCommand } from '../_types.ts'
 
 // Spec flags → SpecInput keys (flags not given stay undefined, so presets and defaults apply).
 const SPEC_FLAGS: Record<string, string> = {
-  instrument: 'instrument', preset: 'preset', gpus: 'gpus', pairs: 'pairs', groupings: 'groupings', collectives: 'collectives', sizes: 'sizes',
-  env: 'env', trials: 'trials', warmup: 'warmup', iters: 'iters', order: 'order', seed: 'seed', launcher: 'launcher', hosts: 'hosts',
-  srunGpus: 'srunGpus', ncclDebug: 'ncclDebug', timeout: 'timeoutS', hardTimeout: 'hardTimeoutS', retries: 'retries', retryBackoff: 'retryBackoffS',
-  ncclTestsDir: 'ncclTestsDir', p2pBin: 'p2pBin', nvbandwidthBin: 'nvbandwidthBin', nativeDir: 'nativeDir', simFault: 'simFaults',
-  targetCi: 'targetCi', minTrials: 'minTrials', maxTrials: 'maxTrials',
+  instrument: 'instrument',
+  preset: 'preset',
+  gpus: 'gpus',
+  pairs: 'pairs',
+  groupings: 'groupings',
+  collectives: 'collectives',
+  sizes: 'sizes',
+  env: 'env',
+  trials: 'trials',
+  warmup: 'warmup',
+  iters: 'iters',
+  order: 'order',
+  seed: 'seed',
+  launcher: 'launcher',
+  hosts: 'hosts',
+  srunGpus: 'srunGpus',
+  ncclDebug: 'ncclDebug',
+  timeout: 'timeoutS',
+  hardTimeout: 'hardTimeoutS',
+  retries: 'retries',
+  retryBackoff: 'retryBackoffS',
+  ncclTestsDir: 'ncclTestsDir',
+  p2pBin: 'p2pBin',
+  nvbandwidthBin: 'nvbandwidthBin',
+  nativeDir: 'nativeDir',
+  simFault: 'simFaults',
+  targetCi: 'targetCi',
+  minTrials: 'minTrials',
+  maxTrials: 'maxTrials',
 }
 
 /** After a sweep that wrote a result set: the HTML report beside it, and where it is. */
@@ -16,7 +40,8 @@ async function afterSweep(dir: string, io: Io): Promise<void> {
   const { analyze } = await import('../../analysis/index.ts')
   const { join } = await import('node:path')
   const a = await analyze(dir)
-  for (const v of a.verdicts.filter((x) => x.kind === 'class' || x.kind === 'outlier')) io.stdout(`verdict: ${v.subject}: ${v.text}\n`)
+  for (const v of a.verdicts.filter((x) => x.kind === 'class' || x.kind === 'outlier'))
+    io.stdout(`verdict: ${v.subject}: ${v.text}\n`)
   for (const n of a.notes) io.stdout(`note: ${n}\n`)
   const path = await writeReport(dir, { out: join(dir, 'report.html') })
   io.stdout(`report: ${path}\n`)
@@ -25,30 +50,72 @@ async function afterSweep(dir: string, io: Io): Promise<void> {
 /** `gpucomm sweep`: plan → launch → parse → append, into a result set (the main job). */
 export const sweepCommand = defineCommand({
   command: 'sweep',
-  describe: 'Run a benchmark sweep (pairs × groupings × sizes × env × trials) into a result set; simulated when no GPU is found',
+  describe:
+    'Run a benchmark sweep (pairs × groupings × sizes × env × trials) into a result set; simulated when no GPU is found',
   builder: (y) =>
     y
-      .option('instrument', { type: 'string', describe: 'native (default with GPUs), sim, nccl-tests, p2p, nvbandwidth (comma list)' })
+      .option('instrument', {
+        type: 'string',
+        describe: 'native (default with GPUs), sim, nccl-tests, p2p, nvbandwidth (comma list)',
+      })
       .option('preset', { type: 'string', describe: 'simulator preset: seed-vm, baremetal-turin, pcie-switch, nvlink' })
       .option('gpus', { type: 'string', describe: 'GPUs: 0-7 or 0,2,4' })
-      .option('pairs', { type: 'string', describe: 'all (every ordered pair), self (each GPU to itself), none, or 0>1,2>3' })
-      .option('groupings', { type: 'string', describe: 'tp8,tp4,tp2, best, or explicit 0-3/4-7 (";" between explicit ones)' })
-      .option('collectives', { alias: 'collective', type: 'string', describe: 'all_reduce,all_gather,… (default all_reduce)' })
+      .option('pairs', {
+        type: 'string',
+        describe: 'all (every ordered pair), self (each GPU to itself), none, or 0>1,2>3',
+      })
+      .option('groupings', {
+        type: 'string',
+        describe: 'tp8,tp4,tp2, best, or explicit 0-3/4-7 (";" between explicit ones)',
+      })
+      .option('collectives', {
+        alias: 'collective',
+        type: 'string',
+        describe: 'all_reduce,all_gather,… (default all_reduce)',
+      })
       .option('sizes', { type: 'string', describe: 'MIN:MAX:xF (8:128M:x2), MIN:MAX:+STEP, or a list' })
-      .option('env', { type: 'string', array: true, describe: 'env axis NAME=V1,V2 (repeatable), e.g. NCCL_PROTO=LL,Simple' })
+      .option('env', {
+        type: 'string',
+        array: true,
+        describe: 'env axis NAME=V1,V2 (repeatable), e.g. NCCL_PROTO=LL,Simple',
+      })
       .option('trials', { type: 'number', describe: 'repeats of every point (default 3)' })
-      .option('target-ci', { type: 'number', describe: 'adaptive: repeat each point until its median’s 95 % CI is within ±PCT % (replaces --trials)' })
+      .option('target-ci', {
+        type: 'number',
+        describe: 'adaptive: repeat each point until its median’s 95 % CI is within ±PCT % (replaces --trials)',
+      })
       .option('min-trials', { type: 'number', describe: 'adaptive: fewest trials per point (default 6)' })
       .option('max-trials', { type: 'number', describe: 'adaptive: most trials per point (default 20)' })
       .option('warmup', { type: 'number', describe: 'warm-up iterations per size (default 1)' })
       .option('iters', { type: 'number', describe: 'timed iterations per size (default 20)' })
-      .option('order', { type: 'string', choices: ['interleaved', 'shuffled'], describe: 'point order (default interleaved)' })
-      .option('seed', { type: 'number', describe: 'seed of the shuffle and the simulator noise (recorded; random when absent)' })
-      .option('launcher', { type: 'string', choices: ['local', 'mpirun', 'srun'], describe: 'how groups are launched (default local)' })
+      .option('order', {
+        type: 'string',
+        choices: ['interleaved', 'shuffled'],
+        describe: 'point order (default interleaved)',
+      })
+      .option('seed', {
+        type: 'number',
+        describe: 'seed of the shuffle and the simulator noise (recorded; random when absent)',
+      })
+      .option('launcher', {
+        type: 'string',
+        choices: ['local', 'mpirun', 'srun'],
+        describe: 'how groups are launched (default local)',
+      })
       .option('hosts', { type: 'string', describe: 'hosts for mpirun/srun (default: the Slurm allocation)' })
-      .option('srun-gpus', { type: 'string', choices: ['gpus-per-task', 'gres', 'none'], describe: 'how srun requests GPUs' })
-      .option('nccl-debug', { type: 'boolean', describe: 'capture NCCL_DEBUG=INFO and record NCCL’s transports/algo/proto (default: on with --env)' })
-      .option('timeout', { type: 'number', describe: 'watchdog: seconds without output before a launch is killed (default 60)' })
+      .option('srun-gpus', {
+        type: 'string',
+        choices: ['gpus-per-task', 'gres', 'none'],
+        describe: 'how srun requests GPUs',
+      })
+      .option('nccl-debug', {
+        type: 'boolean',
+        describe: 'capture NCCL_DEBUG=INFO and record NCCL’s transports/algo/proto (default: on with --env)',
+      })
+      .option('timeout', {
+        type: 'number',
+        describe: 'watchdog: seconds without output before a launch is killed (default 60)',
+      })
       .option('hard-timeout', { type: 'number', describe: 'watchdog: hard cap in seconds per launch (default 3600)' })
       .option('retries', { type: 'number', describe: 'retries of a failed point, with backoff (default 1)' })
       .option('retry-backoff', { type: 'number', describe: 'first backoff in seconds, doubled per retry (default 1)' })
@@ -56,22 +123,49 @@ export const sweepCommand = defineCommand({
       .option('p2p-bin', { type: 'string', describe: 'p2pBandwidthLatencyTest binary' })
       .option('nvbandwidth-bin', { type: 'string', describe: 'nvbandwidth binary' })
       .option('native-dir', { type: 'string', describe: 'directory of built native benches (default: gpucomm build)' })
-      .option('sim-fault', { type: 'string', array: true, hidden: true, describe: 'tests: POINT-SUBSTRING=hang|crash|garbage|truncated|corrupt|exit[@ATTEMPTS]' })
+      .option('sim-fault', {
+        type: 'string',
+        array: true,
+        hidden: true,
+        describe: 'tests: POINT-SUBSTRING=hang|crash|garbage|truncated|corrupt|exit[@ATTEMPTS]',
+      })
       .option('spec', { type: 'string', describe: 'a sweep preset (bench/*.json); flags override it' })
-      .option('out', { alias: 'o', type: 'string', describe: 'result-set directory (default results/<date>-<host>[-sim])' })
+      .option('out', {
+        alias: 'o',
+        type: 'string',
+        describe: 'result-set directory (default results/<date>-<host>[-sim])',
+      })
       .option('resume', { type: 'string', describe: 'continue the sweep in DIR, skipping points already done' })
-      .option('dry-run', { type: 'boolean', default: false, describe: 'print the points and exact commands; run nothing' })
-      .example('gpucomm sweep --instrument sim --preset seed-vm --gpus 0-7 --pairs all --groupings tp8,tp4 --sizes 8:64M:x2 --trials 3 --out r1', 'a simulated TP8 vs TP4 sweep'),
+      .option('dry-run', {
+        type: 'boolean',
+        default: false,
+        describe: 'print the points and exact commands; run nothing',
+      })
+      .example(
+        'gpucomm sweep --instrument sim --preset seed-vm --gpus 0-7 --pairs all --groupings tp8,tp4 --sizes 8:64M:x2 --trials 3 --out r1',
+        'a simulated TP8 vs TP4 sweep',
+      ),
   run: async (args, io) => {
     const { sweepCommand: sweep } = await import('../../run/index.ts')
-    const flags = Object.fromEntries(Object.entries(SPEC_FLAGS).filter(([f]) => args[f] !== undefined).map(([f, k]) => [k, args[f]]))
+    const flags = Object.fromEntries(
+      Object.entries(SPEC_FLAGS)
+        .filter(([f]) => args[f] !== undefined)
+        .map(([f, k]) => [k, args[f]]),
+    )
     const ac = new AbortController()
     const onSigint = (): void => (ac.signal.aborted ? process.exit(130) : ac.abort())
     process.on('SIGINT', onSigint)
     try {
       const r = await sweep(
-        { flags, command: ['gpucomm', ...process.argv.slice(2)], root: '.', dryRun: args.dryRun as boolean,
-          ...(args.spec ? { specFile: args.spec as string } : {}), ...(args.out ? { out: args.out as string } : {}), ...(args.resume ? { resume: args.resume as string } : {}) },
+        {
+          flags,
+          command: ['gpucomm', ...process.argv.slice(2)],
+          root: '.',
+          dryRun: args.dryRun as boolean,
+          ...(args.spec ? { specFile: args.spec as string } : {}),
+          ...(args.out ? { out: args.out as string } : {}),
+          ...(args.resume ? { resume: args.resume as string } : {}),
+        },
         { stdout: io.stdout, stderr: io.stderr, isTTY: io.isTTY, signal: ac.signal },
       )
       if (r.dir && !r.result?.interrupted) await afterSweep(r.dir, io)

@@ -81,7 +81,12 @@ export const BARE_METAL_NOISE: NoiseParams = {
 export const RTX_PRO_6000_NAME = 'NVIDIA RTX PRO 6000 Blackwell Workstation Edition'
 
 /** A ring transport: per-step latencies as given, LL's bus bandwidth LL_BW_FRACTION of Simple's. */
-export const ringTransport = (label: string, hopLLUs: number, hopSimpleUs: number, busBwSimpleGBs: number): TransportParams => ({
+export const ringTransport = (
+  label: string,
+  hopLLUs: number,
+  hopSimpleUs: number,
+  busBwSimpleGBs: number,
+): TransportParams => ({
   label,
   hopLLUs,
   hopSimpleUs,
@@ -110,7 +115,12 @@ export type Gen5Distance = 'near' | 'far'
  * 5.24–6.53 µs off the diagonal); the nearest published host. With P2P on: `latEnabledUs`, and
  * the GEN5_P2P_* bandwidths at the `distance` end of their ranges.
  */
-export const gen5PeerLink = (level: PathLevel, latEnabledUs: number, distance: Gen5Distance, stagedCopyUs: number): LinkParams => ({
+export const gen5PeerLink = (
+  level: PathLevel,
+  latEnabledUs: number,
+  distance: Gen5Distance,
+  stagedCopyUs: number,
+): LinkParams => ({
   peerAccess: true,
   latDisabledUs: stagedCopyUs,
   cpuLatEnabledUs: 1.5,

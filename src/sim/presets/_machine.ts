@@ -49,7 +49,11 @@ export const gpuFunctions = (gpu: number): PciNode[] => [
 ]
 
 /** A root port `dev` whose secondary bus `bus` holds one GPU. */
-export const rootPortGpu = (dev: string, bus: number, gpu: number): PciNode => ({ dev, bus, children: gpuFunctions(gpu) })
+export const rootPortGpu = (dev: string, bus: number, gpu: number): PciNode => ({
+  dev,
+  bus,
+  children: gpuFunctions(gpu),
+})
 
 /** One EPYC root complex (its own root bus): the root complex, a dummy host bridge, and root port 01.1. */
 export const epycRoot = (bus: number, port: PciNode): PciRoot => ({
@@ -65,5 +69,11 @@ export const epycRoot = (bus: number, port: PciNode): PciRoot => ({
 export const switchBelowRootPort = (up: number, gpus: readonly number[]): PciNode => ({
   dev: '01.1',
   bus: up,
-  children: [{ dev: '00.0', bus: up + 1, children: gpus.map((g, k) => ({ dev: `${hex2(k)}.0`, bus: up + 2 + k, children: gpuFunctions(g) })) }],
+  children: [
+    {
+      dev: '00.0',
+      bus: up + 1,
+      children: gpus.map((g, k) => ({ dev: `${hex2(k)}.0`, bus: up + 2 + k, children: gpuFunctions(g) })),
+    },
+  ],
 })

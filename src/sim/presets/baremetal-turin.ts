@@ -4,8 +4,8 @@
  * pairs within a socket are NODE, across sockets SYS.
  */
 import type { LinkParams, Preset } from '../_types.ts'
-import { dualEpycMachine, epycRoot, rootPortGpu } from './_machine.ts'
 import { BARE_METAL_NOISE, gen5BareMetalNccl, gen5PeerLink, RTX_PRO_6000_LOCAL, RTX_PRO_6000_NAME } from './_common.ts'
+import { dualEpycMachine, epycRoot, rootPortGpu } from './_machine.ts'
 
 /** P2P off on this machine (µs): "~14 µs" (REFERENCE §1, RTX PRO 6000 dual Turin row). */
 const STAGED_COPY_US = 14.0

@@ -5,7 +5,16 @@
  * from NCCL's model (REFERENCE §2) and the A100 `-g 8` nccl-tests fixture.
  */
 import type { LinkParams, Preset } from '../_types.ts'
-import { BARE_METAL_NOISE, ceMemcpyTransport, NCCL_BASE_LL_US, NCCL_BASE_SIMPLE_US, NVLINK_HOP_LL_US, NVLINK_HOP_SIMPLE_US, pciTransport, ringTransport } from './_common.ts'
+import {
+  BARE_METAL_NOISE,
+  ceMemcpyTransport,
+  NCCL_BASE_LL_US,
+  NCCL_BASE_SIMPLE_US,
+  NVLINK_HOP_LL_US,
+  NVLINK_HOP_SIMPLE_US,
+  pciTransport,
+  ringTransport,
+} from './_common.ts'
 
 /** P2P off on A100 ×8 NVSwitch: 23.6–24.8 µs (REFERENCE §1, DistServe issue 3). */
 const STAGED_COPY_US = 24.2

@@ -4,8 +4,8 @@
  * switch never touch the CPU, pairs across switches cross both sockets.
  */
 import type { LinkParams, Preset } from '../_types.ts'
-import { dualEpycMachine, epycRoot, switchBelowRootPort } from './_machine.ts'
 import { BARE_METAL_NOISE, gen5BareMetalNccl, gen5PeerLink, RTX_PRO_6000_LOCAL, RTX_PRO_6000_NAME } from './_common.ts'
+import { dualEpycMachine, epycRoot, switchBelowRootPort } from './_machine.ts'
 
 /** P2P off: not published for this board; taken as bare metal's ~14 µs (REFERENCE §1). */
 const STAGED_COPY_US = 14.0
@@ -35,5 +35,8 @@ export const pcieSwitch: Preset = {
   // SIMULATED machine: on each socket one root complex (00, 80), its root port 01.1 leading
   // to one switch (upstream port on bus 11 / 91, downstream ports on 12 / 92, GPUs on 13–16 /
   // 93–96). NVML: PIX within a switch (one switch between the GPUs), SYS across the sockets.
-  machine: dualEpycMachine(sw, [epycRoot(0x00, switchBelowRootPort(0x11, [0, 1, 2, 3])), epycRoot(0x80, switchBelowRootPort(0x91, [4, 5, 6, 7]))]),
+  machine: dualEpycMachine(sw, [
+    epycRoot(0x00, switchBelowRootPort(0x11, [0, 1, 2, 3])),
+    epycRoot(0x80, switchBelowRootPort(0x91, [4, 5, 6, 7])),
+  ]),
 }

@@ -4,7 +4,6 @@
  * every cross-GPU copy is staged through host memory and NCCL runs over SHM.
  */
 import type { LinkParams, MachineSpec, Preset } from '../_types.ts'
-import { rootPortGpu } from './_machine.ts'
 import {
   BARE_METAL_NOISE,
   ceMemcpyTransport,
@@ -16,11 +15,12 @@ import {
   PCI_HOP_LL_US,
   PCI_HOP_SIMPLE_US,
   pciTransport,
-  ringTransport,
   RTX_PRO_6000_LOCAL,
   RTX_PRO_6000_NAME,
+  ringTransport,
   TURIN_SHM_BUSBW_GBS,
 } from './_common.ts'
+import { rootPortGpu } from './_machine.ts'
 
 /** The host-staged per-copy floor the seed measured (µs): REFERENCE §1 ("A ~13.7 µs floor …"). */
 const STAGED_COPY_US = 13.7

@@ -1,7 +1,7 @@
-import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { chartsOf } from '../../../src/report/index.ts'
+import { test } from 'node:test'
 import type { PlotKind } from '../../../src/report/index.ts'
+import { chartsOf } from '../../../src/report/index.ts'
 import { checkGolden } from '../../golden.ts'
 import { simSet } from '../../simset.ts'
 
@@ -40,7 +40,9 @@ test('the grouping chart carries one median per grouping and size, with its CI a
   const set = await simSet({ preset: 'seed-vm', seed: 5, trials: 6, p2p: false })
   const [g] = await chartsOf(set, 'groups')
   assert.ok(g)
-  const values = (g.spec as { data: { values: { grouping: string; size: number; us: number; lo: number; hi: number }[] } }).data.values
+  const values = (
+    g.spec as { data: { values: { grouping: string; size: number; us: number; lo: number; hi: number }[] } }
+  ).data.values
   assert.deepEqual([...new Set(values.map((v) => v.grouping))].sort(), ['ranks=4', 'ranks=8'])
   for (const v of values) assert.ok(v.lo <= v.us && v.us <= v.hi, JSON.stringify(v))
   const at8 = (gr: string) => values.find((v) => v.grouping === gr && v.size === 8)?.us ?? NaN

@@ -87,7 +87,18 @@ export function configWithAcs(control: number): Buffer {
 export function p2pMatrix(cap: string, n: number, status: string): string {
   const labels = Array.from({ length: n }, (_, i) => `GPU${i}`)
   const rows = labels.map((l, i) => ` ${l}\t${labels.map((_, j) => (i === j ? 'X' : status)).join('\t')}\t`)
-  return [`$ nvidia-smi topo -p2p ${cap}`, ` \t${labels.join('\t')}\t`, ...rows, '', 'Legend:', '', '  X    = Self', '  OK   = Status Ok', '  NS   = Not supported', ''].join('\n')
+  return [
+    `$ nvidia-smi topo -p2p ${cap}`,
+    ` \t${labels.join('\t')}\t`,
+    ...rows,
+    '',
+    'Legend:',
+    '',
+    '  X    = Self',
+    '  OK   = Status Ok',
+    '  NS   = Not supported',
+    '',
+  ].join('\n')
 }
 
 /** The seed host as the VM sees it (issue 3): 8 GPUs 10de:2bb5, each behind its own root port on its own root bus. */
@@ -97,14 +108,27 @@ export const SEED_GROUPS = [42, 61, 28, 10, 101, 117, 90, 72] as const
 
 /** Builds the seed VM tree: QEMU root ports (1b36:000c), a virtio NIC, hypervisor flag, QEMU DMI. */
 export function buildSeedVm(root: string): void {
-  const devices: FakeDevice[] = [{ path: ['0000:00:02.0'], rootBus: '0000:00', vendor: '1af4', device: '1000', class: '020000' }]
+  const devices: FakeDevice[] = [
+    { path: ['0000:00:02.0'], rootBus: '0000:00', vendor: '1af4', device: '1000', class: '020000' },
+  ]
   SEED_GPUS.forEach((bus, i) => {
     const rootBus = `0000:${(parseInt(bus, 16) - 1).toString(16).padStart(2, '0')}`
     const port = `${rootBus}:01.0`
     devices.push({ path: [port], rootBus, vendor: '1b36', device: '000c', class: '060400' })
-    devices.push({ path: [port, `0000:${bus}:00.0`], rootBus, vendor: '10de', device: '2bb5', class: '030200', iommuGroup: SEED_GROUPS[i] })
+    devices.push({
+      path: [port, `0000:${bus}:00.0`],
+      rootBus,
+      vendor: '10de',
+      device: '2bb5',
+      class: '030200',
+      iommuGroup: SEED_GROUPS[i],
+    })
   })
-  buildSysfsTree(root, devices, { cpuinfo: cpuinfo('AuthenticAMD', true), sysVendor: 'QEMU', productName: 'Standard PC (Q35 + ICH9, 2009)' })
+  buildSysfsTree(root, devices, {
+    cpuinfo: cpuinfo('AuthenticAMD', true),
+    sysVendor: 'QEMU',
+    productName: 'Standard PC (Q35 + ICH9, 2009)',
+  })
 }
 
 /**
@@ -113,7 +137,10 @@ export function buildSeedVm(root: string): void {
  */
 export function buildTwoSwitchHost(root: string): void {
   const devices: FakeDevice[] = []
-  for (const [rootBus, numa, base, redirect] of [['0000:00', 0, 0x00, false], ['0000:80', 1, 0x80, true]] as const) {
+  for (const [rootBus, numa, base, redirect] of [
+    ['0000:00', 0, 0x00, false],
+    ['0000:80', 1, 0x80, true],
+  ] as const) {
     const hex = (n: number): string => n.toString(16).padStart(2, '0')
     const port = `${rootBus}:01.1`
     const up = `0000:${hex(base + 1)}:00.0`
@@ -121,8 +148,24 @@ export function buildTwoSwitchHost(root: string): void {
     devices.push({ path: [port, up], rootBus, vendor: '1000', device: 'c030', class: '060400', numa })
     for (let k = 0; k < 4; k++) {
       const down = `0000:${hex(base + 2)}:0${k}.0`
-      devices.push({ path: [port, up, down], rootBus, vendor: '1000', device: 'c030', class: '060400', numa, config: configWithAcs(redirect ? 0x001d : 0x0019) })
-      devices.push({ path: [port, up, down, `0000:${hex(base + 3 + k)}:00.0`], rootBus, vendor: '10de', device: '2bb5', class: '030000', numa, iommuGroup: 20 + base + k })
+      devices.push({
+        path: [port, up, down],
+        rootBus,
+        vendor: '1000',
+        device: 'c030',
+        class: '060400',
+        numa,
+        config: configWithAcs(redirect ? 0x001d : 0x0019),
+      })
+      devices.push({
+        path: [port, up, down, `0000:${hex(base + 3 + k)}:00.0`],
+        rootBus,
+        vendor: '10de',
+        device: '2bb5',
+        class: '030000',
+        numa,
+        iommuGroup: 20 + base + k,
+      })
     }
   }
   buildSysfsTree(root, devices, { cpuinfo: cpuinfo('AuthenticAMD', false) })

@@ -2,14 +2,15 @@
  * The topology doctor over GENERATED sysfs trees (real dirs and symlinks in a temp dir):
  * the seed VM of issue 3 and a bare-metal host with two PCIe switches on two sockets.
  */
-import { test } from 'node:test'
+
 import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { cli, tmp } from '../../helpers.ts'
-import { pairLinkClass, rankGroupings } from '../../../src/topology/index.ts'
+import { test } from 'node:test'
 import type { TopologyReport } from '../../../src/topology/index.ts'
-import { SEED_GPUS, SEED_GROUPS, buildSeedVm, buildTwoSwitchHost, p2pMatrix } from './_sysfs-tree.ts'
+import { pairLinkClass, rankGroupings } from '../../../src/topology/index.ts'
+import { cli, tmp } from '../../helpers.ts'
+import { buildSeedVm, buildTwoSwitchHost, p2pMatrix, SEED_GPUS, SEED_GROUPS } from './_sysfs-tree.ts'
 
 async function topoJson(args: string[]): Promise<{ code: number; report: TopologyReport; stderr: string }> {
   const r = await cli(['topo', ...args, '--json'])
@@ -32,14 +33,32 @@ test('seed VM: 8 GPUs on own root complexes, NS everywhere → the six findings 
   const { root, inputs } = seed()
   const { code, report, stderr } = await topoJson(['--sysfs-root', root, '--input', ...inputs])
   assert.equal(code, 0, stderr)
-  assert.deepEqual(report.gpus.map((g) => g.busId), SEED_GPUS.map((b) => `0000:${b}:00.0`))
-  assert.deepEqual(report.gpus.map((g) => g.iommuGroup), [...SEED_GROUPS])
-  assert.deepEqual(report.gpus.map((g) => g.rootBus), SEED_GPUS.map((b) => `0000:${(parseInt(b, 16) - 1).toString(16).padStart(2, '0')}`))
+  assert.deepEqual(
+    report.gpus.map((g) => g.busId),
+    SEED_GPUS.map((b) => `0000:${b}:00.0`),
+  )
+  assert.deepEqual(
+    report.gpus.map((g) => g.iommuGroup),
+    [...SEED_GROUPS],
+  )
+  assert.deepEqual(
+    report.gpus.map((g) => g.rootBus),
+    SEED_GPUS.map((b) => `0000:${(parseInt(b, 16) - 1).toString(16).padStart(2, '0')}`),
+  )
   assert.ok(report.gpus.every((g) => g.pciId === '10de:2bb5' && g.switchPath?.length === 0 && g.upstream?.length === 1))
   assert.equal(report.gpus[0]?.from.iommuGroup, 'sysfs /sys/bus/pci/devices/0000:01:00.0/iommu_group')
   const ids = report.findings.map((f) => f.id)
-  for (const id of ['own-root-complex', 'no-pcie-switch', 'acs-override-useless', 'vm-detected', 'p2p-unavailable', 'vm-gpudirect-clique']) assert.ok(ids.includes(id), `missing ${id} in ${ids.join(', ')}`)
-  for (const id of ['pcie-switch-p2p', 'nccl-p2p-level', 'nvlink', 'no-gpus']) assert.ok(!ids.includes(id), `unexpected ${id}`)
+  for (const id of [
+    'own-root-complex',
+    'no-pcie-switch',
+    'acs-override-useless',
+    'vm-detected',
+    'p2p-unavailable',
+    'vm-gpudirect-clique',
+  ])
+    assert.ok(ids.includes(id), `missing ${id} in ${ids.join(', ')}`)
+  for (const id of ['pcie-switch-p2p', 'nccl-p2p-level', 'nvlink', 'no-gpus'])
+    assert.ok(!ids.includes(id), `unexpected ${id}`)
   assert.equal(report.pairs.length, 28)
   assert.ok(report.pairs.every((p) => p.p2p.read === 'NS' && p.p2p.write === 'NS'))
   assert.ok(report.pairs.every((p) => p.expected?.lowS === 10e-6 && p.expected.highS === 15e-6))
@@ -64,24 +83,58 @@ test('bare metal, 2 sockets × 1 PCIe switch × 4 GPUs: pcie-switch-p2p, no p2p-
   const { code, report, stderr } = await topoJson(['--sysfs-root', root])
   assert.equal(code, 0, stderr)
   assert.equal(report.gpus.length, 8)
-  assert.deepEqual(report.gpus.map((g) => g.switchPath?.[0]), ['0000:01:00.0', '0000:01:00.0', '0000:01:00.0', '0000:01:00.0', '0000:81:00.0', '0000:81:00.0', '0000:81:00.0', '0000:81:00.0'])
-  assert.deepEqual(report.gpus.map((g) => g.numa), [0, 0, 0, 0, 1, 1, 1, 1])
+  assert.deepEqual(
+    report.gpus.map((g) => g.switchPath?.[0]),
+    [
+      '0000:01:00.0',
+      '0000:01:00.0',
+      '0000:01:00.0',
+      '0000:01:00.0',
+      '0000:81:00.0',
+      '0000:81:00.0',
+      '0000:81:00.0',
+      '0000:81:00.0',
+    ],
+  )
+  assert.deepEqual(
+    report.gpus.map((g) => g.numa),
+    [0, 0, 0, 0, 1, 1, 1, 1],
+  )
   const ids = report.findings.map((f) => f.id)
   assert.ok(ids.includes('pcie-switch-p2p'), ids.join(', '))
-  for (const id of ['p2p-unavailable', 'vm-detected', 'vm-gpudirect-clique', 'own-root-complex', 'no-pcie-switch', 'acs-override-useless']) assert.ok(!ids.includes(id), `unexpected ${id}`)
+  for (const id of [
+    'p2p-unavailable',
+    'vm-detected',
+    'vm-gpudirect-clique',
+    'own-root-complex',
+    'no-pcie-switch',
+    'acs-override-useless',
+  ])
+    assert.ok(!ids.includes(id), `unexpected ${id}`)
   assert.ok(ids.includes('nccl-p2p-level'), 'bare-metal AMD, 8 GPUs, SYS pairs')
   const redirect = report.findings.find((f) => f.id === 'acs-p2p-redirect')
-  assert.deepEqual(redirect?.facts.map((f) => f.slice(0, 4)), ['GPU4', 'GPU5', 'GPU6', 'GPU7'])
+  assert.deepEqual(
+    redirect?.facts.map((f) => f.slice(0, 4)),
+    ['GPU4', 'GPU5', 'GPU6', 'GPU7'],
+  )
   assert.equal(pairLinkClass(report, 0, 3), 'PIX')
   assert.equal(pairLinkClass(report, 5, 1), 'SYS')
-  assert.equal(report.pairs.find((p) => p.a === 0 && p.b === 1)?.from.link, 'derived from the PCI tree (no nvidia-smi topo -m)')
+  assert.equal(
+    report.pairs.find((p) => p.a === 0 && p.b === 1)?.from.link,
+    'derived from the PCI tree (no nvidia-smi topo -m)',
+  )
   const tp4 = rankGroupings(report, 4)
   assert.equal(tp4.length, 35)
-  assert.deepEqual(tp4[0]?.groups, [[0, 1, 2, 3], [4, 5, 6, 7]])
+  assert.deepEqual(tp4[0]?.groups, [
+    [0, 1, 2, 3],
+    [4, 5, 6, 7],
+  ])
   assert.ok((tp4[0]?.worstCost ?? 99) < (tp4[1]?.worstCost ?? 0))
   assert.match(tp4[0]?.reason ?? '', /\{0-3\}: PIX, one PCIe switch, NUMA 0; \{4-7\}: PIX, one PCIe switch, NUMA 1/)
   const tp2 = report.groupings.filter((g) => g.size === 2)
   assert.ok(tp2.length > 0)
-  for (const g of tp2) for (const [a, b] of g.groups) assert.equal(Math.floor((a as number) / 4), Math.floor((b as number) / 4), `TP2 pair ${a}-${b} crosses switches`)
+  for (const g of tp2)
+    for (const [a, b] of g.groups)
+      assert.equal(Math.floor((a as number) / 4), Math.floor((b as number) / 4), `TP2 pair ${a}-${b} crosses switches`)
   assert.deepEqual(report.groupings.find((g) => g.size === 8)?.groups, [[0, 1, 2, 3, 4, 5, 6, 7]])
 })
