@@ -3,7 +3,8 @@
 // Every listed file must exist, every test/**/*.test.ts must be listed, and the list
 // must not be empty: a run that would execute zero tests fails instead of passing.
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 // `--list test/FILES.cluster` runs the second list (npm run test:cluster: the slower launcher
@@ -39,9 +40,31 @@ if (missing.length) problem(`${LIST} lists files that do not exist: ${missing.jo
 if (unlisted.length) problem(`test files not listed in test/FILES or test/FILES.cluster: ${unlisted.join(', ')}`)
 const files = only.length ? listed.filter((f) => existsSync(f) && only.some((o) => f.includes(o))) : listed
 if (files.length === 0) fail(`no listed test file matches ${only.join(' ')}`)
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
-  stdio: 'inherit',
-})
+// A second reporter writes TAP to a file, so the skips can be checked after the run.
+const tap = join(mkdtempSync(join(tmpdir(), 'gpucomm-run-tests-')), 'report.tap')
+const shown = process.stdout.isTTY ? 'spec' : 'tap'
+const r = spawnSync(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=2',
+    `--test-reporter=${shown}`,
+    '--test-reporter-destination=stdout',
+    '--test-reporter=tap',
+    `--test-reporter-destination=${tap}`,
+    ...files,
+  ],
+  { stdio: 'inherit' },
+)
+// A test may skip only because something outside npm is missing (its reason starts with
+// SYSTEM_SKIP of test/system.ts); any other skip fails the run, as a failure would.
+const SYSTEM_SKIP = 'system: '
+const skips = existsSync(tap) ? [...readFileSync(tap, 'utf8').matchAll(/^\s*ok \d+ - (.*?) # SKIP ?(.*)$/gm)] : []
+const bad = skips.filter((m) => !m[2].startsWith(SYSTEM_SKIP))
+for (const m of skips) console.error(`run-tests: skipped: ${m[1]} (${m[2] || 'no reason given'})`)
+if (bad.length) fail(`${bad.length} test(s) skipped for a reason other than a missing system package`)
 process.exit(r.status ?? 1)
 
 function fail(msg) {

@@ -1,8 +1,9 @@
 /**
  * Golden files: a value is rounded (numbers to 6 significant digits), serialized as
  * pretty JSON and compared with test/golden/<name>.json. UPDATE_GOLDEN=1 rewrites the file
- * (then read it against the source before committing); on a mismatch <name>.got is written
- * beside it so the difference can be read with diff.
+ * (then read it against the source before committing); nothing else writes a golden. A missing
+ * golden fails; on a missing or differing golden <name>.got is written beside it so the output
+ * can be read (and diffed).
  */
 import assert from 'node:assert/strict'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -25,10 +26,13 @@ export function checkGolden(name: string, value: unknown, digits = 6): void {
   const path = join(GOLDEN, `${name}.json`)
   const text = `${JSON.stringify(roundDeep(value, digits), null, 1)}\n`
   mkdirSync(dirname(path), { recursive: true })
-  if (process.env.UPDATE_GOLDEN === '1' || !existsSync(path)) {
-    if (!existsSync(path) && process.env.CI) assert.fail(`golden file ${path} is missing`)
+  if (process.env.UPDATE_GOLDEN === '1') {
     writeFileSync(path, text)
     return
+  }
+  if (!existsSync(path)) {
+    writeFileSync(path.replace(/\.json$/, '.got'), text)
+    assert.fail(`${name}: golden file ${path} is missing (UPDATE_GOLDEN=1 writes it; read it before committing)`)
   }
   const want = readFileSync(path, 'utf8')
   if (want !== text) {

@@ -44,7 +44,10 @@ function head(input: ImportInput): string {
 }
 
 /** Checks every input and picks its parser before anything is written. */
-function plan(inputs: readonly ImportInput[]): { input: ImportInput; parser: Parser; simulated: boolean }[] {
+function plan(
+  inputs: readonly ImportInput[],
+  diagnostics: Diagnostic[],
+): { input: ImportInput; parser: Parser; simulated: boolean }[] {
   if (inputs.length === 0) throw badInput('import: no input files given')
   return inputs.map((input) => {
     if (!input.data) {
@@ -52,7 +55,7 @@ function plan(inputs: readonly ImportInput[]): { input: ImportInput; parser: Par
       if (!statSync(input.path).isFile()) throw badInput(`${input.path}: not a regular file`)
     }
     const h = head(input)
-    const parser = detectParser(h)
+    const parser = detectParser(h, undefined, { file: input.path, diagnostics })
     if (!parser)
       throw badInput(
         `${input.path}: not in any format gpucomm knows (nccl-tests, p2pBandwidthLatencyTest, nvbandwidth, nvidia-smi topo, lspci, native benches)`,
@@ -66,7 +69,8 @@ function plan(inputs: readonly ImportInput[]): { input: ImportInput; parser: Par
  * samples.jsonl, sources (with sha256) recorded in manifest.json.
  */
 export async function importFiles(inputs: readonly ImportInput[], opts: ImportOptions): Promise<ImportSummary> {
-  const planned = plan(inputs)
+  const diagnostics: Diagnostic[] = []
+  const planned = plan(inputs, diagnostics)
   let manifest: Manifest
   if (isNonEmptyDir(opts.out)) {
     if (!opts.append) throw badInput(`${opts.out}: directory is not empty (use --append to add to a result set)`)
@@ -77,7 +81,6 @@ export async function importFiles(inputs: readonly ImportInput[], opts: ImportOp
   mkdirSync(join(opts.out, RAW), { recursive: true })
   const sources = manifest.sources ?? []
   const appender = new Appender(opts.out)
-  const diagnostics: Diagnostic[] = []
   let total = 0
   try {
     for (const { input, parser, simulated } of planned) {

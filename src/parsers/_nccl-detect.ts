@@ -7,14 +7,6 @@ import { stripPrefix, tokenize } from './_nccl-tokens.ts'
 
 /** Confidence in [0, 1] that `head` is nccl-tests text output. */
 export function detectNcclText(head: string): number {
-  try {
-    return score(head)
-  } catch {
-    return 0
-  }
-}
-
-function score(head: string): number {
   if (head.trimStart().startsWith('{')) return 0
   if (head.includes('# nccl-tests version') || head.includes('# Collective test starting:')) return 0.95
   if (head.includes('nThread ') && head.includes(' nGpus ') && head.includes('minBytes')) return 0.95

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'n
 import { join } from 'node:path'
 import type { Instrument } from '../instruments/index.ts'
 import type { Diagnostic, Row } from '../model/index.ts'
-import type { LineParser, Parser } from '../parsers/index.ts'
+import type { DetectSink, LineParser, Parser } from '../parsers/index.ts'
 import type { Point } from '../sweep/index.ts'
 import { formatGpuList } from '../sweep/index.ts'
 import type { AttemptStatus } from './_classify.ts'
@@ -23,7 +23,7 @@ export interface PointDeps {
   hosts: string[]
   asRoot: boolean
   parserById: (id: string) => Parser | undefined
-  detectParser: (head: string) => Parser | undefined
+  detectParser: (head: string, sink?: DetectSink) => Parser | undefined
   signal?: AbortSignal
   killGraceMs: number
 }
@@ -188,7 +188,7 @@ class OutputReader {
   private parser: Parser | undefined
   constructor(
     parser: Parser | undefined,
-    private detect: (head: string) => Parser | undefined,
+    private detect: (head: string, sink?: DetectSink) => Parser | undefined,
     private file: string,
     private trial: number,
     private emit: (r: Row) => void,
@@ -202,13 +202,14 @@ class OutputReader {
     else this.held.push(text)
   }
   end(): { diagnostics: Diagnostic[]; parser?: string; meta: Record<string, unknown> } {
+    const failed: Diagnostic[] = []
     if (!this.lp) {
-      this.parser = this.detect(this.held.slice(0, 2000).join('\n'))
-      if (!this.parser) return { diagnostics: [], meta: {} }
+      this.parser = this.detect(this.held.slice(0, 2000).join('\n'), { file: this.file, diagnostics: failed })
+      if (!this.parser) return { diagnostics: failed, meta: {} }
       this.lp = this.parser.open({ file: this.file, trial: this.trial }, this.emit)
       this.held.forEach((l, i) => this.lp?.line(l, i + 1))
     }
     const { diagnostics, meta } = this.lp.end()
-    return { diagnostics, parser: this.parser?.id as string, meta }
+    return { diagnostics: [...failed, ...diagnostics], parser: this.parser?.id as string, meta }
   }
 }

@@ -6,7 +6,7 @@ import type { Instrument, InstrumentContext } from '../instruments/index.ts'
 import { instrumentById } from '../instruments/index.ts'
 import type { Command, Launcher } from '../launch/index.ts'
 import { launcherById, resolveHosts } from '../launch/index.ts'
-import type { Parser } from '../parsers/index.ts'
+import type { DetectSink, Parser } from '../parsers/index.ts'
 import { detectParser, parserById } from '../parsers/index.ts'
 import type { BestGroups, Plan, Point, SweepSpec } from '../sweep/index.ts'
 import { plan } from '../sweep/index.ts'
@@ -18,7 +18,7 @@ import { captureSweepTopology, queryGpus } from './_provenance.ts'
 export interface SweepDeps {
   instrumentById: (id: string) => Instrument
   parserById: (id: string) => Parser | undefined
-  detectParser: (head: string) => Parser | undefined
+  detectParser: (head: string, sink?: DetectSink) => Parser | undefined
   queryGpus: () => Promise<GpuQuery>
   /** Groups for the `best` grouping (from the topology ranking). */
   bestGroups: (spec: SweepSpec) => Promise<BestGroups>
@@ -36,7 +36,7 @@ export function defaultDeps(): SweepDeps {
   return {
     instrumentById,
     parserById,
-    detectParser: (h) => detectParser(h, ['measurement']),
+    detectParser: (h, sink) => detectParser(h, ['measurement'], sink),
     queryGpus: () => queryGpus(),
     bestGroups,
     repoRoot: resolve(import.meta.dirname, '..', '..'),

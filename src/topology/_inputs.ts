@@ -81,7 +81,7 @@ export function addInput(into: ParsedInputs, file: string, text: string, kind = 
     into.sources.push({ kind, name: file, format: 'nvidia-smi-query-gpu', ok: true })
     return true
   }
-  const parser = detectParser(text.slice(0, DETECT_BYTES), ['topology'])
+  const parser = detectParser(text.slice(0, DETECT_BYTES), ['topology'], { file, diagnostics: into.diagnostics })
   if (!parser) return bad(1, 'unknown-format', `not a topology output gpucomm knows (${FORMATS})`)
   const out = parseText(parser, text, { file })
   into.diagnostics.push(...out.diagnostics)

@@ -3,11 +3,10 @@
  * directories (exit 2), the SIMULATED guard, and real imported fixtures of one system.
  */
 import assert from 'node:assert/strict'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import type { DiffResult } from '../../src/diff/index.ts'
-import { detectParser } from '../../src/parsers/index.ts'
 import { writeGenSet } from '../diff-gen.ts'
 import { bin, cli, FIXTURES, tmp } from '../helpers.ts'
 
@@ -105,12 +104,7 @@ test('SIMULATED against real is refused unless --allow-sim, and labelled', async
 
 const ALLREDUCE = join(FIXTURES, 'nccl-tests', 'dgx2-12gpu-v100-allreduce-v2.0-error-column.txt')
 const ALLGATHER = join(FIXTURES, 'nccl-tests', 'dgx2-12gpu-v100-allgather-v2.0-error-column-oob-failed.txt')
-const noParser = detectParser(readFileSync(ALLREDUCE, 'utf8').slice(0, 65536))
-  ? undefined
-  : 'no parser for nccl-tests text is registered yet'
-if (noParser) console.log(`skipping the real-fixture diff: ${noParser}`)
-
-test('real fixtures of one system (DGX-2, nccl-tests): a sane table', { skip: noParser }, async () => {
+test('real fixtures of one system (DGX-2, nccl-tests): a sane table', async () => {
   const one = join(root, 'real1')
   const two = join(root, 'real2')
   const three = join(root, 'real3')

@@ -6,8 +6,9 @@ import { findFontFiles, pngInfo } from '../../src/render/index.ts'
 import { readManifest, writeManifest } from '../../src/resultset/index.ts'
 import { cli, tmp } from '../helpers.ts'
 import { simSet } from '../simset.ts'
+import { systemSkip } from '../system.ts'
 
-const skip = findFontFiles().length === 0 ? 'no system fonts (Debian: fonts-dejavu-core)' : false
+const skip = systemSkip(findFontFiles().length === 0 && 'no system fonts (Debian: fonts-dejavu-core)')
 if (skip) console.log(`# skipping PNG checks: ${skip}`)
 
 test('gpucomm plot writes .vl.json, .svg and a real .png for each kind', { skip }, async () => {

@@ -9,6 +9,7 @@ import { delimiter, join } from 'node:path'
 import { test } from 'node:test'
 import type { TopologyReport } from '../../src/topology/index.ts'
 import { bin, cli, FIXTURES, tmp } from '../helpers.ts'
+import { systemSkip } from '../system.ts'
 import { buildSeedVm, p2pMatrix } from '../unit/topology/_sysfs-tree.ts'
 
 const fx = (dir: string, f: string): string => join(FIXTURES, dir, f)
@@ -72,7 +73,7 @@ test('--input FILE... --json: gpus, pairs (link as printed, p2p by capability), 
 const nvidiaSmiOnPath = (process.env.PATH ?? '')
   .split(delimiter)
   .some((d) => d !== '' && existsSync(join(d, 'nvidia-smi')))
-const noGpuSkip = nvidiaSmiOnPath ? 'this machine has nvidia-smi; the no-GPU check needs one without' : false
+const noGpuSkip = systemSkip(nvidiaSmiOnPath && 'this machine has nvidia-smi; the no-GPU check needs one without')
 if (noGpuSkip) console.log(`skip: ${noGpuSkip}`)
 
 test('this machine (no nvidia-smi, no GPU): exit 1 with one line; --json still reports hypervisor and PCI root buses', {

@@ -9,15 +9,17 @@ import { loadSet } from '../../src/resultset/index.ts'
 import type { SweepExtra } from '../../src/run/index.ts'
 import { manifestOf, sweep } from '../e2e/_sweep.ts'
 import { tmp } from '../helpers.ts'
+import { systemSkip } from '../system.ts'
 
 const probe = await execa('mpirun', ['--version'], { reject: false })
 const missing =
   probe.exitCode === 0 && /Open MPI/.test(String(probe.stdout))
     ? undefined
     : "OpenMPI's mpirun not found (Debian's openmpi-bin is not installed)"
+const skip = systemSkip(missing)
 if (missing) console.log(`# skipping the mpirun test: ${missing}`)
 
-test('mpirun -np 2: two ranks, --tag-output lines parsed, env exported with -x', { skip: missing }, async () => {
+test('mpirun -np 2: two ranks, --tag-output lines parsed, env exported with -x', { skip }, async () => {
   const out = join(tmp(), 'set')
   const r = await sweep([
     '--instrument',
@@ -78,7 +80,7 @@ console.log(lines.join('\\n'))
 `
 
 test('mpirun -np 2 with the native instrument: coll_bench gets -g 1 and a bootstrap dir, its --tag-output lines become rows', {
-  skip: missing,
+  skip,
 }, async () => {
   const dir = tmp()
   for (const [name, text] of [

@@ -9,13 +9,15 @@ import { loadSet } from '../../src/resultset/index.ts'
 import type { SweepExtra } from '../../src/run/index.ts'
 import { CLEAN_ENV, manifestOf } from '../e2e/_sweep.ts'
 import { BIN, ROOT, tmp } from '../helpers.ts'
+import { systemSkip } from '../system.ts'
 import { slurmMissing, startSlurm } from './_slurm.ts'
 
 const missing = await slurmMissing()
+const skip = systemSkip(missing)
 if (missing) console.log(`# skipping the Slurm test: ${missing}`)
 
 test('srun --ntasks 2: both ranks start under Slurm, rank 0 prints, rows parse; the env reaches the tasks', {
-  skip: missing,
+  skip,
 }, async () => {
   const cluster = await startSlurm()
   try {

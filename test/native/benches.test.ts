@@ -13,17 +13,24 @@ import { buildNative, findNvcc, readRegistry } from '../../src/build/index.ts'
 import type { Parser } from '../../src/parsers/index.ts'
 import { parserById, parseText } from '../../src/parsers/index.ts'
 import { tmp } from '../helpers.ts'
+import { systemSkip } from '../system.ts'
 
-const nvccSkip = await findNvcc().then(
-  () => false as const,
-  (e: Error) => `${e.message}: native bench tests skipped`,
+const nvccSkip = systemSkip(
+  await findNvcc().then(
+    () => false as const,
+    (e: Error) => `${e.message}: native bench tests skipped`,
+  ),
 )
-const ccSkip =
-  (await execa('cc', ['--version'], { reject: false })).exitCode === 0
-    ? false
-    : 'no C compiler (cc): stub libnccl tests skipped'
+const ccSkip = systemSkip(
+  (await execa('cc', ['--version'], { reject: false })).exitCode !== 0 &&
+    'no C compiler (cc): stub libnccl tests skipped',
+)
 const gpu = (await execa('nvidia-smi', ['-L'], { reject: false })).exitCode === 0
-const noGpuSkip = gpu ? 'a GPU is present here: the no-GPU exit path is not reachable' : false
+const noGpuSkip = systemSkip(gpu && 'a GPU is present here: the no-GPU exit path is not reachable')
+const pythonSkip = systemSkip(
+  (await execa('python3', ['--version'], { reject: false })).exitCode !== 0 &&
+    'python3 absent: the site-packages step of the NCCL search cannot be set up',
+)
 for (const s of [nvccSkip, ccSkip, noGpuSkip]) if (s) console.log(s)
 
 const cache = tmp('gpucomm-native-cache-')
@@ -154,7 +161,7 @@ test('coll_bench finds a stub NCCL through NCCL_LIBRARY, prints its path and ver
 })
 
 test('coll_bench search order: NCCL_HOME/lib, the loader path, then python site-packages', {
-  skip: stubSkip || noGpuSkip,
+  skip: stubSkip || noGpuSkip || pythonSkip,
 }, async () => {
   const coll = (await built()).collBench
   const home = tmp()
@@ -173,7 +180,7 @@ test('coll_bench search order: NCCL_HOME/lib, the loader path, then python site-
       env: { PYTHONUSERBASE: userBase },
     })
   ).stdout.trim()
-  if (!site) return void console.log('python3 absent: the site-packages step is not tested')
+  assert.ok(site, 'python3 names its user site-packages')
   const wheel = await stubNccl(join(site, 'nvidia', 'nccl', 'lib'), 22304)
   r = await run(coll, [], { PYTHONUSERBASE: userBase })
   assert.match(r.stdout, new RegExp(`nccl-library: ${wheel}\nnccl-version: 22304`))
@@ -197,17 +204,17 @@ test('coll_bench with an unusable NCCL: exit 4 naming a missing symbol or a too-
 
 test('coll_bench with no NCCL anywhere: exit 4 and one line listing every place it looked', {
   skip: nvccSkip,
-}, async () => {
+}, async (t) => {
   const userBase = tmp()
   const r = await run((await built()).collBench, [], {
     NCCL_LIBRARY: '/nonexistent/libnccl.so.2',
     NCCL_HOME: '/nonexistent-home',
     PYTHONUSERBASE: userBase,
   })
-  if (r.code !== 4 && /nccl-library: /.test(r.stdout))
-    return void console.log(
-      `an NCCL is installed on this machine (${r.stdout.split('\n')[2] ?? ''}): the not-found path is not reachable`,
-    )
+  if (r.code !== 4 && /nccl-library: /.test(r.stdout)) {
+    const found = r.stdout.split('\n')[2] ?? ''
+    return t.skip(systemSkip(`an NCCL is installed here (${found}): the not-found path is not reachable`) as string)
+  }
   assert.equal(r.code, 4)
   const lines = r.stderr.trim().split('\n')
   assert.equal(lines.length, 1)

@@ -1,7 +1,6 @@
 /**
  * Simulated text read back by gpucomm's real parsers (detectParser + parseText): every preset ×
- * format is recognised and its rows carry the true values within the noise. Skips with a
- * printed reason while a format's parser is not registered yet.
+ * format is recognised and its rows carry the true values within the noise.
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
@@ -13,18 +12,14 @@ const SIZES = [8, 64, 1024, 16384, 262144, 1 << 20, 16 << 20, 64 << 20]
 const ALL8 = [0, 1, 2, 3, 4, 5, 6, 7]
 const ncclText = simulate({ preset: 'seed-vm', format: 'nccl-tests', sizes: SIZES, seed: 1 })
 const p2pText = simulate({ preset: 'seed-vm', format: 'p2p', seed: 1 })
-const why = (text: string, what: string): string | undefined => {
-  if (detectParser(text)) return undefined
-  const reason = `no registered parser detects simulated ${what} text yet`
-  console.log(`skip: ${reason}`)
-  return reason
+/** The parser that detects `text`; a text no parser detects fails the test. */
+const parserOf = (text: string) => {
+  const parser = detectParser(text)
+  assert.ok(parser, 'a registered parser detects the simulated text')
+  return parser
 }
-const noNccl = why(ncclText, 'nccl-tests')
-const noP2p = why(p2pText, 'p2pBandwidthLatencyTest')
 
-test('every preset × collective: the nccl-tests parser reads every row, marked simulated, times ≈ trueTime', {
-  skip: noNccl,
-}, () => {
+test('every preset × collective: the nccl-tests parser reads every row, marked simulated, times ≈ trueTime', () => {
   for (const preset of PRESET_NAMES) {
     for (const collective of ['all_reduce', 'all_gather', 'broadcast', 'sendrecv'] as const) {
       const gpus = preset === 'pcie-switch' ? [0, 1, 2, 3] : ALL8
@@ -49,9 +44,7 @@ test('every preset × collective: the nccl-tests parser reads every row, marked 
   }
 })
 
-test('every preset: the p2p parser reads all matrices; seed-vm 16 B latency with P2P disabled ≈ 13.7 µs', {
-  skip: noP2p,
-}, () => {
+test('every preset: the p2p parser reads all matrices; seed-vm 16 B latency with P2P disabled ≈ 13.7 µs', () => {
   for (const preset of PRESET_NAMES) {
     const text = simulate({ preset, format: 'p2p', seed: 3 })
     const parser = detectParser(text)
@@ -70,7 +63,7 @@ test('every preset: the p2p parser reads all matrices; seed-vm 16 B latency with
       assert.ok(Math.abs(median(ratios) - 1) < 0.03, `${preset} ${p2p}: median ratio ${median(ratios)}`)
     }
   }
-  const out = parseText(detectParser(p2pText) as NonNullable<ReturnType<typeof detectParser>>, p2pText, {
+  const out = parseText(parserOf(p2pText), p2pText, {
     file: 'p2p.txt',
   })
   const off = out.rows
@@ -79,14 +72,12 @@ test('every preset: the p2p parser reads all matrices; seed-vm 16 B latency with
   assert.ok(Math.abs(median(off) / 13.7e-6 - 1) < 0.03, `seed-vm P2P-disabled latency median ${median(off)}`)
 })
 
-test('faults as the nccl-tests parser sees them: truncated and crash keep complete rows, corrupt shows wrong elements', {
-  skip: noNccl,
-}, () => {
+test('faults as the nccl-tests parser sees them: truncated and crash keep complete rows, corrupt shows wrong elements', () => {
   const read = (fault: 'truncated' | 'crash' | 'corrupt' | 'hang') => {
     const text = simulate({ preset: 'seed-vm', format: 'nccl-tests', sizes: SIZES, seed: 1, fault })
-    return parseText(detectParser(text) as NonNullable<ReturnType<typeof detectParser>>, text, { file: 'f.txt' })
+    return parseText(parserOf(text), text, { file: 'f.txt' })
   }
-  const full = parseText(detectParser(ncclText) as NonNullable<ReturnType<typeof detectParser>>, ncclText, {
+  const full = parseText(parserOf(ncclText), ncclText, {
     file: 'f.txt',
   })
   const truncated = read('truncated')

@@ -7,6 +7,7 @@ import { execa } from 'execa'
 import { buildKey, buildUpstream, findNvcc, gencodeFlags, nativeSources, readRegistry } from '../../src/build/index.ts'
 import { HarnessError } from '../../src/errors/index.ts'
 import { bin, tmp } from '../helpers.ts'
+import { systemSkip } from '../system.ts'
 
 /** A fake CUDA toolkit whose nvcc prints a version banner like the real one. */
 function fakeCuda(release: string): string {
@@ -100,8 +101,9 @@ test('gencode flags: SASS per arch, PTX of the highest only for fatbins', () => 
   assert.equal(fat.length, 8)
 })
 
-const makeSkip =
-  (await hasTool('make')) && (await hasTool('git')) ? false : 'make or git not installed: upstream build test skipped'
+const makeSkip = systemSkip(
+  !((await hasTool('make')) && (await hasTool('git'))) && 'make or git not installed: upstream build test skipped',
+)
 if (makeSkip) console.log(makeSkip)
 
 test('--upstream-src: make with CUDA_HOME, NCCL_HOME, MPI=1; commit recorded; binaries registered', {

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { findFontFiles, pngInfo, renderChart, svgToPng } from '../../../src/render/index.ts'
 import { tmp } from '../../helpers.ts'
+import { systemSkip } from '../../system.ts'
 
 const fonts = findFontFiles()
-const skip = fonts.length === 0 ? 'no system fonts (Debian: fonts-dejavu-core)' : false
+const skip = systemSkip(fonts.length === 0 && 'no system fonts (Debian: fonts-dejavu-core)')
 if (skip) console.log(`# skipping render tests: ${skip}`)
 
 test('a vega-lite chart renders to SVG with its title and to a non-blank PNG', { skip }, async () => {
