@@ -5,10 +5,11 @@
  * how often the final CI covers the simulator's true time. In process (no child launches).
  * Run alone with `npx tsx bench/adaptive.bench.ts`.
  */
+
+import { AdaptiveTracker } from '../src/adaptive/index.ts'
 import type { Row } from '../src/model/index.ts'
 import type { Parser } from '../src/parsers/index.ts'
 import { parserById } from '../src/parsers/index.ts'
-import { AdaptiveTracker } from '../src/run/_adaptive.ts'
 import { simulate, trueTime } from '../src/sim/index.ts'
 import { medianCI, sortSample } from '../src/stats/index.ts'
 import type { Metric } from './_util.ts'

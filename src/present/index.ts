@@ -1,4 +1,6 @@
-/** Presenting rows to people and other tools: the show table, CSV and JSON lines. */
+/** Presenting rows to people and other tools: the show table, CSV and JSON lines, a sweep's progress and summary. */
 export { rowsToCsv, rowsToJsonl } from './_csv.ts'
+export { clock, progressLine } from './_sweep-progress.ts'
+export { outcomeCounts, summarizeSweep } from './_sweep-summary.ts'
 export type { ShowLine } from './_table.ts'
 export { renderTable, showLines, showTable, who } from './_table.ts'

@@ -1,7 +1,7 @@
+import type { ExecResult } from '../exec/index.ts'
 import type { Diagnostic, Row } from '../model/index.ts'
 import type { Point } from '../sweep/index.ts'
 import { formatGpuList } from '../sweep/index.ts'
-import type { ExecResult } from './_exec.ts'
 
 /** The status of one launch or attempt (a point's outcome before retries are counted). */
 export type AttemptStatus = 'ok' | 'failed' | 'hung' | 'corrupt'

@@ -1,8 +1,8 @@
 import type { Point } from '../sweep/index.ts'
 import { formatGpuList } from '../sweep/index.ts'
 import { formatBytes } from '../units/index.ts'
-import type { Prepared } from './_setup.ts'
-import { groupCommand } from './_setup.ts'
+import type { Prepared } from './_prepare.ts'
+import { groupCommand } from './_prepare.ts'
 
 /** Quotes one word for a POSIX shell when it needs it, so printed commands can be pasted. */
 export function shellQuote(w: string): string {

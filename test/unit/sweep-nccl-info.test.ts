@@ -1,19 +1,15 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import type { ExecResult } from '../../src/exec/index.ts'
 import { makeRow } from '../../src/model/index.ts'
-import type { ExecResult, PointEvidence } from '../../src/run/index.ts'
-import {
-  classifyLaunch,
-  enrichRow,
-  findNoEffect,
-  mergeAccounts,
-  NcclInfoCollector,
-  progressLine,
-} from '../../src/run/index.ts'
+import type { PointEvidence } from '../../src/nccl-log/index.ts'
+import { findNoEffect, mergeAccounts, NcclInfoCollector } from '../../src/nccl-log/index.ts'
+import { progressLine } from '../../src/present/index.ts'
+import { classifyLaunch, enrichRow } from '../../src/run/index.ts'
 import type { Point } from '../../src/sweep/index.ts'
 
 // generated: NCCL_DEBUG=INFO lines in the shapes NCCL prints (see the doc comment of
-// src/run/_nccl_info.ts), with mpirun --tag-output prefixes on some.
+// src/nccl-log/_account.ts), with mpirun --tag-output prefixes on some.
 const GENERATED_INFO = [
   'box:101:101 [0] NCCL INFO NCCL version 2.21.5+cuda12.4',
   '[1,0]<stdout>:box:101:140 [0] NCCL INFO NCCL_P2P_DISABLE set by environment to 1.',

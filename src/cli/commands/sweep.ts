@@ -146,7 +146,7 @@ export const sweepCommand = defineCommand({
         'a simulated TP8 vs TP4 sweep',
       ),
   run: async (args, io) => {
-    const { sweepCommand: sweep } = await import('../../run/index.ts')
+    const { sweepCommand: sweep } = await import('../_sweep-flow.ts')
     const flags = Object.fromEntries(
       Object.entries(SPEC_FLAGS)
         .filter(([f]) => args[f] !== undefined)

@@ -1,6 +1,6 @@
 import type { Manifest, Row } from '../model/index.ts'
+import type { NoEffectFlag } from '../nccl-log/index.ts'
 import { formatBytes, formatRate, formatSeconds } from '../units/index.ts'
-import type { NoEffectFlag } from './_noeffect.ts'
 
 const median = (v: readonly number[]): number => {
   const s = [...v].sort((a, b) => a - b)

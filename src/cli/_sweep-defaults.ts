@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join, resolve } from 'node:path'
+import type { GpuQuery } from '../run/index.ts'
 import type { SpecInput } from '../sweep/index.ts'
 import { checkSpecInput } from '../sweep/index.ts'
-import type { GpuQuery } from './_provenance.ts'
 
 /** The presets that hold the default plans (schema-checked like any --spec file). */
 export const DEFAULT_PRESETS = {

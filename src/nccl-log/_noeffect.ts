@@ -1,6 +1,6 @@
 import type { Point } from '../sweep/index.ts'
-import type { NcclAccount } from './_nccl_info.ts'
-import { mergeAccounts } from './_nccl_info.ts'
+import type { NcclAccount } from './_account.ts'
+import { mergeAccounts } from './_account.ts'
 
 /** An env axis whose values made no visible difference for one bench and grouping. */
 export interface NoEffectFlag {

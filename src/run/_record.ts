@@ -1,7 +1,6 @@
 import type { Manifest, Row } from '../model/index.ts'
+import type { NcclAccount, NoEffectFlag, PointEvidence } from '../nccl-log/index.ts'
 import type { Plan, SkippedPoint, SweepSpec } from '../sweep/index.ts'
-import type { NcclAccount } from './_nccl_info.ts'
-import type { NoEffectFlag, PointEvidence } from './_noeffect.ts'
 import type { LaunchRecord } from './_point.ts'
 
 /** Key of the sweep's record under manifest.extra. */

@@ -1,18 +1,13 @@
 import { randomInt } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { badInput } from '../errors/index.ts'
+import { progressLine, summarizeSweep } from '../present/index.ts'
 import { loadSet, readManifest } from '../resultset/index.ts'
+import type { SweepDeps, SweepResult } from '../run/index.ts'
+import { defaultDeps, describePlan, prepare, runSweep, storedSpec, sweepExtra } from '../run/index.ts'
 import type { SpecInput, SweepSpec } from '../sweep/index.ts'
 import { checkSpecInput, resolveSpec } from '../sweep/index.ts'
-import { defaultOutDir, defaultSpecInput } from './_defaults.ts'
-import { describePlan } from './_describe.ts'
-import type { SweepResult } from './_driver.ts'
-import { runSweep } from './_driver.ts'
-import { storedSpec, sweepExtra } from './_extra.ts'
-import { progressLine } from './_progress.ts'
-import type { SweepDeps } from './_setup.ts'
-import { defaultDeps, prepare } from './_setup.ts'
-import { summarizeSweep } from './_summary.ts'
+import { defaultOutDir, defaultSpecInput } from './_sweep-defaults.ts'
 
 /** A `gpucomm sweep` request as the CLI hands it over (flags already typed, nothing defaulted). */
 export interface SweepRequest {
