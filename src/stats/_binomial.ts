@@ -5,7 +5,8 @@
  * With n values, the number of them below the true median is Binomial(n, ½). The interval
  * [x(k), x(n−k+1)] (1-based order statistics) covers the median with probability
  * 1 − 2·P(X ≤ k−1). We take the largest k whose coverage is still ≥ the requested level;
- * when even k = 1 does not reach it (n < 6 at 95 %), the interval is (−∞, +∞).
+ * when even k = 1 does not reach it (n < 6 at 95 %), the interval is (−∞, +∞). Own code:
+ * simple-statistics has no confidence interval of a median.
  */
 import type { SortedSample } from './_sorted.ts'
 

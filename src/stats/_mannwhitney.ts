@@ -1,9 +1,13 @@
 /**
- * The Mann-Whitney U test (Wilcoxon rank-sum), two-sided, as R's `wilcox.test(a, b)`:
- * the exact null distribution when both samples have fewer than 50 values and there are
- * no ties; otherwise the normal approximation with tie correction and continuity
- * correction. This is benchstat's comparison (benchmath's AssumeNothing).
+ * The Mann-Whitney U test (Wilcoxon rank-sum), two-sided. When both samples have fewer
+ * than 50 values the p-value is exact, ties or not (without ties R's `wilcox.test(a, b)`;
+ * with ties the exact permutation distribution, as benchstat's statistics package and R
+ * coin's exact `wilcox_test`); larger samples use the normal approximation with tie and
+ * continuity corrections, which is accurate there. This is benchstat's comparison
+ * (benchmath's AssumeNothing). Own ranking code: simple-statistics' `wilcoxonRankSum`
+ * gives the rank sum but not the tie groups both the exact and the normal p need.
  */
+import { exactTiedP } from './_exact-ties.ts'
 import { normalCdf } from './_normal.ts'
 
 /** Result of `mannWhitney`. */
@@ -14,9 +18,11 @@ export interface MannWhitney {
   p: number
   /** True when `p` comes from the exact distribution. */
   exact: boolean
+  /** True when the pooled sample has tied values. */
+  ties: boolean
 }
 
-/** Below this size (both samples, no ties) the exact distribution is used, as in R. */
+/** Below this size (both samples) the exact distribution is used, as in R. */
 export const EXACT_LIMIT = 50
 
 /**
@@ -44,8 +50,14 @@ export function uFrequencies(m: number, n: number): Float64Array {
   return rows[m] as Float64Array
 }
 
-/** Midranks of the pooled sample and the tie-group sizes. */
-function rankPooled(a: readonly number[], b: readonly number[]): { rankSumA: number; ties: number[] } {
+/**
+ * Midrank sum of `a` in the pooled sample, the sizes of every group of equal values in
+ * ascending order (`groups`, 1 for an untied value) and of the tied ones (`ties`).
+ */
+function rankPooled(
+  a: readonly number[],
+  b: readonly number[],
+): { rankSumA: number; groups: number[]; ties: number[] } {
   const pooled = new Float64Array(a.length + b.length)
   const fromA = new Uint8Array(pooled.length)
   const idx = new Uint32Array(pooled.length)
@@ -58,15 +70,17 @@ function rankPooled(a: readonly number[], b: readonly number[]): { rankSumA: num
   idx.sort((x, y) => (pooled[x] as number) - (pooled[y] as number))
   let rankSumA = 0
   const ties: number[] = []
+  const groups: number[] = []
   for (let i = 0; i < idx.length; ) {
     let j = i
     while (j + 1 < idx.length && pooled[idx[j + 1] as number] === pooled[idx[i] as number]) j++
     const mid = (i + j) / 2 + 1
     for (let k = i; k <= j; k++) if (fromA[idx[k] as number]) rankSumA += mid
     if (j > i) ties.push(j - i + 1)
+    groups.push(j - i + 1)
     i = j + 1
   }
-  return { rankSumA, ties }
+  return { rankSumA, groups, ties }
 }
 
 /** Cumulative U frequencies per (m, n), cached: every cell of a sweep tends to share its n. */
@@ -100,7 +114,7 @@ function exactP(u: number, m: number, n: number): number {
 }
 
 /** Two-sided p from the normal approximation with tie and continuity corrections (R's). */
-function normalP(u: number, m: number, n: number, ties: readonly number[]): number {
+export function uNormalP(u: number, m: number, n: number, ties: readonly number[]): number {
   const N = m + n
   const tieSum = ties.reduce((s, t) => s + t * t * t - t, 0)
   const sigma = Math.sqrt(((m * n) / 12) * (N + 1 - tieSum / (N * (N - 1))))
@@ -110,13 +124,27 @@ function normalP(u: number, m: number, n: number, ties: readonly number[]): numb
   return Math.min(1, 2 * Math.min(normalCdf(z), normalCdf(-z)))
 }
 
+/**
+ * The smallest two-sided p the exact U test can give with samples of m and n values and
+ * no ties, 2/C(m+n, m) (ties only make it larger): below α nothing can be significant.
+ */
+export function uTestMinP(m: number, n: number): number {
+  let c = 1
+  for (let i = 1; i <= Math.min(m, n); i++) c = (c * (m + n - i + 1)) / i
+  return Math.min(1, 2 / c)
+}
+
 /** Two-sided Mann-Whitney U test of `a` against `b`. */
 export function mannWhitney(a: readonly number[], b: readonly number[]): MannWhitney {
   const m = a.length
   const n = b.length
-  if (m === 0 || n === 0) return { u: NaN, p: NaN, exact: false }
-  const { rankSumA, ties } = rankPooled(a, b)
+  if (m === 0 || n === 0) return { u: NaN, p: NaN, exact: false, ties: false }
+  const { rankSumA, groups, ties } = rankPooled(a, b)
   const u = rankSumA - (m * (m + 1)) / 2
-  if (m < EXACT_LIMIT && n < EXACT_LIMIT && ties.length === 0) return { u, p: exactP(u, m, n), exact: true }
-  return { u, p: normalP(u, m, n, ties), exact: false }
+  const tied = ties.length > 0
+  if (m < EXACT_LIMIT && n < EXACT_LIMIT) {
+    const p = tied ? exactTiedP(u, m, n, groups) : exactP(u, m, n)
+    return { u, p, exact: true, ties: tied }
+  }
+  return { u, p: uNormalP(u, m, n, ties), exact: false, ties: tied }
 }

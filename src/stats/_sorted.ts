@@ -18,6 +18,7 @@ export function sortSample(values: readonly number[]): SortedSample {
  * The q-quantile (0 ≤ q ≤ 1) by linear interpolation between order statistics:
  * Hyndman & Fan (1996) definition 7, the default of R's `quantile()` and numpy's
  * `percentile()`: h = (n−1)·q, x[⌊h⌋] + (h−⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋]). NaN for an empty sample.
+ * Own code: simple-statistics' `quantileSorted` does not interpolate (it is not type 7).
  */
 export function quantile(sorted: SortedSample, q: number): number {
   const n = sorted.length

@@ -2,8 +2,8 @@
  * Summary statistics of one sample (one cell): centre, spread, a distribution-free CI of
  * the median and MAD-based outliers. Thresholds live in `DEFAULT_THRESHOLDS`.
  */
+import { mean, medianAbsoluteDeviation, sampleStandardDeviation, sampleVariance } from 'simple-statistics'
 import { medianCI, medianOrderCi } from './_binomial.ts'
-import type { SortedSample } from './_sorted.ts'
 import { quantile, sortSample } from './_sorted.ts'
 
 /** Thresholds used by the statistics, in one place (STYLE.md §3.12). */
@@ -42,33 +42,17 @@ export interface Summary {
   warnings: string[]
 }
 
-/** The raw MAD of a sample around `center` (one typed-array allocation). */
-function madAround(values: readonly number[], center: number): number {
-  const dev = new Float64Array(values.length)
-  values.forEach((x, i) => void (dev[i] = Math.abs(x - center)))
-  dev.sort()
-  return quantile(dev as unknown as SortedSample, 0.5)
-}
+/** The raw MAD, median(|x − median|), by simple-statistics. */
+const madOf = (values: readonly number[]): number => medianAbsoluteDeviation(values as number[])
 
-/** Mean and sample standard deviation, by Welford's update (stable for large n). */
+/** Mean and sample standard deviation (n − 1 denominator; 0 for n = 1), by simple-statistics. */
 function meanStdev(values: readonly number[]): { mean: number; stdev: number } {
-  const { mean, variance, n } = meanVariance(values)
-  return { mean, stdev: n === 1 ? 0 : Math.sqrt(variance) }
+  const v = values as number[]
+  return { mean: mean(v), stdev: v.length < 2 ? 0 : sampleStandardDeviation(v) }
 }
 
-/** Mean and sample variance (n − 1 denominator; NaN for n < 2), by Welford's update. */
-function meanVariance(values: readonly number[]): { mean: number; variance: number; n: number } {
-  let mean = 0
-  let m2 = 0
-  let n = 0
-  for (const x of values) {
-    n++
-    const d = x - mean
-    mean += d / n
-    m2 += d * (x - mean)
-  }
-  return { mean: n ? mean : NaN, variance: n > 1 ? m2 / (n - 1) : NaN, n }
-}
+/** Sample variance (n − 1 denominator), NaN for fewer than 2 values, by simple-statistics. */
+const varianceOf = (values: readonly number[]): number => (values.length < 2 ? NaN : sampleVariance(values as number[]))
 
 /**
  * Modified z-scores (Iglewicz & Hoaglin 1993): z = 0.6745·(x − median)/MAD, i.e.
@@ -82,7 +66,7 @@ export function modifiedZ(values: readonly number[]): number[] {
   if (values.length === 0) return []
   const sorted = sortSample(values)
   const med = quantile(sorted, 0.5)
-  return zAround(values, med, madAround(values, med))
+  return zAround(values, med, madOf(values))
 }
 
 /** Modified z-scores given the median and raw MAD (see `modifiedZ`). */
@@ -130,7 +114,7 @@ export function summarize(values: readonly number[], level: number = DEFAULT_THR
     )
   else if (n < DEFAULT_THRESHOLDS.minCiSamples)
     warnings.push(`n = ${n} < ${DEFAULT_THRESHOLDS.minCiSamples}: confidence interval is wide`)
-  const mad = madAround(values, median)
+  const mad = madOf(values)
   const scale = zScale(values, median, mad)
   const outliers: number[] = []
   if (scale > 0)
@@ -165,7 +149,8 @@ export function minSamplesFor(level: number): number {
 const pct = (level: number): string => `${Number((level * 100).toPrecision(4))} %`
 
 /**
- * The geometric mean, exp(mean(ln x)). NaN when empty or when any value is ≤ 0 or not
+ * The geometric mean, exp(mean(ln x)). Own code: simple-statistics' `geometricMean`
+ * multiplies the values first, which overflows for a few hundred cells of bytes/second. NaN when empty or when any value is ≤ 0 or not
  * finite (a geomean of such values has no meaning; callers report that as a warning).
  */
 export function geomean(values: readonly number[]): number {
@@ -231,7 +216,7 @@ export function withinBetweenIndexed(
   const df = values.length - means.length
   return {
     within: df > 0 ? ss / df : NaN,
-    between: means.length >= 2 ? meanVariance(means).variance : NaN,
+    between: varianceOf(means),
     launches: means.length,
   }
 }

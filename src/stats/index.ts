@@ -8,7 +8,7 @@
 export type { OrderCi } from './_binomial.ts'
 export { medianCI, medianOrderCi } from './_binomial.ts'
 export type { MannWhitney } from './_mannwhitney.ts'
-export { EXACT_LIMIT, mannWhitney, uFrequencies } from './_mannwhitney.ts'
+export { EXACT_LIMIT, mannWhitney, uFrequencies, uNormalP, uTestMinP } from './_mannwhitney.ts'
 export { erfc, normalCdf } from './_normal.ts'
 export type { SortedSample } from './_sorted.ts'
 export { medianOf, quantile, sortSample } from './_sorted.ts'

@@ -236,12 +236,13 @@ test("Mann-Whitney p-values equal R's wilcox.test / scipy", () => {
   const e = mannWhitney([19, 22, 16, 29, 24], [20, 11, 17, 12])
   assert.equal(e.u, 17)
   close(e.p, 0.1111111111111111)
-  // Ties → normal approximation with tie and continuity corrections; scipy
-  // mannwhitneyu(..., method='asymptotic', use_continuity=True) (= R wilcox.test(correct=TRUE)):
+  // Ties in small samples → the exact permutation p: 146 of the C(15, 7) = 6435 splits are as
+  // extreme (itertools enumeration); the normal approximation (scipy mannwhitneyu(...,
+  // method='asymptotic', use_continuity=True) = R wilcox.test(correct=TRUE)) said 0.0269.
   const t = mannWhitney([1.1, 2.2, 2.2, 3.3, 4.4, 4.4, 5.5], [2.2, 3.3, 6.6, 7.7, 8.8, 8.8, 10, 11])
-  assert.equal(t.exact, false)
+  assert.equal(t.exact, true)
   assert.equal(t.u, 8.5)
-  close(t.p, 0.02691864080052666, 1e-10)
+  close(t.p, 146 / 6435, 1e-12)
   const a = Array.from({ length: 8 }, () => [0.8, 0.83, 0.83, 0.9, 0.9, 0.9, 1.0]).flat()
   const b = Array.from({ length: 8 }, () => [0.85, 0.9, 0.92, 0.95, 0.95, 1.01, 1.1]).flat()
   const big = mannWhitney(a, b)
