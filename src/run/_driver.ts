@@ -148,6 +148,7 @@ async function execute(prep: Prepared, opts: SweepOptions, deps: SweepDeps): Pro
     parserById: deps.parserById,
     detectParser: deps.detectParser,
     killGraceMs: deps.killGraceMs,
+    executor: deps.executor,
     ...(opts.signal ? { signal: opts.signal } : {}),
   })
   const started = performance.now()

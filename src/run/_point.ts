@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ExecResult } from '../exec/index.ts'
-import { execWatched } from '../exec/index.ts'
+import type { ExecResult, Executor } from '../exec/index.ts'
 import type { Instrument } from '../instruments/index.ts'
 import type { Diagnostic, Row } from '../model/index.ts'
 import type { NcclAccount } from '../nccl-log/index.ts'
@@ -26,6 +25,7 @@ export interface PointDeps {
   detectParser: (head: string, sink?: DetectSink) => Parser | undefined
   signal?: AbortSignal
   killGraceMs: number
+  executor: Executor
 }
 
 /** One launch (one group) of an attempt, as recorded in the manifest. */
@@ -137,7 +137,7 @@ async function launchGroup(
   const nccl = new NcclInfoCollector()
   let lastError = ''
   const hardMs = Math.min(spec.hardTimeoutS * 1000, timeoutMs ?? Infinity)
-  const exec: ExecResult = await execWatched({
+  const exec: ExecResult = await deps.executor.run({
     command: cmd,
     noOutputMs: spec.noOutputTimeoutS * 1000,
     hardMs,

@@ -2,6 +2,8 @@ import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { badInput } from '../errors/index.ts'
+import type { Executor } from '../exec/index.ts'
+import { processExecutor } from '../exec/index.ts'
 import type { Instrument, InstrumentContext } from '../instruments/index.ts'
 import { instrumentById } from '../instruments/index.ts'
 import type { Command, Launcher } from '../launch/index.ts'
@@ -26,6 +28,8 @@ export interface SweepDeps {
   nodePath: string
   env: Readonly<Record<string, string | undefined>>
   killGraceMs: number
+  /** Runs every benchmark process (the real one: processes under the watchdog). */
+  executor: Executor
   exists: (path: string) => boolean
   /** Builds (or finds in the cache) the native benches; returns their directory. */
   buildNative: () => Promise<string>
@@ -43,6 +47,7 @@ export function defaultDeps(): SweepDeps {
     nodePath: process.execPath,
     env: process.env,
     killGraceMs: 2000,
+    executor: processExecutor,
     exists: existsSync,
     buildNative: async () => {
       const { buildNative } = await import('../build/index.ts')

@@ -10,7 +10,7 @@ import type { SweepExtra } from '../../src/run/index.ts'
 import { enrichRow } from '../../src/run/index.ts'
 import { checkGolden } from '../golden.ts'
 import { ROOT, tmp } from '../helpers.ts'
-import { manifestOf, rowBag, sweep } from './_sweep.ts'
+import { sweep } from './_sweep.ts'
 
 const CONTRACT = [
   '--instrument',
@@ -118,39 +118,6 @@ function range(t: string): number[] {
   return Array.from({ length: b - a + 1 }, (_, i) => a + i)
 }
 
-test('--seed fixes the numbers: the same seed gives the same rows, another seed other rows', async () => {
-  const args = [
-    '--instrument',
-    'sim',
-    '--preset',
-    'seed-vm',
-    '--gpus',
-    '0-7',
-    '--pairs',
-    'none',
-    '--groupings',
-    'tp4',
-    '--sizes',
-    '8:1M:x4',
-    '--trials',
-    '1',
-    '--order',
-    'shuffled',
-  ]
-  const d = tmp()
-  const [a, b, c] = await Promise.all([
-    sweep([...args, '--seed', '5', '--out', join(d, 'a')]),
-    sweep([...args, '--seed', '5', '--out', join(d, 'b')]),
-    sweep([...args, '--seed', '6', '--out', join(d, 'c')]),
-  ])
-  assert.deepEqual([a.code, b.code, c.code], [0, 0, 0])
-  const [ra, rb, rc] = await Promise.all(['a', 'b', 'c'].map((x) => rowBag(join(d, x))))
-  assert.ok(ra && ra.length > 0)
-  assert.deepEqual(ra, rb)
-  assert.notDeepEqual(ra, rc)
-  assert.equal((manifestOf(join(d, 'a')).extra?.sweep as SweepExtra).spec.seed, 5)
-})
-
 test('--dry-run prints every point and its exact commands, and writes nothing', async () => {
   const out = join(tmp(), 'never')
   const args = [
@@ -213,49 +180,4 @@ test('bad input: one line, exit 2, nothing written or overwritten', async () => 
     assert.equal(b.stderr.trim().split('\n').length, 1, b.stderr)
     assert.equal(existsSync(join(d, 'x')), false)
   }
-})
-
-test('env axes: NCCL_P2P_DISABLE on a VM without P2P is flagged as making no visible difference; NCCL_PROTO is not', async () => {
-  const out = join(tmp(), 'set')
-  const r = await sweep([
-    '--instrument',
-    'sim',
-    '--preset',
-    'seed-vm',
-    '--gpus',
-    '0-3',
-    '--pairs',
-    'none',
-    '--groupings',
-    'tp4',
-    '--sizes',
-    '8:64M:x8',
-    '--trials',
-    '2',
-    '--seed',
-    '5',
-    '--env',
-    'NCCL_P2P_DISABLE=0,1',
-    '--env',
-    'NCCL_PROTO=LL,Simple',
-    '--out',
-    out,
-  ])
-  assert.equal(r.code, 0, r.stderr)
-  const flags = (manifestOf(out).extra?.sweep as SweepExtra).noVisibleEffect
-  assert.deepEqual(
-    flags.map((f) => [f.axis, f.others.NCCL_PROTO, f.basis]),
-    [
-      ['NCCL_P2P_DISABLE', 'LL', 'timing'],
-      ['NCCL_P2P_DISABLE', 'Simple', 'timing'],
-    ],
-  )
-  assert.match(r.stdout, /no visible effect: NCCL_P2P_DISABLE=0,1 on nccl\.all_reduce tp4/)
-  const rows = (await loadSet(out)).rows
-  assert.deepEqual([...new Set(rows.map((x) => JSON.stringify(x.env)))].sort(), [
-    '{"NCCL_P2P_DISABLE":"0","NCCL_PROTO":"LL"}',
-    '{"NCCL_P2P_DISABLE":"0","NCCL_PROTO":"Simple"}',
-    '{"NCCL_P2P_DISABLE":"1","NCCL_PROTO":"LL"}',
-    '{"NCCL_P2P_DISABLE":"1","NCCL_PROTO":"Simple"}',
-  ])
 })
