@@ -17,6 +17,7 @@ import { diffBench, SCENARIOS } from './diff.bench.ts'
 import { importBench } from './import.bench.ts'
 import { parseBench } from './parse.bench.ts'
 import { startupBench } from './startup.bench.ts'
+import { statsBench } from './stats.bench.ts'
 import { sweepBench } from './sweep.bench.ts'
 
 /** The benches in the order they run (cheap and sensitive ones first). */
@@ -29,6 +30,7 @@ const BENCHES: [string, () => Promise<Metric[]>][] = [
   ['sweep', () => sweepBench(150, true)],
   ['charts', () => chartBench()],
   ['adaptive', () => adaptiveBench()],
+  ['stats', () => statsBench()],
 ]
 
 const fmt = (v: number): string =>

@@ -6,22 +6,12 @@
 import type { RowGroup } from '../cells/index.ts'
 import { compareCells, groupRows, keyLabel, lowerIsBetter } from '../cells/index.ts'
 import { badInput } from '../errors/index.ts'
+import type { Metric } from '../model/index.ts'
 import type { LoadedSet } from '../resultset/index.ts'
 import { DEFAULT_THRESHOLDS, geomean, mannWhitney, summarize } from '../stats/index.ts'
-import type { DiffCell, DiffGeomean, DiffOptions, DiffResult, DiffSide } from './_types.ts'
-
-/**
- * The smallest equal sample size at which the U test can reach `alpha` at all: the most
- * extreme exact p with n + n values is 2/C(2n, n) (benchstat's uTestMinP table).
- */
-export function uTestMinN(alpha: number): number {
-  let c = 2 // C(2n, n) for n = 1
-  for (let n = 1; n <= 30; n++) {
-    if (2 / c <= alpha) return n
-    c = (c * (2 * n + 1) * (2 * n + 2)) / ((n + 1) * (n + 1))
-  }
-  return Infinity
-}
+import { attachErrors, testingOf, withFdr } from './_findings.ts'
+import { canReach, isTested, printedStep, withinResolution } from './_gate.ts'
+import type { DiffCell, DiffGeomean, DiffOptions, DiffResult, DiffSide, GateCorrection } from './_types.ts'
 
 /** (b − a)/a, with 0 when both are 0 and ±∞ when only a is 0. */
 export function relDelta(a: number, b: number): number {
@@ -38,21 +28,22 @@ function compareCell(
   key: string,
   ga: RowGroup,
   gb: RowGroup,
-  opts: { alpha: number; level: number; minN: number },
+  opts: { alpha: number; level: number; metrics?: Metric[] },
 ): DiffCell {
-  const { alpha, minN, level } = opts
+  const { alpha, level } = opts
   const a = summarize(ga.values, level)
   const b = summarize(gb.values, level)
-  const mw = mannWhitney(ga.values, gb.values)
-  const p = Number.isNaN(mw.p) ? 1 : mw.p
-  const delta = relDelta(a.median, b.median)
   const { config } = ga
+  const tested = isTested(config.metric, opts.metrics)
+  const reachable = canReach(ga.values.length, gb.values.length, alpha)
+  const mw = tested ? mannWhitney(ga.values, gb.values) : { p: NaN, exact: false }
+  const p = tested && Number.isNaN(mw.p) ? 1 : mw.p
+  const resolution = printedStep([...ga.values, ...gb.values])
+  const delta = relDelta(a.median, b.median)
   const lower = lowerIsBetter(config.metric, config.unit)
   const worse = lower ? delta : -delta
-  const significant = p <= alpha
+  const significant = tested && reachable && p <= alpha && !withinResolution(a.median, b.median, resolution)
   const warnings = [...a.warnings.map((w) => `A: ${w}`), ...b.warnings.map((w) => `B: ${w}`)]
-  if (!significant && ga.values.length < minN && gb.values.length < minN)
-    warnings.push(`need ≥ ${minN} samples on each side to detect a difference at alpha ${alpha}`)
   return {
     key,
     bench: config.bench,
@@ -65,10 +56,15 @@ function compareCell(
     delta,
     p,
     exact: mw.exact,
+    tested,
+    reachable,
+    resolution,
+    q: NaN,
     significant,
     better: lower ? 'lower' : 'higher',
     worse,
     regression: significant && worse > 0,
+    errors: [],
     warnings,
   }
 }
@@ -144,17 +140,18 @@ export function diffSets(a: LoadedSet, b: LoadedSet, opts: DiffOptions = {}): Di
   const gb = groupRows(b.rows)
   const nA = ga.length
   const nB = gb.size
-  const minN = uTestMinN(alpha)
   const rows: DiffCell[] = []
+  const wrong: { key: string; a: RowGroup | undefined; b: RowGroup | undefined }[] = []
   const onlyA: string[] = []
   for (const { key, g } of ga) {
     const other = gb.get(key)
-    if (!other) onlyA.push(key)
-    else {
-      rows.push(compareCell(key, g, other, { alpha, level, minN }))
-      gb.delete(key)
-    }
+    if (g.config.metric === 'wrong') wrong.push({ key, a: g, b: other })
+    else if (!other) onlyA.push(key)
+    else rows.push(compareCell(key, g, other, { alpha, level, metrics: opts.metrics }))
+    gb.delete(key)
   }
+  for (const [key, g] of gb) if (g.config.metric === 'wrong') wrong.push({ key, a: undefined, b: g })
+  for (const w of wrong) gb.delete(w.key)
   const onlyB = [...gb]
     .map(([key, g]) => ({ key, config: g.config }))
     .sort(compareCells)
@@ -165,13 +162,33 @@ export function diffSets(a: LoadedSet, b: LoadedSet, opts: DiffOptions = {}): Di
   const gm = geomeans(rows, warnings)
   warnings.push(...foldWarnings(rows))
   const simulated = a.manifest.simulated || b.manifest.simulated
-  return { a: side(a, nA), b: side(b, nB), alpha, level, simulated, cells: rows, geomeans: gm, onlyA, onlyB, warnings }
+  withFdr(rows)
+  const errors = attachErrors(rows, wrong)
+  const testing = testingOf(rows, alpha, opts.metrics)
+  return {
+    a: side(a, nA),
+    b: side(b, nB),
+    alpha,
+    level,
+    simulated,
+    cells: rows,
+    geomeans: gm,
+    onlyA,
+    onlyB,
+    testing,
+    errors,
+    warnings,
+  }
 }
 
 /**
  * Cells whose significant regression exceeds `pct` percent (slower time or latency, lower
- * bandwidth), worst first: what `--fail-on-regression PCT` exits 1 on.
+ * bandwidth), worst first: what `--fail-on-regression PCT` exits 1 on. By default a cell
+ * counts only when it survives the Benjamini–Hochberg false-discovery-rate control over all
+ * tested cells (q ≤ alpha); `correction: 'none'` takes each p ≤ alpha as it stands.
  */
-export function regressions(result: DiffResult, pct: number): DiffCell[] {
-  return result.cells.filter((c) => c.regression && c.worse * 100 > pct).sort((x, y) => y.worse - x.worse)
+export function regressions(result: DiffResult, pct: number, correction: GateCorrection = 'bh'): DiffCell[] {
+  return result.cells
+    .filter((c) => c.regression && c.worse * 100 > pct && (correction === 'none' || c.q <= result.alpha))
+    .sort((x, y) => y.worse - x.worse)
 }

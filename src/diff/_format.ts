@@ -62,17 +62,24 @@ function sections(r: DiffResult): Section[] {
   for (const c of r.cells) {
     let s = by.get(c.metric)
     if (!s) by.set(c.metric, (s = { metric: c.metric, rows: [] }))
-    const delta = c.significant ? signedPct(c.delta) : '~'
-    s.rows.push([
-      label(c),
-      medianPm(c.a, c.unit),
-      medianPm(c.b, c.unit),
-      delta,
-      `p=${c.p.toFixed(3)} n=${c.a.n}+${c.b.n}`,
-    ])
+    s.rows.push([label(c), medianPm(c.a, c.unit), medianPm(c.b, c.unit), deltaCell(c), pCell(c)])
   }
   for (const g of r.geomeans) by.get(g.metric)?.rows.push(geoRow(g))
   return [...by.values()]
+}
+
+/** The delta column: the change when significant, `~` when tested and not, `(±x%)` when not testable. */
+function deltaCell(c: DiffCell): string {
+  if (c.errors.length > 0) return 'ERROR'
+  if (!c.tested || !c.reachable) return `(${signedPct(c.delta)})`
+  return c.significant ? signedPct(c.delta) : '~'
+}
+
+/** The p column: p and the false-discovery-rate q of tested cells, and the sample sizes. */
+function pCell(c: DiffCell): string {
+  const n = `n=${c.a.n}+${c.b.n}`
+  if (!c.tested || !c.reachable) return n
+  return `p=${c.p.toFixed(3)} q=${c.q.toFixed(3)} ${n}`
 }
 
 function geoRow(g: DiffGeomean): string[] {
@@ -89,16 +96,33 @@ function onlyLines(name: string, keys: readonly string[]): string[] {
   return [`only in ${name} (${keys.length} cell${keys.length === 1 ? '' : 's'}):`, ...shown]
 }
 
+/** The statement made once before any cell: what is tested, what chance alone would flag, what cannot be tested. */
+export function testingLines(r: DiffResult): string[] {
+  const t = r.testing
+  const shown = [...new Set(r.cells.map((c) => c.metric))].filter((m) => !t.metrics.includes(m))
+  const out = [
+    `delta = B vs A; ~ = not significant (Mann-Whitney U, exact below 50 values, ties included; p > ${r.alpha}, or within the printed resolution); ± = ${r.level * 100}% CI of the median`,
+    `tested: ${t.metrics.join(', ')}${shown.length ? `; shown, not tested: ${shown.join(', ')} (derived from time; --metric tests others)` : ''}`,
+  ]
+  if (t.expectedFalsePositives > 0)
+    out.push(
+      `${t.cells} cell${t.cells === 1 ? '' : 's'} tested at alpha ${r.alpha}: about ${fmtCount(t.expectedFalsePositives)} would show p ≤ ${r.alpha} by chance alone if nothing changed; --fail-on-regression counts only cells that pass the Benjamini–Hochberg false-discovery-rate control (q ≤ ${r.alpha})`,
+    )
+  for (const u of t.unreachable)
+    out.push(
+      `n = ${u.sizes} (${u.cells} cell${u.cells === 1 ? '' : 's'}) cannot reach p ≤ ${r.alpha}: the smallest possible p is ${u.minP.toPrecision(3)}; deltas in ( ) are untested; ${t.minSamples} trials on each side can reach it`,
+    )
+  for (const e of r.errors) out.push(`ERROR ${e}`)
+  return out
+}
+
+const fmtCount = (x: number): string => (x >= 10 ? x.toFixed(0) : x.toFixed(1))
+
 /** The benchstat-like text report. */
 export function diffText(r: DiffResult): string {
   const out: string[] = []
   if (r.simulated) out.push('SIMULATED data: these numbers come from gpucomm sim, not from hardware.')
-  out.push(
-    sideLine('A', r.a),
-    sideLine('B', r.b),
-    `delta = B vs A, ~ = not significant (Mann-Whitney U, p > ${r.alpha}); ± = ${r.level * 100}% CI of the median`,
-    '',
-  )
+  out.push(sideLine('A', r.a), sideLine('B', r.b), ...testingLines(r), '')
   for (const s of sections(r)) {
     out.push(renderTable([s.metric, 'A', 'B', 'delta', 'p'], s.rows))
   }
@@ -116,7 +140,7 @@ export function diffMarkdown(r: DiffResult): string {
   out.push(
     `- A: \`${r.a.dir}\`${r.a.simulated ? ' (SIMULATED)' : ''}, ${r.a.rows} rows`,
     `- B: \`${r.b.dir}\`${r.b.simulated ? ' (SIMULATED)' : ''}, ${r.b.rows} rows`,
-    `- delta = B vs A; ~ = not significant (Mann-Whitney U, p > ${r.alpha}); ± = ${r.level * 100}% CI of the median`,
+    ...testingLines(r).map((l) => `- ${mdCell(l)}`),
     '',
   )
   for (const s of sections(r)) {
@@ -155,9 +179,14 @@ export function diffCsv(r: DiffResult): string {
     'b_ci_hi',
     'delta',
     'p',
+    'q',
     'exact',
+    'tested',
+    'reachable',
+    'resolution',
     'significant',
     'regression',
+    'errors',
   ]
   const rows = r.cells.map((c) => [
     c.key,
@@ -174,9 +203,14 @@ export function diffCsv(r: DiffResult): string {
     num(c.b.ci[1]),
     num(c.delta),
     num(c.p),
+    num(c.q),
     c.exact,
+    c.tested,
+    c.reachable,
+    num(c.resolution),
     c.significant,
     c.regression,
+    c.errors.join('; '),
   ])
   return stringify([header, ...rows])
 }

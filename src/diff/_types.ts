@@ -14,7 +14,12 @@ export interface DiffOptions {
   level?: number
   /** Compare a SIMULATED set with a real one (refused otherwise, exit 2). */
   allowSim?: boolean
+  /** Metrics to test (`--metric`); default the primary one of each bench (time, latency, bandwidth). */
+  metrics?: Metric[]
 }
+
+/** How `--fail-on-regression` decides: Benjamini–Hochberg q ≤ alpha (default) or each p ≤ alpha. */
+export type GateCorrection = 'bh' | 'none'
 
 /** One side of the comparison as the header names it. */
 export interface DiffSide {
@@ -45,7 +50,15 @@ export interface DiffCell {
   p: number
   /** True when `p` came from the exact U distribution. */
   exact: boolean
-  /** p ≤ alpha. */
+  /** Whether this cell's metric is tested (primary, or chosen by `--metric`); others are shown only. */
+  tested: boolean
+  /** Whether the sample sizes can give p ≤ alpha at all (3 + 3 cannot reach 0.05). */
+  reachable: boolean
+  /** The printed resolution of the values (one unit of the last printed digit, base units); 0 when unknown. */
+  resolution: number
+  /** Benjamini–Hochberg adjusted p over the tested cells; NaN for cells not tested. */
+  q: number
+  /** Tested, reachable, p ≤ alpha, and the medians differ by more than the printed resolution. */
   significant: boolean
   /** 'lower' for times and latencies, 'higher' for bandwidths. */
   better: 'lower' | 'higher'
@@ -53,8 +66,24 @@ export interface DiffCell {
   worse: number
   /** Significant and worse. */
   regression: boolean
+  /** Data errors of the cell (wrong elements in the data check), per side: never a metric delta. */
+  errors: string[]
   /** Caveats of this cell (small n, outliers, …). */
   warnings: string[]
+}
+
+/** What the tests of a diff can and cannot say, stated once before any cell. */
+export interface DiffTesting {
+  /** Metrics tested; the others are shown only. */
+  metrics: Metric[]
+  /** Cells tested. */
+  cells: number
+  /** cells × alpha: how many cells would be flagged by chance alone if nothing changed. */
+  expectedFalsePositives: number
+  /** Sample sizes ("3+3") of tested cells that cannot reach p ≤ alpha, with how many cells. */
+  unreachable: { sizes: string; cells: number; minP: number }[]
+  /** The fewest values (trials) on each side that can reach alpha. */
+  minSamples: number
 }
 
 /** The geometric mean of the cell medians of one metric, over cells found in both sets. */
@@ -82,6 +111,10 @@ export interface DiffResult {
   /** Keys of cells found only in A, or only in B. */
   onlyA: string[]
   onlyB: string[]
+  /** What the tests can say (metrics, false positives expected, unreachable sample sizes). */
+  testing: DiffTesting
+  /** Data errors (wrong elements) found in either set, one line each. */
+  errors: string[]
   /** Set-level caveats and per-cell caveats with how many cells they concern. */
   warnings: string[]
 }

@@ -59,7 +59,7 @@ test('text, md and csv formats', async () => {
   assert.match(t.stdout, /^latency\s+A\s+B\s+delta\s+p$/m)
   assert.match(
     t.stdout,
-    /^p2p\.latency src=0 dst=1 size=8B p2p=disabled copy=ce timer=gpu\s+\S+ µs ±\S+\s+\S+ µs ±\S+\s+(~|[+-]\S+%)\s+p=\d\.\d{3} n=12\+12$/m,
+    /^p2p\.latency src=0 dst=1 size=8B p2p=disabled copy=ce timer=gpu\s+\S+ µs ±\S+\s+\S+ µs ±\S+\s+(~|[+-]\S+%)\s+p=\d\.\d{3} q=\d\.\d{3} n=12\+12$/m,
   )
   assert.match(t.stdout, /^geomean\s+\S+ GB\/s\s+\S+ GB\/s/m)
   const md = await cli(['diff', A, B, '--format', 'md'])
@@ -68,7 +68,7 @@ test('text, md and csv formats', async () => {
   const lines = csv.stdout.trimEnd().split('\n')
   assert.equal(
     lines[0],
-    'key,bench,metric,unit,a_n,a_median,a_ci_lo,a_ci_hi,b_n,b_median,b_ci_lo,b_ci_hi,delta,p,exact,significant,regression',
+    'key,bench,metric,unit,a_n,a_median,a_ci_lo,a_ci_hi,b_n,b_median,b_ci_lo,b_ci_hi,delta,p,q,exact,tested,reachable,resolution,significant,regression,errors',
   )
   assert.equal(lines.length, 25)
 })
@@ -122,7 +122,10 @@ test('real fixtures of one system (DGX-2, nccl-tests): a sane table', async () =
   const t = await cli(['diff', one, two])
   assert.equal(t.code, 0)
   assert.match(t.stdout, /^time\s+A\s+B\s+delta\s+p$/m)
-  assert.match(t.stdout, /^nccl\.all_reduce .*size=8B.* µs ±∞\s+\S+ µs ±∞\s+~\s+p=1\.000 n=1\+1$/m)
+  // One trial per side cannot reach p ≤ 0.05: said once, and the deltas are shown untested in ( ).
+  assert.match(t.stdout, /^nccl\.all_reduce .*size=8B.* µs ±∞\s+\S+ µs ±∞\s+\(0\.00%\)\s+n=1\+1$/m)
+  assert.equal(t.stdout.match(/cannot reach p ≤ 0\.05/g)?.length, 1)
+  assert.match(t.stdout, /^tested: time; shown, not tested: algbw, busbw/m)
   assert.match(t.stdout, /^geomean\s+\S+ µs\s+\S+ µs\s+0\.00%/m)
   const other = JSON.parse((await cli(['diff', one, three, '--format', 'json'])).stdout) as DiffResult
   assert.equal(other.cells.length, 0)

@@ -149,8 +149,14 @@ test('minimum n for the U test at alpha (benchstat uTestSamples: ≥ 4 at 0.05, 
     genSet({ seed: 8, pairs: 1, sizes: 1, n: 3 }),
     genSet({ seed: 9, pairs: 1, sizes: 1, n: 3, shift: 1 }),
   )
-  assert.ok(r.cells.every((c) => !c.significant))
-  assert.ok(r.warnings.some((w) => /need ≥ 4 samples on each side/.test(w)))
+  assert.ok(r.cells.every((c) => !c.significant && !c.reachable))
+  // Said once for the whole diff, with the smallest p 3 + 3 can give and the trials that can reach 0.05.
+  assert.deepEqual(r.testing.unreachable, [{ sizes: '3+3', cells: r.cells.length, minP: 0.1 }])
+  assert.equal(r.testing.minSamples, 4)
+  assert.equal(r.testing.expectedFalsePositives, 0)
+  const text = formatDiff(r, 'text')
+  assert.equal(text.match(/cannot reach p ≤ 0\.05: the smallest possible p is 0\.100/g)?.length, 1)
+  assert.match(text, /4 trials on each side can reach it/)
 })
 
 function smallDiff(): DiffResult {
@@ -166,7 +172,7 @@ test('formats: text table with ~ and geomean rows, Markdown, CSV and JSON agree'
   assert.match(text, /^latency\s+A\s+B\s+delta\s+p$/m)
   assert.match(
     text,
-    /^p2p\.latency src=0 dst=1 size=8B .*µs ±[\d.]+%\s+.*µs ±[\d.]+%\s+\+1\d\.\d%\s+p=0\.000 n=10\+10$/m,
+    /^p2p\.latency src=0 dst=1 size=8B .*µs ±[\d.]+%\s+.*µs ±[\d.]+%\s+\+1\d\.\d%\s+p=0\.000 q=0\.000 n=10\+10$/m,
   )
   assert.equal(text.match(/^geomean /gm)?.length, 2)
   const md = formatDiff(r, 'md')
@@ -189,7 +195,7 @@ test('formats: text table with ~ and geomean rows, Markdown, CSV and JSON agree'
   assert.equal(json.cells[0]?.significant, true)
   // An unbounded CI (n < 6) is ±∞ in text and null in JSON.
   const tiny = diffSets(genSet({ seed: 1, pairs: 1, sizes: 1, n: 3 }), genSet({ seed: 2, pairs: 1, sizes: 1, n: 3 }))
-  assert.match(formatDiff(tiny, 'text'), /±∞.*±∞\s+~\s+p=/)
+  assert.match(formatDiff(tiny, 'text'), /±∞.*±∞\s+\([+-]?\d\S*%\)\s+n=3\+3/)
   assert.deepEqual((JSON.parse(formatDiff(tiny, 'json')) as { cells: { a: { ci: unknown } }[] }).cells[0]?.a.ci, [
     null,
     null,

@@ -1,5 +1,14 @@
 import { defineCommand } from '../_types.ts'
 
+const METRICS = ['time', 'latency', 'bandwidth', 'algbw', 'busbw'] as const
+
+/** `--metric a,b` as a list of metrics, or the first unknown name. */
+function parseMetrics(v: string): { list: (typeof METRICS)[number][] } | { bad: string } {
+  const list = v.split(',').map((x) => x.trim())
+  const bad = list.find((m) => !(METRICS as readonly string[]).includes(m))
+  return bad !== undefined ? { bad } : { list: list as (typeof METRICS)[number][] }
+}
+
 /** `gpucomm diff A B`: benchstat-style comparison of two result sets. */
 export const diffCommand = defineCommand({
   command: 'diff <a> <b>',
@@ -14,9 +23,20 @@ export const diffCommand = defineCommand({
         describe: 'output format',
       })
       .option('alpha', { type: 'number', default: 0.05, describe: 'significance level of the U test' })
+      .option('metric', {
+        type: 'string',
+        describe:
+          'metrics to test, comma-separated (time, latency, bandwidth, algbw, busbw); default the primary one of each bench: time, latency, bandwidth',
+      })
       .option('fail-on-regression', {
         type: 'number',
-        describe: 'exit 1 when a significant regression (slower, or lower bandwidth) exceeds this many percent',
+        describe:
+          'exit 1 when a significant regression (slower, or lower bandwidth) exceeds this many percent, or B has data errors; significant = passes the Benjamini–Hochberg false-discovery-rate control at --alpha',
+      })
+      .option('fdr', {
+        type: 'boolean',
+        default: true,
+        describe: 'gate on Benjamini–Hochberg q ≤ alpha over all tested cells (--no-fdr: each p ≤ alpha)',
       })
       .option('allow-sim', {
         type: 'boolean',
@@ -32,15 +52,29 @@ export const diffCommand = defineCommand({
     const pct = args['fail-on-regression'] as number | undefined
     if (pct !== undefined && !(pct >= 0))
       throw badInput(`diff: --fail-on-regression needs a percentage ≥ 0, got ${String(pct)}`)
+    const chosen = args.metric === undefined ? undefined : parseMetrics(args.metric as string)
+    if (chosen && 'bad' in chosen)
+      throw badInput(`diff: --metric ${chosen.bad}: unknown metric (known: ${METRICS.join(', ')})`)
+    const metrics = chosen?.list
     const a = await loadSet(args.a as string)
     const b = await loadSet(args.b as string)
-    const result = diffSets(a, b, { alpha: args.alpha as number, allowSim: args['allow-sim'] as boolean })
+    const opts = { alpha: args.alpha as number, allowSim: args['allow-sim'] as boolean, metrics }
+    const result = diffSets(a, b, opts)
     io.stdout(formatDiff(result, args.format as 'text' | 'md' | 'csv' | 'json'))
     if (pct === undefined) return 0
-    const bad = regressions(result, pct)
-    for (const c of bad) io.stderr(`regression: ${c.key}: ${signedPct(c.delta)} (p=${c.p.toPrecision(3)})\n`)
+    const correction = args.fdr === false ? 'none' : 'bh'
+    const bad = regressions(result, pct, correction)
+    const how = correction === 'bh' ? `Benjamini–Hochberg q ≤ ${result.alpha}` : `p ≤ ${result.alpha} per cell`
+    for (const c of bad)
+      io.stderr(`regression: ${c.key}: ${signedPct(c.delta)} (p=${c.p.toPrecision(3)}, q=${c.q.toPrecision(3)})\n`)
+    const dataErrors = result.errors.filter((e) => /: B: /.test(e))
+    for (const e of dataErrors) io.stderr(`data error: ${e}\n`)
     if (bad.length > 0)
-      io.stderr(`gpucomm diff: ${bad.length} significant regression${bad.length === 1 ? '' : 's'} over ${pct}%\n`)
-    return bad.length > 0 ? 1 : 0
+      io.stderr(
+        `gpucomm diff: ${bad.length} significant regression${bad.length === 1 ? '' : 's'} over ${pct}% (${how})\n`,
+      )
+    else
+      io.stderr(`gpucomm diff: no significant regression over ${pct}% (${how}, ${result.testing.cells} cells tested)\n`)
+    return bad.length > 0 || dataErrors.length > 0 ? 1 : 0
   },
 })

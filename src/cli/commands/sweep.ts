@@ -79,7 +79,10 @@ export const sweepCommand = defineCommand({
         array: true,
         describe: 'env axis NAME=V1,V2 (repeatable), e.g. NCCL_PROTO=LL,Simple',
       })
-      .option('trials', { type: 'number', describe: 'repeats of every point (default 3)' })
+      .option('trials', {
+        type: 'number',
+        describe: 'repeats of every point (default 6: the fewest with a finite 95 % CI of the median)',
+      })
       .option('target-ci', {
         type: 'number',
         describe: 'adaptive: repeat each point until its median’s 95 % CI is within ±PCT % (replaces --trials)',
@@ -142,7 +145,7 @@ export const sweepCommand = defineCommand({
         describe: 'print the points and exact commands; run nothing',
       })
       .example(
-        'gpucomm sweep --instrument sim --preset seed-vm --gpus 0-7 --pairs all --groupings tp8,tp4 --sizes 8:64M:x2 --trials 3 --out r1',
+        'gpucomm sweep --instrument sim --preset seed-vm --gpus 0-7 --pairs all --groupings tp8,tp4 --sizes 8:64M:x2 --out r1',
         'a simulated TP8 vs TP4 sweep',
       ),
   run: async (args, io) => {

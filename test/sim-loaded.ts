@@ -1,0 +1,85 @@
+/**
+ * SIMULATED result sets built in memory, for statistical studies that need hundreds of sets:
+ * `simulate()` text read by the real parsers (the same rows an import would store), wrapped
+ * as a `LoadedSet` without touching the disk. Deterministic for a given seed.
+ */
+import type { Row } from '../src/model/index.ts'
+import { detectParser, parseText } from '../src/parsers/index.ts'
+import type { LoadedSet } from '../src/resultset/index.ts'
+import { simulate } from '../src/sim/index.ts'
+
+/** A sweep-like set: p2p matrices of `p2pGpus`, all_reduce on each group, `trials` times. */
+export interface SimLoadedSpec {
+  preset: string
+  seed: number
+  trials: number
+  p2pGpus?: number[]
+  groups?: number[][]
+  sizes?: number[]
+  /** Multiplies every time and latency (and divides bandwidths): a known, real change. */
+  slowdown?: number
+}
+
+/** The default sizes: 8 B … 64 MiB, ×4. */
+const SIZES = Array.from({ length: 13 }, (_, i) => 8 * 4 ** i)
+
+/** Builds the set in memory. */
+export function simLoaded(spec: SimLoadedSpec): LoadedSet {
+  const rows: Row[] = []
+  const read = (text: string, file: string, trial: number): void => {
+    const parser = detectParser(text)
+    if (!parser) throw new Error(`no parser for simulated ${file}`)
+    for (const r of parseText(parser, text, { file }).rows) rows.push({ ...r, trial })
+  }
+  for (let trial = 1; trial <= spec.trials; trial++) {
+    const base = { preset: spec.preset, seed: spec.seed, trial }
+    if (spec.p2pGpus) read(simulate({ ...base, format: 'p2p', gpus: spec.p2pGpus }), `p2p-t${trial}.txt`, trial)
+    for (const g of spec.groups ?? [[0, 1, 2, 3, 4, 5, 6, 7]]) {
+      const text = simulate({
+        ...base,
+        format: 'nccl-tests',
+        collective: 'all_reduce',
+        gpus: g,
+        sizes: spec.sizes ?? SIZES,
+      })
+      // As a sweep labels them: the GPUs of the group and the grouping (tp8, tp4) it belongs to.
+      const at = rows.length
+      read(text, `ar-${g.join('')}-t${trial}.txt`, trial)
+      for (let i = at; i < rows.length; i++) {
+        const r = rows[i] as Row
+        r.group = `${g[0]}-${g[g.length - 1]}`
+        r.grouping = `tp${g.length}`
+      }
+    }
+  }
+  const slow = spec.slowdown ?? 1
+  const shifted = slow === 1 ? rows : rows.map((r) => ({ ...r, value: reprint(r, slow) }))
+  return {
+    dir: `sim-${spec.preset}-${spec.seed}`,
+    manifest: {
+      schema: 1,
+      id: `sim-${spec.seed}`,
+      created: '2026-01-01T00:00:00Z',
+      origin: 'import',
+      simulated: true,
+      command: ['test'],
+      gpucommVersion: '0',
+    },
+    rows: shifted,
+    diagnostics: [],
+  }
+}
+
+/**
+ * A value slowed by `f`, printed again as the tool prints it: nccl-tests fits time (µs) in 7
+ * characters and bandwidths (GB/s) in 6 with the most decimals that fit (2, 1, 0);
+ * p2pBandwidthLatencyTest prints two decimals.
+ */
+function reprint(r: Row, f: number): number {
+  if (r.metric === 'wrong') return r.value
+  const scale = r.unit === 's' ? 1e-6 : r.unit === 'B/s' ? 1e9 : 1
+  const x = (r.unit === 'B/s' ? r.value / f : r.value * f) / scale
+  const width = r.bench.startsWith('nccl.') ? (r.unit === 's' ? 7 : 6) : Infinity
+  const d = [2, 1, 0].find((k) => x.toFixed(k).length <= width) ?? 0
+  return Number(`${x.toFixed(d)}e${Math.round(Math.log10(scale))}`)
+}
