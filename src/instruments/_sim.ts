@@ -1,10 +1,8 @@
 import { join } from 'node:path'
+import { presetNames } from '../sim/presets/index.ts'
 import type { BenchDef, Point, SweepSpec } from '../sweep/index.ts'
 import { formatGpuList, sizesArg } from '../sweep/index.ts'
 import type { Instrument, InstrumentContext, Invocation, LaunchShape } from './_types.ts'
-
-/** The simulator presets `gpucomm sim` knows. */
-export const SIM_PRESETS = ['seed-vm', 'baremetal-turin', 'pcie-switch', 'nvlink'] as const
 
 const DEFAULT_PRESET = 'seed-vm'
 
@@ -27,8 +25,8 @@ export const simInstrument: Instrument = {
   },
   unavailable(ctx, exists) {
     const preset = ctx.spec.preset ?? DEFAULT_PRESET
-    if (!(SIM_PRESETS as readonly string[]).includes(preset))
-      return `unknown simulator preset "${preset}" (known: ${SIM_PRESETS.join(', ')})`
+    if (!presetNames().includes(preset))
+      return `unknown simulator preset "${preset}" (known: ${presetNames().join(', ')})`
     const bin = join(ctx.repoRoot, 'bin', 'gpucomm.js')
     return exists(bin) ? undefined : `${bin} is missing`
   },

@@ -19,7 +19,8 @@ import { latencyChart } from './_latency.ts'
 /** A chart with a file-safe name, a title and one sentence on what it shows. */
 export interface NamedChart {
   name: string
-  kind: 'latency' | 'heatmap' | 'groups' | 'diff'
+  /** The chart kind's id (report/kinds). */
+  kind: string
   title: string
   caption: string
   spec: TopLevelSpec

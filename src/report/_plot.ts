@@ -3,10 +3,12 @@ import { join } from 'node:path'
 import { badInput } from '../errors/index.ts'
 import type { NamedChart } from '../plot/index.ts'
 import { loadSet } from '../resultset/index.ts'
+import { CHART_KINDS, chartKind } from './kinds/index.ts'
 
-/** Chart kinds `gpucomm plot --kind` draws. */
-export const PLOT_KINDS = ['latency', 'heatmap', 'groups', 'diff'] as const
-export type PlotKind = (typeof PLOT_KINDS)[number]
+/** The ids of the chart kinds `gpucomm plot --kind` draws (the registry in kinds/). */
+export const PLOT_KINDS: readonly string[] = CHART_KINDS.map((k) => k.id)
+/** One of PLOT_KINDS. */
+export type PlotKind = string
 
 /** Options of plotSet. */
 export interface PlotOptions {
@@ -24,23 +26,14 @@ export async function chartsOf(
   baseline?: string,
   allowSim = false,
 ): Promise<NamedChart[]> {
+  const k = chartKind(kind)
+  if (!k) throw badInput(`--kind ${kind}: no such chart kind (known: ${PLOT_KINDS.join(', ')})`)
   const set = await loadSet(dir)
   const ctx = {
     simulated: set.manifest.simulated,
     ...(set.manifest.host?.hostname ? { subject: set.manifest.host.hostname } : {}),
   }
-  const plot = await import('../plot/index.ts')
-  if (kind === 'diff') {
-    if (!baseline) throw badInput('plot --kind diff needs --baseline DIR (the set to compare against)')
-    const { diffSets } = await import('../diff/index.ts')
-    const base = await loadSet(baseline)
-    const d = diffSets(base, set, { allowSim })
-    return plot.diffCharts(d, { ...ctx, simulated: ctx.simulated || base.manifest.simulated })
-  }
-  const { analyze, compare } = await import('../analysis/index.ts')
-  if (kind === 'groups') return plot.groupsCharts(await compare(set, { by: 'grouping' }), ctx)
-  const a = await analyze(set)
-  return kind === 'latency' ? plot.latencyCharts(set.rows, a, ctx) : plot.heatmapCharts(a, ctx)
+  return k.build(set, ctx, { allowSim, ...(baseline ? { baseline } : {}) })
 }
 
 /** Writes `<name>.vl.json`, `<name>.svg` and `<name>.png` for every chart of a kind; returns the paths. */

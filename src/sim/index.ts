@@ -6,7 +6,6 @@
  */
 import { collectiveModel, p2pBandwidth, p2pLatency, presetByName, trueTimeOf } from './_physics.ts'
 import type { BandwidthQuery, Collective, CollectiveModel, NoiseParams, TruthQuery } from './_types.ts'
-import { PRESETS } from './presets/index.ts'
 
 export { parseBytes, parseEnvList, parseGpuList, parseSizes } from './_args.ts'
 export { renderLspciTree } from './_lspci.ts'
@@ -27,6 +26,7 @@ export type {
   PathLevel,
   PciNode,
   PciRoot,
+  Preset,
   Protocol,
   SimFormat,
   SimOptions,
@@ -35,8 +35,7 @@ export type {
 } from './_types.ts'
 export { COLLECTIVES, FAULTS, FORMATS, TOPO_FORMATS } from './_types.ts'
 
-/** The names `--preset` accepts. */
-export const PRESET_NAMES: readonly string[] = PRESETS.map((p) => p.name)
+export { presetNames, registerPreset } from './presets/index.ts'
 
 /** What a preset is, in numbers: the model the simulated text is drawn from. */
 export interface PresetTruth {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { detectParser, parseText } from '../../src/parsers/index.ts'
-import { PRESET_NAMES, simulate, trueTime } from '../../src/sim/index.ts'
+import { presetNames, simulate, trueTime } from '../../src/sim/index.ts'
 import { median } from './_helpers.ts'
 
 const SIZES = [8, 64, 1024, 16384, 262144, 1 << 20, 16 << 20, 64 << 20]
@@ -20,7 +20,7 @@ const parserOf = (text: string) => {
 }
 
 test('every preset × collective: the nccl-tests parser reads every row, marked simulated, times ≈ trueTime', () => {
-  for (const preset of PRESET_NAMES) {
+  for (const preset of presetNames()) {
     for (const collective of ['all_reduce', 'all_gather', 'broadcast', 'sendrecv'] as const) {
       const gpus = preset === 'pcie-switch' ? [0, 1, 2, 3] : ALL8
       const text = simulate({ preset, format: 'nccl-tests', collective, gpus, sizes: SIZES, seed: 2 })
@@ -45,7 +45,7 @@ test('every preset × collective: the nccl-tests parser reads every row, marked 
 })
 
 test('every preset: the p2p parser reads all matrices; seed-vm 16 B latency with P2P disabled ≈ 13.7 µs', () => {
-  for (const preset of PRESET_NAMES) {
+  for (const preset of presetNames()) {
     const text = simulate({ preset, format: 'p2p', seed: 3 })
     const parser = detectParser(text)
     assert.ok(parser, `${preset}: detected`)

@@ -16,7 +16,7 @@ import type { LspciTree, P2PMatrix, TopoMatrix } from '../../src/parsers/index.t
 import { DETECT_BYTES, detectParser, parseText } from '../../src/parsers/index.ts'
 import type { PciNode, PciRoot } from '../../src/sim/index.ts'
 import {
-  PRESET_NAMES,
+  presetNames,
   presetTruth,
   renderLspciTree,
   simTopologyInputs,
@@ -39,7 +39,7 @@ const PARSER_OF: Record<string, string | undefined> = {
 const printed = (level: string): string => (level === 'NV' ? 'NV12' : level)
 
 test('every preset: topology texts start with the SIMULATED marker, the real parsers read them, and they agree with the preset truth', () => {
-  for (const preset of PRESET_NAMES) {
+  for (const preset of presetNames()) {
     const truth = presetTruth(preset)
     const inputs = simTopologyInputs(preset)
     assert.deepEqual(

@@ -1,3 +1,4 @@
+import { CHART_KINDS } from '../../report/kinds/index.ts'
 import { defineCommand } from '../_types.ts'
 
 /** `gpucomm plot DIR --kind … --out OUTDIR`: charts as .vl.json, .svg and .png. */
@@ -8,9 +9,9 @@ export const plotCommand = defineCommand({
     y
       .positional('dir', { type: 'string', describe: 'result-set directory' })
       .option('kind', {
-        choices: ['latency', 'heatmap', 'groups', 'diff'] as const,
+        choices: CHART_KINDS.map((k) => k.id),
         demandOption: true,
-        describe: 'latency vs size, pair heatmap, grouping comparison, or diff against --baseline',
+        describe: CHART_KINDS.map((k) => k.describe).join(', '),
       })
       .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'directory for the chart files' })
       .option('baseline', { type: 'string', describe: 'result set to compare against (--kind diff)' })
@@ -23,7 +24,7 @@ export const plotCommand = defineCommand({
   run: async (args, io) => {
     const { plotSet } = await import('../../report/index.ts')
     const files = await plotSet(args.dir as string, {
-      kind: args.kind as 'latency',
+      kind: args.kind as string,
       out: args.out as string,
       ...(args.baseline ? { baseline: args.baseline as string } : {}),
       allowSim: args.allowSim as boolean,

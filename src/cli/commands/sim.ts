@@ -1,3 +1,4 @@
+import { presetNames } from '../../sim/presets/index.ts'
 import { defineCommand } from '../_types.ts'
 
 /** `gpucomm sim`: prints one simulated tool output (nccl-tests, p2pBandwidthLatencyTest, or the machine's topology text). */
@@ -10,7 +11,7 @@ export const simCommand = defineCommand({
       .option('preset', {
         type: 'string',
         demandOption: true,
-        describe: 'seed-vm, baremetal-turin, pcie-switch or nvlink',
+        describe: presetNames().join(', '),
       })
       .option('format', {
         type: 'string',

@@ -1,3 +1,4 @@
+import { presetNames } from '../../sim/presets/index.ts'
 import type { Io } from '../_types.ts'
 import { defineCommand } from '../_types.ts'
 
@@ -58,7 +59,7 @@ export const sweepCommand = defineCommand({
         type: 'string',
         describe: 'native (default with GPUs), sim, nccl-tests, p2p, nvbandwidth (comma list)',
       })
-      .option('preset', { type: 'string', describe: 'simulator preset: seed-vm, baremetal-turin, pcie-switch, nvlink' })
+      .option('preset', { type: 'string', describe: `simulator preset: ${presetNames().join(', ')}` })
       .option('gpus', { type: 'string', describe: 'GPUs: 0-7 or 0,2,4' })
       .option('pairs', {
         type: 'string',

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { PlotKind } from '../../../src/report/index.ts'
-import { chartsOf } from '../../../src/report/index.ts'
+import { chartsOf, PLOT_KINDS } from '../../../src/report/index.ts'
 import { checkGolden } from '../../golden.ts'
 import { simSet } from '../../simset.ts'
 
@@ -13,7 +12,7 @@ const titles = (spec: unknown): string[] => {
 test('every chart kind has a golden spec, and every title of a simulated set says SIMULATED', async () => {
   const a = await simSet({ preset: 'seed-vm', seed: 11, trials: 2 })
   const b = await simSet({ preset: 'seed-vm', seed: 12, trials: 2 })
-  for (const kind of ['latency', 'heatmap', 'groups', 'diff'] as PlotKind[]) {
+  for (const kind of PLOT_KINDS) {
     const charts = await chartsOf(b, kind, kind === 'diff' ? a : undefined)
     assert.ok(charts.length > 0, `${kind}: no chart`)
     for (const c of charts) {
