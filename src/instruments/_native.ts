@@ -1,20 +1,11 @@
 import { join } from 'node:path'
+import { NATIVE_COLLECTIVES } from '../collectives/index.ts'
 import type { BenchDef, Point, SweepSpec } from '../sweep/index.ts'
 import { geometricFlags, p2pSizeFlags } from './_sizes.ts'
 import type { Instrument, InstrumentContext, Invocation, LaunchShape } from './_types.ts'
 
 /** Where a dry run shows the native binaries when they are not built yet. */
 export const NATIVE_PLACEHOLDER = '<native-build>'
-
-/** The collectives coll_bench runs (native/README.md). */
-export const NATIVE_COLLECTIVES = [
-  'all_reduce',
-  'all_gather',
-  'reduce_scatter',
-  'broadcast',
-  'alltoall',
-  'sendrecv',
-] as const
 
 const dirOf = (ctx: InstrumentContext): string => ctx.spec.paths.nativeDir ?? NATIVE_PLACEHOLDER
 const safe = (s: string): string => s.replace(/[^\w.=~,+-]/g, '_')
@@ -40,7 +31,7 @@ export const nativeInstrument: Instrument = {
     return out
   },
   unavailable(ctx, exists) {
-    const bad = ctx.spec.collectives.find((c) => !(NATIVE_COLLECTIVES as readonly string[]).includes(c))
+    const bad = ctx.spec.collectives.find((c) => !NATIVE_COLLECTIVES.includes(c))
     if (bad) return `native: coll_bench has no collective "${bad}" (it runs ${NATIVE_COLLECTIVES.join(', ')})`
     const dir = ctx.spec.paths.nativeDir
     if (!dir) return undefined // built on demand (or shown as a placeholder in a dry run)

@@ -7,7 +7,7 @@ import { badInput } from '../errors/index.ts'
 import type { Instrument } from './_types.ts'
 import { INSTRUMENTS } from './registry.ts'
 
-export { NATIVE_COLLECTIVES, NATIVE_PLACEHOLDER } from './_native.ts'
+export { NATIVE_PLACEHOLDER } from './_native.ts'
 export { geometricFlags, ncclSizeFlags, p2pSizeFlags } from './_sizes.ts'
 export type { Instrument, InstrumentContext, InstrumentIdentity, Invocation, LaunchShape } from './_types.ts'
 export { NVBANDWIDTH_TESTCASES } from './_upstream.ts'

@@ -5,22 +5,12 @@
  * busbw = algbw × 2(n-1)/n for all_reduce, (n-1)/n for the gather/scatter family, 1 for
  * broadcast/reduce/sendrecv). Candidates are intersected until one is left.
  */
+import type { BusFactor, CollectiveDef } from '../collectives/index.ts'
+import { busFactor, COLLECTIVE_DEFS, collectiveDef } from '../collectives/index.ts'
 import { halfUlp } from './_nccl-tokens.ts'
 
 /** Collectives nccl-tests ships (program `<name>_perf`). */
-export const COLLECTIVES: ReadonlySet<string> = new Set([
-  'all_reduce',
-  'all_gather',
-  'alltoall',
-  'alltoallv',
-  'broadcast',
-  'reduce',
-  'reduce_scatter',
-  'sendrecv',
-  'gather',
-  'scatter',
-  'hypercube',
-])
+export const COLLECTIVES: ReadonlySet<string> = new Set(COLLECTIVE_DEFS.map((c) => c.name))
 
 /** Bytes per element of every dtype nccl-tests prints. */
 export const TYPE_SIZE: Readonly<Record<string, number>> = {
@@ -43,41 +33,22 @@ export const TYPE_SIZE: Readonly<Record<string, number>> = {
 /** Reduction operators nccl-tests prints in the redop column. */
 export const REDOPS: ReadonlySet<string> = new Set(['sum', 'prod', 'max', 'min', 'avg', 'mulsum', 'premulsum', 'none'])
 
-type Factor = 'ar' | 'nm1' | 'one'
-interface Shape {
-  name: string
-  reduction: boolean
-  rooted: boolean
-  total: boolean
-  factor: Factor
-}
+const AR_F: BusFactor = '2(n-1)/n'
+const NM1: BusFactor = '(n-1)/n'
+const ONE: BusFactor = '1'
 
-/** The collectives inference can tell apart (hypercube/alltoallv only come from the text). */
-const SHAPES: readonly Shape[] = [
-  { name: 'all_reduce', reduction: true, rooted: false, total: false, factor: 'ar' },
-  { name: 'reduce_scatter', reduction: true, rooted: false, total: true, factor: 'nm1' },
-  { name: 'reduce', reduction: true, rooted: true, total: false, factor: 'one' },
-  { name: 'all_gather', reduction: false, rooted: false, total: true, factor: 'nm1' },
-  { name: 'alltoall', reduction: false, rooted: false, total: true, factor: 'nm1' },
-  { name: 'broadcast', reduction: false, rooted: true, total: false, factor: 'one' },
-  { name: 'gather', reduction: false, rooted: true, total: true, factor: 'nm1' },
-  { name: 'scatter', reduction: false, rooted: true, total: true, factor: 'nm1' },
-  { name: 'sendrecv', reduction: false, rooted: false, total: false, factor: 'one' },
-]
+/** The collectives inference can tell apart (those only the text names are left out). */
+const SHAPES: readonly CollectiveDef[] = COLLECTIVE_DEFS.filter((c) => !c.textOnly)
 const ALL = (1 << SHAPES.length) - 1
-const mask = (pred: (s: Shape) => boolean): number => SHAPES.reduce((m, s, i) => (pred(s) ? m | (1 << i) : m), 0)
+const mask = (pred: (s: CollectiveDef) => boolean): number =>
+  SHAPES.reduce((m, s, i) => (pred(s) ? m | (1 << i) : m), 0)
 const bit = (name: string): number => mask((s) => s.name === name)
 const AR = bit('all_reduce')
 const AG_RS = bit('all_gather') | bit('reduce_scatter')
 
-/** busbw / algbw of a factor class on n ranks. */
-export function busFactor(f: Factor, n: number): number {
-  return f === 'ar' ? (2 * (n - 1)) / n : f === 'nm1' ? (n - 1) / n : 1
-}
-
-/** Busbw factor class of a collective name (1 when unknown). */
-export function factorOf(name: string): Factor {
-  return SHAPES.find((s) => s.name === name)?.factor ?? (name === 'alltoallv' ? 'nm1' : 'one')
+/** Busbw factor of a collective name (1 when unknown). */
+export function factorOf(name: string): BusFactor {
+  return collectiveDef(name)?.bus ?? ONE
 }
 
 /** What one printed row says (cells as printed, so the rounding of each is known). */
@@ -98,12 +69,12 @@ export interface RowEvidence {
 }
 
 /** n (≥ 2) such that `bus ≈ alg × factor(n)` within print rounding and no neighbour fits; else undefined. */
-export function ranksFromFactor(f: Factor, alg: string, bus: string): number | undefined {
+export function ranksFromFactor(f: BusFactor, alg: string, bus: string): number | undefined {
   const a = Number(alg)
   const b = Number(bus)
-  if (!(a >= 1) || !(b > 0) || f === 'one') return undefined
+  if (!(a >= 1) || !(b > 0) || f === ONE) return undefined
   const F = b / a
-  const est = f === 'ar' ? 2 / (2 - F) : 1 / (1 - F)
+  const est = f === AR_F ? 2 / (2 - F) : 1 / (1 - F)
   if (!Number.isFinite(est) || est < 1.5 || est > 1e6) return undefined
   const ua = halfUlp(alg)
   const ub = halfUlp(bus)
@@ -147,8 +118,8 @@ export class CollectiveEvidence {
     this.addSize(e, n)
     if (e.algbw !== undefined && e.busbw !== undefined) this.addFactor(e.algbw, e.busbw, n ?? this.nInferred)
     if (!this.oldEra && e.wrongOut !== undefined && e.wrongOut !== 'N/A' && e.wrongIn !== undefined) {
-      const alltoall = bit('alltoall')
-      this.allow(e.wrongIn === 'N/A' ? alltoall : ALL & ~alltoall)
+      const unchecked = mask((s) => s.inPlaceUnchecked === true)
+      this.allow(e.wrongIn === 'N/A' ? unchecked : ALL & ~unchecked)
     }
   }
 
@@ -156,9 +127,9 @@ export class CollectiveEvidence {
     const ts = TYPE_SIZE[e.type]
     if (!ts || !(e.count > 0) || n === 1) return
     const k = e.size / (e.count * ts)
-    if (k === 1) this.allow(mask((s) => !s.total))
+    if (k === 1) this.allow(mask((s) => !s.sizeIsTotal))
     else if (Number.isInteger(k) && k >= 2) {
-      this.allow(mask((s) => s.total))
+      this.allow(mask((s) => s.sizeIsTotal))
       if (n === undefined) this.nInferred ??= k
     }
   }
@@ -167,26 +138,26 @@ export class CollectiveEvidence {
     const a = Number(alg)
     const b = Number(bus)
     if (!(a >= 1) || !(b > 0)) return
-    const fitsWith = (f: Factor, k: number): boolean =>
+    const fitsWith = (f: BusFactor, k: number): boolean =>
       Math.abs(b - a * busFactor(f, k)) <= halfUlp(bus) + busFactor(f, k) * halfUlp(alg) + 1e-9
     if (n !== undefined) {
-      let m = mask((s) => fitsWith(s.factor, n))
-      if (this.oldEra && fitsWith('one', n)) m |= AG_RS
+      let m = mask((s) => fitsWith(s.bus, n))
+      if (this.oldEra && fitsWith(ONE, n)) m |= AG_RS
       this.allow(m)
       return
     }
-    if (fitsWith('one', 2)) {
-      this.allow(mask((s) => s.factor === 'one') | AR | (this.oldEra ? AG_RS : 0))
+    if (fitsWith(ONE, 2)) {
+      this.allow(mask((s) => s.bus === ONE) | AR | (this.oldEra ? AG_RS : 0))
       return
     }
-    const f: Factor = b > a ? 'ar' : 'nm1'
+    const f: BusFactor = b > a ? AR_F : NM1
     const k = ranksFromFactor(f, alg, bus)
-    this.allow(mask((s) => s.factor === f))
+    this.allow(mask((s) => s.bus === f))
     if (k !== undefined && this.resolvedFactor() === f) this.nInferred ??= k
   }
 
-  private resolvedFactor(): Factor | undefined {
-    const fs = new Set(SHAPES.filter((_, i) => this.cand & (1 << i)).map((s) => s.factor))
+  private resolvedFactor(): BusFactor | undefined {
+    const fs = new Set(SHAPES.filter((_, i) => this.cand & (1 << i)).map((s) => s.bus))
     return fs.size === 1 ? [...fs][0] : undefined
   }
 

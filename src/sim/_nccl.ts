@@ -6,7 +6,7 @@
 import { SIM_MARKER } from '../model/index.ts'
 import { fit, fmtG } from './_fmt.ts'
 import { makeNoise } from './_noise.ts'
-import { busFactor, collectiveModel, modelTime } from './_physics.ts'
+import { busFactor, collectiveModel, modelTime, simulated } from './_physics.ts'
 import { rngFor } from './_prng.ts'
 import type { Rendered, Run } from './_run.ts'
 import { simHeader } from './_run.ts'
@@ -23,7 +23,7 @@ const TYPE_SIZE = 4 // float
 /** The size and count columns nccl-tests prints for a requested size (getCollByteCount). */
 export function sizeAndCount(c: Collective, bytes: number, n: number): { size: number; count: number } {
   const elems = Math.floor(bytes / TYPE_SIZE)
-  if (c === 'all_gather' || c === 'reduce_scatter' || c === 'alltoall') {
+  if (simulated(c).sizeIsTotal) {
     const perRank = Math.floor(elems / n)
     return { size: perRank * n * TYPE_SIZE, count: perRank }
   }
@@ -70,8 +70,9 @@ function rows(r: Run): { lines: string[]; busbw: number[]; failures: number } {
   const f = busFactor(r.collective, n)
   const scope = `${r.preset.name}|nccl|${r.collective}|${r.gpus.join(',')}|${JSON.stringify(r.env)}`
   const noise = makeNoise({ params: r.preset.noise, seed: r.seed, trial: r.trial, scope, iters: r.iters })
-  const redop = r.collective === 'all_reduce' || r.collective === 'reduce_scatter' ? 'sum' : 'none'
-  const root = r.collective === 'broadcast' ? '0' : '-1'
+  const def = simulated(r.collective)
+  const redop = def.reduction ? 'sum' : 'none'
+  const root = def.rooted ? '0' : '-1'
   const out: string[] = []
   const busbw: number[] = []
   let failures = 0
@@ -85,7 +86,7 @@ function rows(r: Run): { lines: string[]; busbw: number[]; failures: number } {
       return String(rngFor(r.seed, `wrong|${r.trial}|${bytes}|${place}`).int(1, Math.max(1, count))).padStart(6)
     }
     const oop = cell(size, noise.time(truth, `${bytes}|oop`, i === 0 && r.warmup === 0), f, wrong('oop'))
-    const ip = cell(size, noise.time(truth, `${bytes}|ip`), f, r.collective === 'alltoall' ? '  N/A' : wrong('ip'))
+    const ip = cell(size, noise.time(truth, `${bytes}|ip`), f, def.inPlaceUnchecked ? '  N/A' : wrong('ip'))
     busbw.push(oop.busbw, ip.busbw)
     const pre = `${String(size).padStart(12)}  ${String(count).padStart(12)}  ${'float'.padStart(8)}  ${redop.padStart(6)}  ${root.padStart(6)}`
     out.push(pre + oop.text + ip.text)

@@ -2,6 +2,8 @@
  * The physics: which NCCL transport a group gets, the α–β line of each protocol, and the true
  * (noise-free) value of every p2p cell. Pure functions of a preset.
  */
+import type { CollectiveDef } from '../collectives/index.ts'
+import { busFactor as collectiveBusFactor, collectiveDef, SIMULATED_COLLECTIVES } from '../collectives/index.ts'
 import { badInput } from '../errors/index.ts'
 import type {
   AlphaBeta,
@@ -85,19 +87,18 @@ function forcedProtocol(env: Readonly<Record<string, string>>): Protocol | undef
   return allowed.length === 1 ? allowed[0] : undefined
 }
 
-/** Ring steps of one call: 2(n−1) for all_reduce, n−1 for the one-pass collectives, 1 for sendrecv. */
-export function ringSteps(c: Collective, n: number): number {
-  if (n <= 1) return 0
-  if (c === 'all_reduce') return 2 * (n - 1)
-  return c === 'sendrecv' ? 1 : n - 1
+/** The registry's entry for a collective the simulator models; bad input otherwise. */
+export function simulated(c: Collective): CollectiveDef & Required<Pick<CollectiveDef, 'ringSteps'>> {
+  const d = collectiveDef(c)
+  if (!d?.ringSteps) throw badInput(`--collective ${c}: expected one of ${SIMULATED_COLLECTIVES.join(', ')}`)
+  return d as CollectiveDef & Required<Pick<CollectiveDef, 'ringSteps'>>
 }
 
-/** nccl-tests' busbw factor (FORMATS §1.5, nccl-tests doc/PERFORMANCE.md). */
-export function busFactor(c: Collective, n: number): number {
-  if (c === 'all_reduce') return (2 * (n - 1)) / n
-  if (c === 'broadcast' || c === 'sendrecv') return 1
-  return (n - 1) / n
-}
+/** Ring steps of one call (the collective's registry entry): 2(n−1) for all_reduce, n−1 for the one-pass ones, 1 for sendrecv. */
+export const ringSteps = (c: Collective, n: number): number => (n <= 1 ? 0 : simulated(c).ringSteps(n))
+
+/** nccl-tests' busbw factor (nccl-tests doc/PERFORMANCE.md), from the collective's registry entry. */
+export const busFactor = (c: Collective, n: number): number => collectiveBusFactor(simulated(c).bus, n)
 
 function line(baseUs: number, steps: number, hopUs: number, busBwGBs: number, factor: number): AlphaBeta {
   const busBwBps = busBwGBs * GB

@@ -4,10 +4,12 @@
  * their sources use (µs, GB/s = 1e9 B/s) and named so; the truth API answers in base units.
  */
 
-/** The collectives nccl-tests has a `<name>_perf` binary for that the simulator prints. */
-export const COLLECTIVES = ['all_reduce', 'all_gather', 'reduce_scatter', 'broadcast', 'alltoall', 'sendrecv'] as const
-/** One of COLLECTIVES. */
-export type Collective = (typeof COLLECTIVES)[number]
+import { SIMULATED_COLLECTIVES } from '../collectives/index.ts'
+
+/** The collectives the simulator prints (those the registry gives ring steps). */
+export const COLLECTIVES: readonly string[] = SIMULATED_COLLECTIVES
+/** One of COLLECTIVES (a collective name of the registry). */
+export type Collective = string
 
 /** Output formats: nccl-tests `*_perf` text, or p2pBandwidthLatencyTest text. */
 export const FORMATS = ['nccl-tests', 'p2p'] as const

@@ -1,3 +1,4 @@
+import { SIMULATED_COLLECTIVES } from '../../collectives/index.ts'
 import { presetNames } from '../../sim/presets/index.ts'
 import { defineCommand } from '../_types.ts'
 
@@ -20,7 +21,11 @@ export const simCommand = defineCommand({
         describe:
           'which tool to imitate (topo-m: nvidia-smi topo -m; topo-p2p-r/w: nvidia-smi topo -p2p r/w; lspci-tv: lspci -tv)',
       })
-      .option('collective', { type: 'string', default: 'all_reduce', describe: 'nccl-tests collective' })
+      .option('collective', {
+        type: 'string',
+        default: 'all_reduce',
+        describe: `nccl-tests collective: ${SIMULATED_COLLECTIVES.join(', ')}`,
+      })
       .option('gpus', { type: 'string', describe: 'GPUs, in rank order: 0-7 or 0,2,4 (default: all)' })
       .option('sizes', { type: 'string', describe: 'MIN:MAX:xF, MIN:MAX:+S or a list (default 8:64M:x2)' })
       .option('iters', { type: 'number', default: 20, describe: 'iterations per size (nccl-tests -n)' })
