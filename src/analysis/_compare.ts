@@ -1,12 +1,16 @@
 /**
  * `compare`: per bench and message size, the median time ± CI of every value of one axis
  * (`grouping` by default: TP8 vs TP4), the ratio slowest/fastest, the winner and a
- * Mann-Whitney p-value between the two fastest; then, on request, the decode model.
+ * Mann-Whitney p-value between the two fastest; one conclusion per size band; then, on
+ * request, the decode model. A grouping of concurrent groups (TP4: two groups at once) is
+ * one sample of trials, each the slowest of its groups, because the step waits for the
+ * slowest group; `pool` takes every group's values as one sample instead.
  */
 import { badInput } from '../errors/index.ts'
 import type { Row } from '../model/index.ts'
 import type { LoadedSet } from '../resultset/index.ts'
 import { mannWhitney, summarize } from '../stats/index.ts'
+import { conclusions } from './_conclusion.ts'
 import { decodeModel } from './_decode.ts'
 import type { BenchComparison, Comparison, GroupingStat, ModelPreset, SizeComparison } from './_types.ts'
 
@@ -16,6 +20,8 @@ export interface CompareOptions {
   by?: string
   /** Run the decode model with this (resolved) preset. */
   model?: ModelPreset
+  /** Pool the values of concurrent groups into one sample instead of the slowest group per trial. */
+  pool?: boolean
 }
 
 /** The value of the `by` axis of a row, as a string; undefined when the row has none. */
@@ -34,6 +40,8 @@ const isTime = (r: Row): boolean =>
   r.sizeBytes !== null
 const whoOf = (r: Row): string =>
   r.group ?? (r.src !== null ? `${r.src}→${r.dst ?? '?'}` : r.ranks !== null ? `ranks=${r.ranks}` : '-')
+/** The launch a row came from: its sweep point (which names the trial) or else its trial number. */
+const trialOf = (r: Row): string => `${r.point ?? ''}|${r.trial}`
 const finiteOrNull = (v: number): number | null => (Number.isFinite(v) ? v : null)
 
 /** Time rows of the set, bench → size → axis value → rows; in-place rows only where no out-of-place exist. */
@@ -55,34 +63,54 @@ function index(rows: readonly Row[], by: string): Map<string, Map<number, Map<st
   return out
 }
 
-function statOf(grouping: string, rows: readonly Row[]): GroupingStat {
-  const s = summarize(rows.map((r) => r.value))
+/**
+ * One value per trial: the slowest of the groups that ran in it (a decode step waits for
+ * the slowest group), in order of first appearance; with one group, simply its values.
+ */
+export function perTrialMax(rows: readonly Row[]): number[] {
+  const byTrial = new Map<string, number>()
+  for (const r of rows) byTrial.set(trialOf(r), Math.max(byTrial.get(trialOf(r)) ?? -Infinity, r.value))
+  return [...byTrial.values()]
+}
+
+function statOf(grouping: string, rows: readonly Row[], pool: boolean): GroupingStat {
   const byGroup = new Map<string, number[]>()
   for (const r of rows) byGroup.set(whoOf(r), [...(byGroup.get(whoOf(r)) ?? []), r.value])
   const groups = [...byGroup].map(([group, v]) => ({ group, n: v.length, median: summarize(v).median }))
-  return { grouping, n: s.n, median: s.median, ci: [finiteOrNull(s.ci[0]), finiteOrNull(s.ci[1])], groups }
+  const concurrent = groups.length > 1 && !pool
+  const values = concurrent ? perTrialMax(rows) : rows.map((r) => r.value)
+  const s = summarize(values)
+  return {
+    grouping,
+    n: s.n,
+    median: s.median,
+    ci: [finiteOrNull(s.ci[0]), finiteOrNull(s.ci[1])],
+    combined: groups.length === 1 ? 'single' : pool ? 'pooled' : 'max',
+    values,
+    groups,
+  }
 }
 
-function sizeComparison(sizeBytes: number, byValue: Map<string, Row[]>): SizeComparison {
+function sizeComparison(sizeBytes: number, byValue: Map<string, Row[]>, pool: boolean): SizeComparison {
   const groupings = [...byValue]
-    .map(([g, rows]) => statOf(g, rows))
+    .map(([g, rows]) => statOf(g, rows, pool))
     .sort((a, b) => a.grouping.localeCompare(b.grouping))
   if (groupings.length < 2) return { sizeBytes, groupings, winner: null, ratio: null, p: null }
   const fast = [...groupings].sort((a, b) => a.median - b.median)
   const [a, b] = [fast[0] as GroupingStat, fast[1] as GroupingStat]
-  const values = (g: string): number[] => (byValue.get(g) ?? []).map((r) => r.value)
   return {
     sizeBytes,
     groupings,
     winner: a.grouping,
     ratio: (fast[fast.length - 1] as GroupingStat).median / a.median,
-    p: mannWhitney(values(a.grouping), values(b.grouping)).p,
+    p: mannWhitney(a.values, b.values).p,
   }
 }
 
 /** Compares the values of one axis in a loaded set (pure). */
 export function compareSet(set: LoadedSet, opts: CompareOptions = {}): Comparison {
   const by = opts.by ?? 'grouping'
+  const pool = opts.pool ?? false
   const idx = index(set.rows, by)
   const warnings: string[] = []
   if (idx.size === 0 && opts.model)
@@ -97,9 +125,33 @@ export function compareSet(set: LoadedSet, opts: CompareOptions = {}): Compariso
       const all = new Set<string>()
       for (const m of sizes.values()) for (const g of m.keys()) all.add(g)
       if (all.size < 2) warnings.push(`${bench}: only ${[...all].join('')} measured; nothing to compare it with`)
-      const list = [...sizes].sort(([a], [b]) => a - b).map(([size, m]) => sizeComparison(size, m))
-      return { bench, metric: 'time' as const, groupings: [...all].sort(), sizes: list }
+      const list = [...sizes].sort(([a], [b]) => a - b).map(([size, m]) => sizeComparison(size, m, pool))
+      const ranks = ranksOf(sizes)
+      return {
+        bench,
+        metric: 'time' as const,
+        groupings: [...all].sort(),
+        sizes: list,
+        conclusions: conclusions(bench, list, ranks),
+      }
     })
   const decode = opts.model ? decodeModel(set, opts.model) : null
-  return { dir: set.dir, id: set.manifest.id, simulated: set.manifest.simulated, by, benches, decode, warnings }
+  return { dir: set.dir, id: set.manifest.id, simulated: set.manifest.simulated, by, pool, benches, decode, warnings }
+}
+
+/** Ranks of each axis value when all its rows agree (what the α–β reason needs). */
+function ranksOf(sizes: Map<number, Map<string, Row[]>>): Map<string, number> {
+  const seen = new Map<string, Set<number | null>>()
+  for (const m of sizes.values())
+    for (const [g, rows] of m) {
+      const s = seen.get(g) ?? new Set<number | null>()
+      for (const r of rows) s.add(r.ranks)
+      seen.set(g, s)
+    }
+  const out = new Map<string, number>()
+  for (const [g, s] of seen) {
+    const only = [...s][0]
+    if (s.size === 1 && typeof only === 'number') out.set(g, only)
+  }
+  return out
 }

@@ -1,6 +1,7 @@
 /** Human text of an Analysis and a Comparison (the CLI prints these without --json). */
 import { renderTable } from '../present/index.ts'
 import { formatBytes, formatRate, formatSeconds } from '../units/index.ts'
+import { combinedNote } from './_compare-format.ts'
 import type { Analysis, Comparison, DecodeModel, Fit, GroupingStat } from './_types.ts'
 import { subjectOf } from './_verdict.ts'
 
@@ -78,9 +79,11 @@ function decodeText(d: DecodeModel): string {
   return out + d.notes.map((n) => `- ${n}\n`).join('')
 }
 
-/** The `compare` text: one table per bench (median ± CI per value of the axis), then the decode model. */
+/** The `compare` text: one table per bench (median ± CI per value of the axis) and its conclusions, then the decode model. */
 export function renderComparison(c: Comparison): string {
   let out = head(c.simulated, `comparison by ${c.by}`, c.id, c.dir)
+  const note = combinedNote(c)
+  if (note) out += `${note}\n`
   for (const b of c.benches) {
     out += `\n${b.bench} (time per call; median [95% CI])\n`
     const lines = b.sizes.map((z) => [
@@ -91,6 +94,7 @@ export function renderComparison(c: Comparison): string {
       z.p === null ? '-' : z.p.toPrecision(2),
     ])
     out += renderTable(['size', ...b.groupings, 'ratio', 'winner', 'p'], lines)
+    if (b.conclusions.length) out += `\n${b.conclusions.map((x) => `${x.text}\n`).join('')}`
   }
   if (c.decode) out += decodeText(c.decode)
   if (c.warnings.length) out += `\nWarnings\n${c.warnings.map((w) => `- ${w}`).join('\n')}\n`

@@ -157,9 +157,17 @@ export interface Analysis {
 /** Median ± CI of one grouping at one size. */
 export interface GroupingStat {
   grouping: string
+  /** Values in the sample: trials, or every group's values when pooled. */
   n: number
   median: number
   ci: [number | null, number | null]
+  /**
+   * How the groups of the grouping make one sample: 'single' (one group), 'max' (concurrent
+   * groups: per trial the slowest, as a step waits for it) or 'pooled' (`--pool`).
+   */
+  combined: 'single' | 'max' | 'pooled'
+  /** The sample (seconds), in trial order. */
+  values: number[]
   /** Medians per GPU group inside the grouping (a TP4 grouping has two groups). */
   groups: { group: string; n: number; median: number }[]
 }
@@ -176,12 +184,41 @@ export interface SizeComparison {
   p: number | null
 }
 
+/** Where a band of sizes sits on the α–β line. */
+export type SizeBand = 'latency' | 'transition' | 'bandwidth'
+
+/** One sentence of `compare`: how much faster one axis value is than another over a band of sizes. */
+export interface Conclusion {
+  faster: string
+  slower: string
+  band: SizeBand
+  fromBytes: number
+  toBytes: number
+  /** Sizes in the band, and (size, trial) pairs the ratio is the median of. */
+  sizes: number
+  pairs: number
+  /** Median of slower/faster time (≥ 1). */
+  ratio: number
+  /** 95 % CI of that median (order statistics); null bounds when too few pairs. */
+  ci: [number | null, number | null]
+  /** The CI's larger half-width; null when unbounded. */
+  pm: number | null
+  /** The CI lies above 1: a difference beyond the noise. */
+  clear: boolean
+  /** The α–β (ring model) reading of the ratio, when it accounts for it. */
+  reason: string | null
+  /** The sentence, e.g. "tp4 is 1.91 ± 0.04× faster than tp8 at 8 B–32 KiB (latency-bound): …". */
+  text: string
+}
+
 /** One bench compared across the values of the `by` axis. */
 export interface BenchComparison {
   bench: string
   metric: 'time'
   groupings: string[]
   sizes: SizeComparison[]
+  /** One per size band (and pair of axis values): the hyperfine-style summary. */
+  conclusions: Conclusion[]
 }
 
 /** A model preset for the decode model. */
@@ -250,6 +287,8 @@ export interface Comparison {
   id: string
   simulated: boolean
   by: string
+  /** Concurrent groups pooled (`--pool`) instead of the slowest per trial. */
+  pool: boolean
   benches: BenchComparison[]
   decode: DecodeModel | null
   warnings: string[]

@@ -13,7 +13,9 @@ export type { AnalyzeOptions } from './_analyze.ts'
 export { analyzeSet, toAnalysisCell } from './_analyze.ts'
 export { analyze, compare } from './_api.ts'
 export type { CompareOptions } from './_compare.ts'
-export { axisValue, compareSet } from './_compare.ts'
+export { axisValue, compareSet, perTrialMax } from './_compare.ts'
+export { comparisonCsv, comparisonMarkdown } from './_compare-format.ts'
+export { conclusions } from './_conclusion.ts'
 export { decodeModel, p2pReadings, timeAt } from './_decode.ts'
 export type { LineFit, SegmentFit, SegmentOptions, XY } from './_fit.ts'
 export { huberLine, relResiduals, segmentedFit } from './_fit.ts'
@@ -31,6 +33,7 @@ export type {
   BandMetric,
   BenchComparison,
   Comparison,
+  Conclusion,
   DecodeModel,
   DecodePlan,
   Fit,
@@ -40,6 +43,7 @@ export type {
   ModelPreset,
   P2pReading,
   Segment,
+  SizeBand,
   SizeComparison,
   Verdict,
 } from './_types.ts'

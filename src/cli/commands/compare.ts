@@ -18,10 +18,27 @@ export const compareCommand = defineCommand({
       .option('dtype-bytes', { type: 'number', describe: 'override the preset: bytes per activation element' })
       .option('batch', { type: 'number', describe: 'override the preset: concurrent sequences (tokens per step)' })
       .option('allreduces-per-layer', { type: 'number', describe: 'override the preset: all-reduces per layer' })
-      .option('json', { type: 'boolean', default: false, describe: 'print the Comparison object as JSON' })
+      .option('pool', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'pool the values of concurrent groups (TP4: two groups) instead of taking the slowest group per trial',
+      })
+      .option('format', {
+        choices: ['text', 'md', 'csv', 'json'] as const,
+        default: 'text' as const,
+        describe: 'output format',
+      })
+      .option('json', {
+        type: 'boolean',
+        default: false,
+        describe: 'print the Comparison object as JSON (= --format json)',
+      })
       .example('gpucomm compare results/box1 --by grouping --model glm-5', 'TP8 vs TP4 and the GLM-5 decode step'),
   run: async (args, io) => {
-    const { compare, renderComparison, resolveModel, MODEL_PRESETS } = await import('../../analysis/index.ts')
+    const { compare, comparisonCsv, comparisonMarkdown, renderComparison, resolveModel, MODEL_PRESETS } = await import(
+      '../../analysis/index.ts'
+    )
     const { badInput } = await import('../../errors/index.ts')
     const overrides = {
       layers: args.layers,
@@ -38,8 +55,12 @@ export const compareCommand = defineCommand({
     const model = wantModel ? resolveModel(id, overrides) : undefined
     if (wantModel && !model)
       throw badInput(`--model ${id}: no such preset (known: ${Object.keys(MODEL_PRESETS).join(', ')})`)
-    const c = await compare(args.dir as string, { by: args.by as string, model })
-    io.stdout(args.json ? `${JSON.stringify(c, null, 2)}\n` : renderComparison(c))
+    const c = await compare(args.dir as string, { by: args.by as string, model, pool: args.pool as boolean })
+    const format = args.json ? 'json' : (args.format as 'text' | 'md' | 'csv' | 'json')
+    if (format === 'json') io.stdout(`${JSON.stringify(c, null, 2)}\n`)
+    else if (format === 'md') io.stdout(comparisonMarkdown(c))
+    else if (format === 'csv') io.stdout(comparisonCsv(c))
+    else io.stdout(renderComparison(c))
     return 0
   },
 })

@@ -1,0 +1,77 @@
+/**
+ * `compare` in Markdown and CSV (the text form is `renderComparison`, JSON the `Comparison`
+ * itself): per bench and size, each axis value's median and 95 % CI, the ratio, winner and p;
+ * the conclusions per size band.
+ */
+import { stringify } from 'csv-stringify/sync'
+import { formatBytes, formatSeconds } from '../units/index.ts'
+import type { Comparison, GroupingStat } from './_types.ts'
+
+const ciText = (g: GroupingStat): string =>
+  `${formatSeconds(g.median)} [${g.ci[0] === null ? '-∞' : formatSeconds(g.ci[0])}, ${g.ci[1] === null ? '∞' : formatSeconds(g.ci[1])}] n=${g.n}`
+
+/** How concurrent groups were combined, said once per comparison. */
+export function combinedNote(c: Comparison): string | null {
+  const multi = new Set<string>()
+  for (const b of c.benches)
+    for (const z of b.sizes) for (const g of z.groupings) if (g.combined !== 'single') multi.add(g.grouping)
+  if (multi.size === 0) return null
+  const names = [...multi].sort().join(', ')
+  return c.pool
+    ? `${names}: the values of its concurrent groups are pooled into one sample (--pool)`
+    : `${names}: concurrent groups, one value per trial, the slowest group's (a step waits for the slowest group; --pool pools them instead)`
+}
+
+/** The comparison as Markdown: a table per bench, then its conclusions. */
+export function comparisonMarkdown(c: Comparison): string {
+  const out: string[] = []
+  if (c.simulated) out.push('**SIMULATED data**: these numbers come from gpucomm sim, not from hardware.', '')
+  out.push(`Comparison by \`${c.by}\` of result set \`${c.id}\` (\`${c.dir}\`)`, '')
+  const note = combinedNote(c)
+  if (note) out.push(`- ${note}`, '')
+  for (const b of c.benches) {
+    out.push(`### ${b.bench} (time per call; median [95% CI])`, '')
+    out.push(
+      `| size | ${b.groupings.join(' | ')} | ratio | winner | p |`,
+      `|---:|${b.groupings.map(() => '---:|').join('')}---:|---|---:|`,
+    )
+    for (const z of b.sizes) {
+      const cells = b.groupings.map((g) => {
+        const s = z.groupings.find((x) => x.grouping === g)
+        return s ? ciText(s) : '-'
+      })
+      out.push(
+        `| ${formatBytes(z.sizeBytes)} | ${cells.join(' | ')} | ${z.ratio === null ? '-' : `${z.ratio.toFixed(2)}×`} | ${z.winner ?? '-'} | ${z.p === null ? '-' : z.p.toPrecision(2)} |`,
+      )
+    }
+    out.push('', ...b.conclusions.map((x) => `- ${x.text}`), '')
+  }
+  for (const w of c.warnings) out.push(`> warning: ${w}`)
+  return `${out.join('\n').replace(/\n*$/, '')}\n`
+}
+
+const num = (x: number | null): number | string => (x === null || !Number.isFinite(x) ? '' : Number(x.toPrecision(12)))
+
+/** The comparison as CSV in base units: one line per bench, size and axis value. */
+export function comparisonCsv(c: Comparison): string {
+  const rows: (string | number)[][] = [
+    ['bench', 'size_bytes', c.by, 'n', 'median_s', 'ci_lo_s', 'ci_hi_s', 'combined', 'winner', 'ratio', 'p'],
+  ]
+  for (const b of c.benches)
+    for (const z of b.sizes)
+      for (const g of z.groupings)
+        rows.push([
+          b.bench,
+          z.sizeBytes,
+          g.grouping,
+          g.n,
+          num(g.median),
+          num(g.ci[0]),
+          num(g.ci[1]),
+          g.combined,
+          z.winner ?? '',
+          num(z.ratio),
+          num(z.p),
+        ])
+  return stringify(rows)
+}

@@ -1,0 +1,107 @@
+/**
+ * `compare` on the simulator, whose truth is known: concurrent groups combined per trial as
+ * the slowest (or pooled with --pool), per-grouping medians with finite 95 % CIs at the
+ * sweep's default trials, the one-line conclusion per size band with its α–β reason, and the
+ * four output formats.
+ */
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import type { Comparison } from '../../src/analysis/index.ts'
+import { compare, perTrialMax } from '../../src/analysis/index.ts'
+import { makeRow } from '../../src/model/index.ts'
+import { trueTime } from '../../src/sim/index.ts'
+import { SPEC_DEFAULTS } from '../../src/sweep/index.ts'
+import { cli } from '../helpers.ts'
+import { simLoaded } from '../sim-loaded.ts'
+import { writeSet } from './generated.ts'
+
+const TP = [
+  [0, 1, 2, 3, 4, 5, 6, 7],
+  [0, 1, 2, 3],
+  [4, 5, 6, 7],
+]
+const SIZES = [8, 64, 512, 4096, 32768, 262144, 2097152, 16777216, 67108864]
+const seedVm = (seed: number, trials: number) =>
+  simLoaded({ preset: 'seed-vm', seed, trials, groups: TP, sizes: SIZES })
+
+test('concurrent groups: one value per trial, the slowest group; --pool pools them', () => {
+  const row = (group: string, trial: number, value: number) =>
+    makeRow({
+      bench: 'nccl.all_reduce',
+      metric: 'time',
+      unit: 's',
+      value,
+      group,
+      trial,
+      source: { file: 'x', line: 1 },
+    })
+  const rows = [
+    row('0-3', 1, 5),
+    row('4-7', 1, 7),
+    row('0-3', 2, 9),
+    row('4-7', 2, 6),
+    row('0-3', 3, 4),
+    row('4-7', 3, 4),
+  ]
+  assert.deepEqual(perTrialMax(rows), [7, 9, 4])
+})
+
+test('compare --by grouping on seed-vm at the default trials: finite CIs for tp8 and tp4 at every size, and the conclusion', async () => {
+  const trials = SPEC_DEFAULTS.trials
+  const c = await compare(seedVm(5, trials), { by: 'grouping' })
+  const ar = c.benches.find((b) => b.bench === 'nccl.all_reduce')!
+  assert.deepEqual(ar.groupings, ['tp4', 'tp8'])
+  for (const z of ar.sizes) {
+    const tp4 = z.groupings.find((g) => g.grouping === 'tp4')!
+    const tp8 = z.groupings.find((g) => g.grouping === 'tp8')!
+    assert.equal(tp4.combined, 'max')
+    assert.equal(tp4.n, trials, 'tp4: one value per trial (the slower group)')
+    assert.equal(tp8.combined, 'single')
+    for (const g of [tp4, tp8])
+      assert.ok(g.ci[0] !== null && g.ci[1] !== null, `${g.grouping} ${z.sizeBytes}: CI ${g.ci}`)
+    assert.equal(z.winner, 'tp4')
+    assert.ok((z.p as number) <= 0.05)
+  }
+  // One sentence per band; the latency band's ratio is the simulator's true ratio within its CI (± 5 %).
+  const first = ar.conclusions[0]!
+  assert.match(
+    first.text,
+    /^tp4 is \d\.\d\d ± 0\.\d\d× faster than tp8 at 8 B–\d+ KiB \(latency-bound\): time ≈ α here, and a ring all_reduce takes 2\(n−1\) steps, 14 at 8 ranks vs 6 at 4/,
+  )
+  const truth = (g: number[]) =>
+    trueTime('seed-vm', { kind: 'collective', collective: 'all_reduce', gpus: g, sizeBytes: 8 })
+  const want = truth(TP[0]!) / Math.max(truth(TP[1]!), truth(TP[2]!))
+  assert.ok(Math.abs(first.ratio / want - 1) < 0.05, `ratio ${first.ratio} vs true ${want}`)
+  assert.ok(first.clear && first.ci[0]! > 1)
+  assert.deepEqual(
+    ar.conclusions.map((x) => x.band),
+    ['latency', 'transition', 'bandwidth'],
+  )
+  assert.match(ar.conclusions[2]!.text, /bandwidth-bound.*2\(n−1\)\/n × the message/)
+})
+
+test('--pool takes both tp4 groups as one sample (twice the values)', async () => {
+  const c = await compare(seedVm(6, 3), { by: 'grouping', pool: true })
+  const tp4 = c.benches[0]!.sizes[0]!.groupings.find((g) => g.grouping === 'tp4')!
+  assert.equal(tp4.combined, 'pooled')
+  assert.equal(tp4.n, 6)
+  assert.equal(c.pool, true)
+})
+
+test('compare --format text|md|csv|json on a stored SIMULATED set', async () => {
+  const dir = writeSet(seedVm(7, 6).rows)
+  const text = await cli(['compare', dir])
+  assert.equal(text.code, 0, text.stderr)
+  assert.match(text.stdout, /^SIMULATED comparison by grouping/)
+  assert.match(text.stdout, /^tp4: concurrent groups, one value per trial, the slowest group's/m)
+  assert.match(text.stdout, /^tp4 is \d\.\d\d ± \d\.\d\d× faster than tp8 at 8 B–/m)
+  const md = await cli(['compare', dir, '--format', 'md'])
+  assert.match(md.stdout, /^\| size \| tp4 \| tp8 \| ratio \| winner \| p \|$/m)
+  assert.match(md.stdout, /^- tp4 is .* faster than tp8/m)
+  const csv = (await cli(['compare', dir, '--format', 'csv'])).stdout.trimEnd().split('\n')
+  assert.equal(csv[0], 'bench,size_bytes,grouping,n,median_s,ci_lo_s,ci_hi_s,combined,winner,ratio,p')
+  assert.equal(csv.length, 1 + SIZES.length * 2)
+  const json = JSON.parse((await cli(['compare', dir, '--format', 'json'])).stdout) as Comparison
+  assert.equal(json.benches[0]?.conclusions.length, 3)
+  assert.equal((await cli(['compare', dir, '--format', 'svg'])).code, 2)
+})
