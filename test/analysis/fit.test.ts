@@ -141,3 +141,25 @@ test('the smallest size is reported beside the floor: its median and minimum', (
   assert.equal(unsized.smallest.sizeBytes, null)
   assert.equal(fitSeries({ ...s, bySize, unsized: 0 }, { replicates: 0 }).smallest.sizeBytes, 0)
 })
+
+test('α interval at a stated level: 95 % covers ≥ 85 % of 40 runs, 50 % covers about half, widths follow the spread of α', () => {
+  const TRUE_ALPHA = 13.7e-6
+  const runs = Array.from({ length: 40 }, (_, i) => series(TRUE_ALPHA, 25e9, 300 + i, { per: 6 }))
+  const covers = (ci: [number, number]): boolean => ci[0] <= TRUE_ALPHA && TRUE_ALPHA <= ci[1]
+  const at95 = runs.map((s) => fitSeries(s, { replicates: 100 }))
+  const at50 = runs.map((s) => fitSeries(s, { replicates: 100, level: 0.5 }))
+  const cover95 = at95.filter((f) => covers(f.alphaCi)).length
+  const cover50 = at50.filter((f) => covers(f.alphaCi)).length
+  assert.ok(cover95 >= 34, `95 %: covered ${cover95}/40`)
+  assert.ok(cover50 >= 10 && cover50 <= 30, `50 %: covered ${cover50}/40, not about half`)
+  // The spread of α over the 40 runs is what a 95 % interval must span: ±1.96 sd around α.
+  const alphas = at95.map((f) => f.alpha)
+  const mean = alphas.reduce((a, b) => a + b, 0) / alphas.length
+  const sd = Math.sqrt(alphas.reduce((a, b) => a + (b - mean) ** 2, 0) / (alphas.length - 1))
+  const width = (fs: typeof at95): number => fs.reduce((a, f) => a + f.alphaCi[1] - f.alphaCi[0], 0) / fs.length
+  const ratio = width(at95) / (2 * 1.96 * sd)
+  assert.ok(ratio > 0.5 && ratio < 2, `95 % width / (2 × 1.96 sd) = ${ratio}`)
+  // A 50 % interval spans ±0.674 sd: about a third of the 95 % one.
+  const shrink = width(at50) / width(at95)
+  assert.ok(shrink > 0.2 && shrink < 0.5, `50 %/95 % width ratio ${shrink}`)
+})
