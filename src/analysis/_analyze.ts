@@ -9,13 +9,18 @@ import type { LoadedSet } from '../resultset/index.ts'
 import { formatSeconds } from '../units/index.ts'
 import type { FitOptions } from './_alphabeta.ts'
 import { fitSeries } from './_alphabeta.ts'
+import type { CiteContext } from './_cite.ts'
+import type { MachineContext } from './_context.ts'
+import { machineContext } from './_context.ts'
 import type { TopologyView } from './_join.ts'
 import { gpuOutliers, joinVerdicts, linkClasses } from './_join.ts'
+import { RANGES } from './_mechanism.ts'
+import { refineHostStaged } from './_modes.ts'
 import type { Series } from './_series.ts'
 import { buildSeries } from './_series.ts'
 import type { Analysis, AnalysisCell, Fit, Verdict } from './_types.ts'
-import type { VerdictContext } from './_verdict.ts'
-import { betaBands, floorBands, gpuFamilyOf, subjectOf, verdictText } from './_verdict.ts'
+import type { Judged } from './_verdict.ts'
+import { betaBands, judgeFit, subjectOf, verdictText } from './_verdict.ts'
 
 /** Options of `analyzeSet`. */
 export interface AnalyzeOptions extends FitOptions {
@@ -55,8 +60,8 @@ export function toAnalysisCell(c: Cell): AnalysisCell {
   }
 }
 
-/** Fit of one series, joined with its link class, bands and verdict. */
-function fitOf(s: Series, opts: AnalyzeOptions, ctx: VerdictContext): Fit {
+/** Fit of one series, joined with its link class, mechanism, bands and verdict (text built later). */
+function fitOf(s: Series, opts: AnalyzeOptions, ctx: MachineContext, cites: WeakMap<Fit, CiteContext>): Fit {
   const ab = fitSeries(s, opts)
   const id = s.id
   const linkClass =
@@ -64,8 +69,18 @@ function fitOf(s: Series, opts: AnalyzeOptions, ctx: VerdictContext): Fit {
       ? opts.topology?.linkClass(id.src, id.dst)
       : undefined
   const core = { ...id, ...(linkClass ? { linkClass } : {}), benches: [...s.benches].sort(), ...ab }
-  const fit: Fit = { ...core, bands: floorBands(core), betaBands: betaBands(core), verdict: '' }
-  fit.verdict = verdictText(fit, ctx)
+  const j: Judged | undefined = judgeFit(core, s, ctx)
+  const fit: Fit = {
+    ...core,
+    mechanism: j?.mechanism ?? { id: 'undetermined', text: 'no mechanism model for this bench' },
+    evidence: j?.evidence ?? [],
+    cited: j?.cited ?? [],
+    conflicts: j?.conflicts ?? [],
+    bands: j?.bands ?? [],
+    betaBands: betaBands(core),
+    verdict: '',
+  }
+  if (j) cites.set(fit, j.cite)
   return fit
 }
 
@@ -77,17 +92,37 @@ const ORDER = (a: Fit, b: Fit): number =>
   (a.ranks ?? 0) - (b.ranks ?? 0) ||
   JSON.stringify(a).localeCompare(JSON.stringify(b))
 
-/** The notes every analysis carries for the seeds' questions. */
-function notesFor(fits: readonly Fit[]): string[] {
+const US = 1e-6
+/**
+ * Where the '5–8 µs NODE' figure could be compared with the floors: a PCIe machine (no NVLink)
+ * with cross-GPU pairs that are NODE, or, without a topology, with 4 GPUs or more.
+ */
+function nodeNoteApplies(fits: readonly Fit[], ctx: MachineContext): boolean {
+  if (ctx.nvlink?.value === true) return false
+  const pairs = fits.filter(
+    (f) =>
+      f.src !== undefined &&
+      f.src !== f.dst &&
+      ['p2p-pcie', 'host-staged', 'host-staged-slow', 'undetermined'].includes(f.mechanism.id),
+  )
+  if (pairs.some((f) => f.linkClass === 'NODE')) return true
+  const gpus = new Set(pairs.flatMap((f) => [f.src, f.dst]))
+  return pairs.every((f) => f.linkClass === undefined) && gpus.size >= 4
+}
+
+/** The notes an analysis carries, each once and only where it applies. */
+function notesFor(fits: readonly Fit[], ctx: MachineContext): string[] {
   const notes: string[] = []
-  if (fits.some((f) => f.src !== undefined && f.src !== f.dst)) {
+  if (nodeNoteApplies(fits, ctx)) {
     notes.push(
-      "The '5–8 µs for same-socket NODE pairs' figure matches no published per-pair p2p latency; the nearest published 5–8 µs number is p2pmark's 8-GPU effective latency under all-to-all load, 6.03–7.39 µs (band p2pmark-effective-latency-8gpu; REFERENCE.md §1).",
+      "The '5–8 µs for same-socket NODE pairs' figure matches no published per-pair p2p latency; the nearest published 5–8 µs number is p2pmark's 8-GPU effective latency under all-to-all load, 6.03–7.39 µs (band p2pmark-effective-latency-8gpu: github.com/voipmonitor/rtx6kpro hardware/pcie-bandwidth.md, method github.com/lukealonso/p2pmark).",
     )
   }
-  if (fits.some((f) => f.bands.some((b) => b.startsWith('p2p-off-')))) {
+  if (fits.some((f) => f.mechanism.id.startsWith('host-staged'))) {
+    const s = RANGES['host-staged']
+    const p = RANGES['p2p-pcie']
     notes.push(
-      'A floor of ~10–15 µs per small copy is what host-staged copies cost (P2P off), in a VM or on bare metal; peer access would bring it to ~0.4–1.5 µs (REFERENCE.md §1).',
+      `Host-staged copies (no peer access) cost ${(s.low / US).toFixed(1)}–${(s.high / US).toFixed(1)} µs per small copy in the published measurements, in VMs and on bare metal; peer access over PCIe brings it to ${(p.low / US).toFixed(2)}–${(p.high / US).toFixed(2)} µs (sources: docs/REFERENCE.md).`,
     )
   }
   return notes
@@ -95,20 +130,29 @@ function notesFor(fits: readonly Fit[]): string[] {
 
 /** Analyzes a loaded result set (pure: the topology, if any, is passed in). */
 export function analyzeSet(set: LoadedSet, opts: AnalyzeOptions = {}): Analysis {
-  const ctx: VerdictContext = { gpuFamily: gpuFamilyOf(set.manifest.host?.gpus?.[0]?.name) }
+  const ctx = machineContext(set, opts.topology)
+  const cites = new WeakMap<Fit, CiteContext>()
   const fits = buildSeries(set.rows)
-    .map((s) => fitOf(s, opts, ctx))
+    .map((s) => fitOf(s, opts, ctx, cites))
     .sort(ORDER)
+  const modeNotes = refineHostStaged(fits)
+  for (const f of fits) {
+    const cite = cites.get(f)
+    f.verdict = verdictText(f, cite ? { ...f, cite } : undefined)
+  }
   const classes = linkClasses(fits)
   const outliers = gpuOutliers(fits)
   const verdicts: Verdict[] = fits.map((f) => ({
     subject: subjectOf(f),
     kind: 'floor',
     text: f.verdict,
-    bands: f.bands,
+    mechanism: f.mechanism,
+    evidence: f.evidence,
+    conflicts: f.conflicts,
+    bands: f.cited,
   }))
   verdicts.push(...joinVerdicts(classes, outliers, formatSeconds))
-  const notes = notesFor(fits)
+  const notes = [...notesFor(fits, ctx), ...modeNotes]
   for (const n of notes) verdicts.push({ subject: 'note', kind: 'note', text: n, bands: [] })
   const warnings = set.diagnostics.map((d) => d.message)
   if (fits.length === 0) warnings.push('no time or latency rows with message sizes: nothing to fit')

@@ -107,7 +107,7 @@ function plan(
   }
 }
 
-/** REFERENCE.md §4's two readings of a p2p floor α for TP8 and TP4. */
+/** The decode model's two readings (docs/REFERENCE.md) of a p2p floor α for TP8 and TP4. */
 export function p2pReadings(alpha: number, m: ModelPreset): P2pReading[] {
   const steps = m.layers * m.allreducesPerLayer
   const base = NCCL_MODEL['PCI/LL'].base * US

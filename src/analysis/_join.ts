@@ -12,6 +12,16 @@ export interface TopologyView {
   source: string
   /** Link class of a GPU pair exactly as `nvidia-smi topo -m` prints it, when known. */
   linkClass(a: number, b: number): string | undefined
+  /** Every link class the capture names (to tell NVLink and PCIe-switch machines). */
+  classes?: string[]
+  /** `nvidia-smi topo -p2p` status of a pair (OK, NS, CNS, …; the worst capability), when captured. */
+  p2pStatus?(a: number, b: number): { value: string; source: string } | undefined
+  /** A VM detected (true) or bare metal seen (false), and how. */
+  vm?: { value: boolean; source: string }
+  cpuVendor?: { value: string; source: string }
+  gpuName?: { value: string; source: string }
+  /** GPUs in the capture. */
+  gpus?: number
 }
 
 /** A GPU is an outlier when the median α of its pairs is at least this many times its class's. */

@@ -38,6 +38,8 @@ export interface Series {
    * not print it; it copies ≥ 40 MB): they cannot be points on the line but give β directly.
    */
   bandwidths: number[]
+  /** Where the rows came from: sweep point ids, or the raw files of imported sources. */
+  origins: Set<string>
 }
 
 /** The bench a row's series belongs to, or undefined when the row is not time-like. */
@@ -97,8 +99,13 @@ export function buildSeries(rows: readonly Row[]): Series[] {
     const id = seriesId(r, bench)
     const key = idKey(id)
     let s = map.get(key)
-    if (!s) map.set(key, (s = { key, id, benches: new Set(), bySize: new Map(), unsized: 0, bandwidths: [] }))
+    if (!s)
+      map.set(
+        key,
+        (s = { key, id, benches: new Set(), bySize: new Map(), unsized: 0, bandwidths: [], origins: new Set() }),
+      )
     s.benches.add(r.bench)
+    s.origins.add(r.point ?? r.source.file)
     if (r.unit === 'B/s' && r.sizeBytes === null) {
       s.bandwidths.push(r.value)
       continue

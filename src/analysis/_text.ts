@@ -14,6 +14,7 @@ const head = (simulated: boolean, what: string, id: string, dir: string): string
 function fitLine(f: Fit): string[] {
   return [
     subjectOf(f),
+    f.mechanism.id,
     f.linkClass ?? '-',
     s(f.alpha),
     ci(f.alphaCi),
@@ -29,7 +30,7 @@ function foldedVerdicts(a: Analysis): string[] {
   for (const f of a.fits) {
     const k =
       f.src !== undefined
-        ? `${f.bench}|${f.p2p}|${f.peerAccess}|${f.linkClass}|${f.src === f.dst}|${f.bands.join()}`
+        ? `${f.bench}|${f.p2p}|${f.peerAccess}|${f.linkClass}|${f.src === f.dst}|${f.mechanism.text}|${f.bands.join()}|${f.conflicts.length}`
         : `${f.bench}|${f.group}|${f.ranks}|${f.grouping}|${JSON.stringify(f.env)}`
     const e = seen.get(k)
     if (e) e.more++
@@ -42,7 +43,7 @@ function foldedVerdicts(a: Analysis): string[] {
 export function renderAnalysis(a: Analysis): string {
   let out = head(a.simulated, 'analysis', a.id, a.dir)
   out += `\nα–β fits (time = α + size/β; α 95% bootstrap CI; topology: ${a.topology.note})\n`
-  out += renderTable(['subject', 'link', 'α (floor)', 'α CI', 'β', 'segs', 'bands'], a.fits.map(fitLine))
+  out += renderTable(['subject', 'mechanism', 'link', 'α (floor)', 'α CI', 'β', 'segs', 'bands'], a.fits.map(fitLine))
   out += `\nVerdicts\n${foldedVerdicts(a).join('\n')}\n`
   const other = a.verdicts.filter((v) => v.kind === 'class' || v.kind === 'outlier')
   if (other.length) out += `\nBy link class\n${other.map((v) => `- ${v.subject}: ${v.text}`).join('\n')}\n`
@@ -71,7 +72,7 @@ function decodeText(d: DecodeModel): string {
   )
   const r = d.p2pReadings
   if (r) {
-    out += `\nFrom the p2p floor α = ${s(r.alpha)} (REFERENCE.md §4):\n`
+    out += `\nFrom the p2p floor α = ${s(r.alpha)} (two readings; docs/REFERENCE.md, decode model):\n`
     for (const x of r.readings)
       out += `- ${x.reading}: ${x.formula}: TP8 ${s(x.tp8.allreduce)} → ${s(x.tp8.step)}/step, ${x.tp8.tokPerSec.toFixed(0)} tok/s; TP4 ${s(x.tp4.allreduce)} → ${s(x.tp4.step)}/step, ${x.tp4.tokPerSec.toFixed(0)} tok/s\n`
     out += `- the data supports: ${r.supported} (${r.why})\n`

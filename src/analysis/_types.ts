@@ -43,7 +43,7 @@ export interface Band {
   p2p: 'on' | 'off' | 'any'
   /** true: measured in a VM; false: bare metal; null: either / not stated. */
   vm: boolean | null
-  /** GPU family, or "any". */
+  /** GPU family; "any" (the figure does not depend on it) or "unstated" (the source does not say). */
   gpuFamily: string
   /** Range in `unit` (base units). A single published value has low = high. */
   low: number
@@ -53,12 +53,90 @@ export interface Band {
   ranks?: number
   /** Message sizes (bytes) the figure applies to, inclusive. */
   sizes?: [number, number]
-  /** Where the number comes from (repository/file, paper, …), as in REFERENCE.md. */
+  /** Where the number comes from: the original public source (repository and file, issue, paper). */
   source: string
   /** How it was measured and what it means. */
   conditions: string
   /** The source gives the value only roughly ("~14 µs"); low/high are ±10 % around it. */
   approximate?: boolean
+  /** Link classes (nvidia-smi topo -m; `NV` for any NV#) the figure was measured over; absent: not stated. */
+  links?: readonly string[]
+  /** GPUs on their own root ports (`direct`) or behind PCIe switches (`switch`); absent: not stated. */
+  attach?: 'direct' | 'switch'
+  /** NCCL transports the figure is consistent with (collective bands). */
+  transports?: readonly NcclTransport[]
+  /** `single-process`: nccl-tests `-g N`, one process driving every GPU. */
+  launch?: 'single-process'
+  /** Settings the figure was measured with (e.g. NCCL_ALGO=Ring). */
+  env?: Readonly<Record<string, string>>
+  /** NCCL channel count the figure was measured with. */
+  channels?: number
+}
+
+/** The transports NCCL reports in its `via …` lines, by family. */
+export type NcclTransport = 'P2P' | 'SHM' | 'NET' | 'NVLS'
+
+/** The mechanism that explains a floor. */
+export type MechanismId =
+  | 'same-gpu'
+  | 'p2p-pcie'
+  | 'p2p-nvlink'
+  | 'host-staged'
+  | 'host-staged-slow'
+  | 'nccl-p2p'
+  | 'nccl-shm'
+  | 'nccl-net'
+  | 'nccl-nvls'
+  | 'undetermined'
+
+/** A mechanism in plain words, with the detail that names it fully. */
+export interface Mechanism {
+  id: MechanismId
+  /** Plain words, e.g. "P2P over PCIe (NODE: across host bridges within one CPU socket)". */
+  text: string
+  /** PCIe or NVLink link class of the pair (p2p mechanisms), when known. */
+  linkClass?: string
+  /** NCCL transport(s) as NCCL names them (collectives), e.g. ["SHM"], ["P2P/IPC"]. */
+  transports?: string[]
+  /** host-staged-slow: the likely causes, the best supported first. */
+  causes?: string[]
+}
+
+/** One fact a verdict rests on, with where it was read. */
+export interface Evidence {
+  /** 1: what the tool itself reported; 2: topology and configuration; 3: the measured value. */
+  strength: 1 | 2 | 3
+  fact: string
+  source: string
+}
+
+/** A band a verdict cites, with how far the value sits from it. */
+export interface CitedBand {
+  id: string
+  label: string
+  /** "10.27–14.22 µs". */
+  range: string
+  source: string
+  /**
+   * `match`: every condition of the band holds for this machine; `reference`: NCCL's own model;
+   * `nearest`: the closest band of the same mechanism, shown because none matched (see `differs`).
+   */
+  role: 'match' | 'reference' | 'nearest'
+  /** Conditions of a `nearest` band that this machine does not meet (GPU family, link classes, …). */
+  differs?: string[]
+  /** What was compared: "floor α", or "fitted time at 32 KiB–64 KiB". */
+  compared: string
+  /** Value ÷ nearest band edge − 1: 0 inside, +0.04 = 4 % above the top, −0.03 = 3 % below the bottom. */
+  distance: number
+  /** inside the band; within its tolerance (edge ± BAND_TOLERANCE, or the value's CI reaches it); outside. */
+  position: 'inside' | 'tolerance' | 'outside'
+}
+
+/** Evidence that disagrees, as a finding. */
+export interface Conflict {
+  text: string
+  /** The facts that disagree. */
+  facts: string[]
 }
 
 /** One segment of a segmented α–β fit (between protocol breakpoints). */
@@ -80,7 +158,15 @@ export interface Fit extends SeriesId, AlphaBeta {
   benches: string[]
   /** Link class of the pair from the topology capture (NODE, SYS, PIX, NV18, …), when known. */
   linkClass?: string
-  /** Ids of the expectation bands α falls in. */
+  /** The mechanism that explains the floor, from the evidence. */
+  mechanism: Mechanism
+  /** The facts behind it, strongest first. */
+  evidence: Evidence[]
+  /** Bands cited for the mechanism (filtered by the machine's context), each with its distance. */
+  cited: CitedBand[]
+  /** Evidence that disagrees (a finding, not a failure). */
+  conflicts: Conflict[]
+  /** Ids of the cited bands the floor falls in (within tolerance). */
   bands: string[]
   /** Ids of the bandwidth bands β falls in. */
   betaBands: string[]
@@ -111,7 +197,12 @@ export interface Verdict {
   subject: string
   kind: 'floor' | 'class' | 'outlier' | 'note'
   text: string
-  bands: string[]
+  /** Floor verdicts: the mechanism, its evidence and conflicts. */
+  mechanism?: Mechanism
+  evidence?: Evidence[]
+  conflicts?: Conflict[]
+  /** Cited bands with their distance (floor verdicts; empty otherwise). */
+  bands: CitedBand[]
 }
 
 /** Pairs aggregated by link class (from the topology capture; "all" without one). */
@@ -256,7 +347,7 @@ export interface DecodePlan {
   tokPerSec: number | null
 }
 
-/** The two readings of REFERENCE.md §4 built from a p2p floor α. */
+/** The two readings (per hop, whole transfer) of a p2p floor α in the decode model (docs/REFERENCE.md). */
 export interface P2pReading {
   reading: 'per-hop' | 'whole-transfer'
   formula: string

@@ -1,27 +1,31 @@
 /**
- * Placing a fit's floor among the expectation bands, and the verdict sentence that says so,
- * e.g. "GPU0→GPU1 p2p.latency floor 13.7 µs [13.5, 13.9]: within 'P2P off, host-staged …'
- * (10.3–14.2 µs, bare metal, …); 30× the 'P2P on, PCIe Gen5 …' band (0.36–0.52 µs, …)".
+ * A fit's verdict: the mechanism that explains its floor (from the evidence), the bands cited
+ * for that mechanism with their distance, and the conflicts; then the sentence that says so,
+ * mechanism first, e.g. "GPU0→GPU1 p2p.latency p2p=disabled: host-staged copy through pinned
+ * host memory (no peer access). Floor 13.7 µs [13.5, 13.9 µs] …; evidence: …; bands: within
+ * 'P2P off, host-staged …' (12.6–15.4 µs, bare metal, github.com/voipmonitor/rtx6kpro …)".
  */
-import { formatRate, formatSeconds } from '../units/index.ts'
-import type { Band, Fit } from './_types.ts'
+import { formatSeconds } from '../units/index.ts'
+import type { CiteContext } from './_cite.ts'
+import { citeFor } from './_cite.ts'
+import type { MachineContext } from './_context.ts'
+import { judgePair, pairCandidates } from './_mechanism.ts'
+import type { Series } from './_series.ts'
+import { judgeCollective } from './_transport.ts'
+import type { Band, CitedBand, Conflict, Evidence, Fit, Mechanism } from './_types.ts'
+import { bandRange, fmtPct, fmtRatio } from './_words.ts'
 import type { NcclModelKey } from './bands.ts'
-import { BANDS, BANDWIDTH_BANDS, COLLECTIVE_BANDS, inBand, LATENCY_BANDS, NCCL_MODEL, ncclModelBand } from './bands.ts'
+import { BANDS, BANDWIDTH_BANDS, inBand, LATENCY_BANDS, NCCL_MODEL, ncclModelBand } from './bands.ts'
 
-/** What the verdict needs to know about the machine. */
-export interface VerdictContext {
-  /** GPU family from the manifest (matches Band.gpuFamily), when known. */
-  gpuFamily?: string
-}
-
-/** The fields of a fit that decide which bands apply. */
-type FitCore = Pick<
+/** The fields of a fit the verdict is built from. */
+export type FitCore = Pick<
   Fit,
   | 'bench'
   | 'src'
   | 'dst'
   | 'ranks'
   | 'group'
+  | 'grouping'
   | 'p2p'
   | 'peerAccess'
   | 'env'
@@ -29,66 +33,58 @@ type FitCore = Pick<
   | 'alpha'
   | 'alphaCi'
   | 'beta'
+  | 'segments'
   | 'smallest'
 >
 
-const isPair = (f: FitCore): boolean => f.src !== undefined && f.dst !== undefined
-const isAllReduce = (f: FitCore): boolean => f.bench === 'nccl.all_reduce' && f.ranks !== undefined
-
-/** The GPU family of a GPU name as nvidia-smi prints it, in the spelling the bands use. */
-export function gpuFamilyOf(name: string | undefined): string | undefined {
-  if (!name) return undefined
-  const table: [RegExp, string][] = [
-    [/RTX PRO 6000/i, 'RTX PRO 6000 Blackwell'],
-    [/RTX 6000 Ada/i, 'RTX 6000 Ada'],
-    [/A100/i, 'A100'],
-    [/4090/, 'RTX 4090'],
-    [/3090/, 'RTX 3090'],
-  ]
-  return table.find(([re]) => re.test(name))?.[1]
+/** What a fit's verdict concludes. */
+export interface Judged {
+  mechanism: Mechanism
+  evidence: Evidence[]
+  cited: CitedBand[]
+  conflicts: Conflict[]
+  /** Ids of the cited bands the floor falls in (within tolerance). */
+  bands: string[]
+  /** The machine context the bands were filtered with. */
+  cite: CiteContext
 }
 
-/** NCCL model bands for a group: the detected link type (NVLink for NV# classes, else PCI) and protocol. */
-export function modelBandsFor(ranks: number, linkClass?: string, proto?: string): Band[] {
-  const nv = linkClass !== undefined && /^NV/i.test(linkClass)
-  const keys: NcclModelKey[] = nv
-    ? ['NVLink/LL']
-    : proto === 'LL'
-      ? ['PCI/LL']
-      : proto === 'Simple'
-        ? ['PCI/Simple']
-        : ['PCI/LL', 'PCI/Simple']
-  return keys.map((k) => ncclModelBand(k, ranks))
-}
+const isPair = (f: Pick<Fit, 'src' | 'dst'>): boolean => f.src !== undefined && f.dst !== undefined
 
-/** The latency bands that can describe a fit's floor (metric and subject must match). */
-export function candidateBands(f: FitCore): Band[] {
+/** Mechanism, evidence, cited bands and conflicts of one fit. */
+export function judgeFit(f: FitCore, s: Pick<Series, 'origins'>, ctx: MachineContext): Judged | undefined {
   if (isPair(f)) {
-    const same = f.src === f.dst
-    return LATENCY_BANDS.filter((b) => b.metric === 'p2p-latency' && (b.kind === 'same-gpu') === same)
+    const j = judgePair(f, ctx)
+    const cited = citeFor(pairCandidates(j.mechanism.id, f.src === f.dst), [], f, j.cite)
+    return { ...j, cited, bands: within(cited) }
   }
-  if (isAllReduce(f)) {
-    const n = f.ranks as number
-    return [...COLLECTIVE_BANDS.filter((b) => b.ranks === n), ...modelBandsFor(n, f.linkClass, f.env?.NCCL_PROTO)]
+  if (f.bench.startsWith('nccl.')) {
+    const j = judgeCollective(f, s, ctx)
+    const refs = f.bench === 'nccl.all_reduce' ? j.references : []
+    const cited = citeFor(j.candidates, refs, f, j.cite)
+    return {
+      mechanism: j.mechanism,
+      evidence: j.evidence,
+      conflicts: j.conflicts,
+      cite: j.cite,
+      cited,
+      bands: within(cited),
+    }
   }
-  return []
+  return undefined
 }
 
-/** Ids of the bands the floor α falls in. */
-export const floorBands = (f: FitCore): string[] =>
-  candidateBands(f)
-    .filter((b) => inBand(b, f.alpha))
-    .map((b) => b.id)
+const within = (c: readonly CitedBand[]): string[] => c.filter((b) => b.position !== 'outside').map((b) => b.id)
 
 /** Ids of the bandwidth bands β falls in (p2p fits: unidirectional; all_reduce: busbw = β·2(n−1)/n). */
-export function betaBands(f: FitCore): string[] {
+export function betaBands(f: Pick<Fit, 'bench' | 'src' | 'dst' | 'ranks' | 'beta'>): string[] {
   if (f.beta === null) return []
   if (isPair(f) && f.src !== f.dst)
     return BANDWIDTH_BANDS.filter(
       (b) => (b.metric === 'p2p-bw-uni' || b.metric === 'link-bw') && inBand(b, f.beta as number),
     ).map((b) => b.id)
-  if (isAllReduce(f)) {
-    const n = f.ranks as number
+  if (f.bench === 'nccl.all_reduce' && f.ranks !== undefined) {
+    const n = f.ranks
     const busbw = (f.beta * 2 * (n - 1)) / n
     return BANDWIDTH_BANDS.filter((b) => b.metric === 'allreduce-busbw' && b.ranks === n && inBand(b, busbw)).map(
       (b) => b.id,
@@ -96,18 +92,6 @@ export function betaBands(f: FitCore): string[] {
   }
   return []
 }
-
-/** "10.3–14.2 µs" or "14 µs" (a single value). */
-export function bandRange(b: Band): string {
-  const f = b.unit === 's' ? formatSeconds : formatRate
-  if (b.low === b.high) return f(b.low)
-  const [lo, hi] = [f(b.low), f(b.high)]
-  const unit = hi.split(' ')[1]
-  return lo.endsWith(` ${unit}`) ? `${lo.split(' ')[0]}–${hi}` : `${lo}–${hi}`
-}
-
-const where = (b: Band): string =>
-  [b.vm === true ? 'VM' : b.vm === false ? 'bare metal' : '', b.source].filter(Boolean).join(', ')
 
 /** The subject of a fit for people: "GPU0→GPU1 p2p.latency" or "nccl.all_reduce group 0-7 (8 ranks)". */
 export function subjectOf(
@@ -120,45 +104,63 @@ export function subjectOf(
   return `${f.bench}${g}${r}${f.grouping ? ` ${f.grouping}` : ''}${p2p}`
 }
 
-/** The band a floor is best compared with: P2P on for the GPU family, else RTX PRO 6000 Gen5. */
-function referenceBand(f: FitCore, ctx: VerdictContext): Band | undefined {
-  if (!isPair(f) || f.src === f.dst) return undefined
-  const on = LATENCY_BANDS.filter((b) => b.kind === 'p2p-on' && b.vm === false)
-  return on.find((b) => b.gpuFamily === ctx.gpuFamily) ?? on.find((b) => b.id === 'p2p-on-rtxpro6000-gen5')
+/** "within 'label' (range, source)", "4 % above 'label' …", "1.9× the 'label' …". */
+export function citedText(c: CitedBand): string {
+  const d = c.distance
+  const where =
+    c.position === 'inside'
+      ? 'within'
+      : c.position === 'tolerance'
+        ? `${fmtPct(d)} from the edge of (within tolerance)`
+        : d > 0
+          ? `${fmtRatio(d + 1)}× the top of`
+          : `${fmtRatio(1 / (d + 1))}× below`
+  const role = c.role === 'reference' ? "NCCL's model: " : c.role === 'nearest' ? 'nearest published: ' : ''
+  const at = c.compared === 'floor α' ? '' : ` (${c.compared})`
+  const differs = c.differs ? `; differs: ${c.differs.join(', ')}` : ''
+  return `${role}${where} '${c.label}' (${c.range}, ${c.source}${differs})${at}`
 }
 
-const ratioText = (v: number, b: Band): string =>
-  v > b.high ? `${fmtRatio(v / b.high)}× the` : v < b.low ? `${fmtRatio(b.low / v)}× below the` : 'within the'
-const fmtRatio = (r: number): string => (r >= 10 ? r.toFixed(0) : r.toFixed(1))
-
-/** The verdict sentence of one fit. */
-export function verdictText(f: FitCore & Pick<Fit, 'grouping'>, ctx: VerdictContext): string {
-  const ci = `[${formatSeconds(f.alphaCi[0]).replace(/ .*/, '')}, ${formatSeconds(f.alphaCi[1])}]`
-  const head = `${subjectOf(f)} floor ${formatSeconds(f.alpha)} ${ci} (${f.smallest.sizeBytes === null ? 'size not stated by the tool' : `smallest size ${f.smallest.sizeBytes} B`}: median ${formatSeconds(f.smallest.median)}, min ${formatSeconds(f.smallest.min)})`
-  const cands = candidateBands(f)
-  if (cands.length === 0) return `${head}; no published band for this bench`
-  const within = cands.filter((b) => inBand(b, f.alpha))
-  const parts: string[] = within.map((b) => `within '${b.label}' (${bandRange(b)}, ${where(b)})`)
-  if (within.length === 0) {
-    const near = nearest(cands, f.alpha)
-    parts.push(
-      `outside every published band; nearest: ${ratioText(f.alpha, near)} '${near.label}' (${bandRange(near)}, ${where(near)})`,
-    )
+/** What peer access costs on machines like this one: the P2P-on bands whose conditions all hold. */
+function p2pWouldCost(f: FitCore, cite: CiteContext): string | undefined {
+  const on = LATENCY_BANDS.filter((b) => b.kind === 'p2p-on' && b.metric === 'p2p-latency')
+  const ids = new Set(
+    citeFor(on, [], f, cite)
+      .filter((c) => c.role === 'match')
+      .map((c) => c.id),
+  )
+  const match = on.filter((b) => ids.has(b.id))
+  const one = match[0]
+  if (!one) return undefined
+  if (match.length === 1) return `${bandRange(one)} ('${one.label}', ${one.source})`
+  const span = {
+    low: Math.min(...match.map((b) => b.low)),
+    high: Math.max(...match.map((b) => b.high)),
+    unit: 's' as const,
   }
-  const ref = referenceBand(f, ctx)
-  if (ref && !within.includes(ref))
-    parts.push(`${ratioText(f.alpha, ref)} '${ref.label}' band (${bandRange(ref)}, ${where(ref)})`)
-  if (isPair(f) && f.src !== f.dst)
-    parts.push(
-      "the '5–8 µs NODE' figure of the original report is not a per-pair latency but p2pmark's 8-GPU effective latency under load (see REFERENCE.md §1)",
-    )
-  return `${head}: ${parts.join('; ')}`
+  return `${bandRange(span)} (${match.length} published setups: ${match.map((b) => b.id).join(', ')})`
 }
 
-/** The band closest to `v` on a log scale. */
-function nearest(bands: readonly Band[], v: number): Band {
-  const dist = (b: Band): number => (v < b.low ? Math.log(b.low / v) : v > b.high ? Math.log(v / b.high) : 0)
-  return bands.reduce((a, b) => (dist(b) < dist(a) ? b : a))
+/** The verdict sentence of one judged fit: mechanism first, then the floor, evidence, bands and conflicts. */
+export function verdictText(
+  f: FitCore,
+  j: (Omit<Judged, 'cite' | 'bands'> & { cite?: CiteContext }) | undefined,
+): string {
+  const ci = `[${formatSeconds(f.alphaCi[0]).replace(/ .*/, '')}, ${formatSeconds(f.alphaCi[1])}]`
+  const floor = `floor ${formatSeconds(f.alpha)} ${ci} (${f.smallest.sizeBytes === null ? 'size not stated by the tool' : `smallest size ${f.smallest.sizeBytes} B`}: median ${formatSeconds(f.smallest.median)}, min ${formatSeconds(f.smallest.min)})`
+  if (!j) return `${subjectOf(f)}: ${floor}; no published band for this bench`
+  const parts = [`${subjectOf(f)}: ${j.mechanism.text}. F${floor.slice(1)}`]
+  const ev = j.evidence.filter((e) => e.strength < 3).map((e) => e.fact)
+  if (ev.length) parts.push(`evidence: ${ev.join('; ')}`)
+  const shown = j.cited.filter((c, i) => c.position !== 'outside' || i === 0 || c.role === 'reference')
+  if (shown.length) parts.push(`bands: ${shown.map(citedText).join('; ')}`)
+  else parts.push('no published band for this mechanism on this kind of machine')
+  if (j.mechanism.id.startsWith('host-staged') && j.cite) {
+    const on = p2pWouldCost(f, j.cite)
+    if (on) parts.push(`with peer access this kind of machine copies in ${on}`)
+  }
+  for (const c of j.conflicts) parts.push(`conflict: ${c.text}`)
+  return parts.join('; ')
 }
 
 /** Looks a band up by id (static or NCCL model `nccl-model-<link>-<proto>-n<ranks>`). */

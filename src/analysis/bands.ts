@@ -1,9 +1,11 @@
 /**
  * Expectation bands: published, measured numbers (and NCCL's own cost model) that gpucomm
- * sets beside its measurements. Every entry is transcribed from the project's reference
- * notes (REFERENCE.md §1–§3) with its source and conditions. Values are in base units
- * (seconds, bytes/second); a single published value has low = high, and "~x" values are
- * marked `approximate` with low/high at ±10 %.
+ * sets beside its measurements, each with its original public source and the conditions it
+ * was measured under (docs/REFERENCE.md is the same table for people, kept in step by a
+ * test). Values are in base units (seconds, bytes/second); a single published value has
+ * low = high, and "~x" values are marked `approximate` with low/high at ±10 %. The structured
+ * conditions (`vm`, `gpuFamily`, `links`, `attach`, `transports`, `ranks`, `launch`, `env`)
+ * decide which bands may be cited for a machine (see `_cite.ts`).
  */
 import type { Band } from './_types.ts'
 
@@ -21,10 +23,12 @@ const lat = (b: Lat): Band => {
   return { ...rest, metric: 'p2p-latency', unit: 's', low: lowUs * US, high: highUs * US }
 }
 
-/** p2p latency bands (REFERENCE.md §1): P2P on, host-staged, same GPU, and p2pmark's effective latency. */
+/** p2p latency bands: P2P on, host-staged, same GPU, and p2pmark's effective latency. */
 export const LATENCY_BANDS: readonly Band[] = [
   lat({
     id: 'p2p-on-rtxpro6000-gen5',
+    links: ['NODE', 'SYS'],
+    attach: 'direct',
     label: 'P2P on, PCIe Gen5 (RTX PRO 6000, dual EPYC Turin)',
     kind: 'p2p-on',
     path: 'PCIe Gen5 (NODE or SYS)',
@@ -38,6 +42,8 @@ export const LATENCY_BANDS: readonly Band[] = [
   }),
   lat({
     id: 'p2p-off-rtxpro6000-gen5',
+    links: ['NODE', 'SYS'],
+    attach: 'direct',
     label: 'P2P off, host-staged (RTX PRO 6000, dual EPYC Turin)',
     kind: 'host-staged',
     path: 'PCIe Gen5 via host memory',
@@ -52,6 +58,8 @@ export const LATENCY_BANDS: readonly Band[] = [
   }),
   lat({
     id: 'p2p-on-rtxpro6000-switch-same-numa',
+    links: ['PIX', 'PXB'],
+    attach: 'switch',
     label: 'P2P on, Broadcom PCIe switch, same NUMA (RTX PRO 6000)',
     kind: 'p2p-on',
     path: 'PCIe switch',
@@ -65,6 +73,8 @@ export const LATENCY_BANDS: readonly Band[] = [
   }),
   lat({
     id: 'p2p-on-rtxpro6000-switch-cross-numa',
+    links: ['SYS'],
+    attach: 'switch',
     label: 'P2P on, Broadcom PCIe switch, cross NUMA (RTX PRO 6000)',
     kind: 'p2p-on',
     path: 'PCIe switch + SYS',
@@ -78,6 +88,8 @@ export const LATENCY_BANDS: readonly Band[] = [
   }),
   lat({
     id: 'p2p-on-ada-genoa',
+    links: ['NODE', 'SYS'],
+    attach: 'direct',
     label: 'P2P on, PCIe Gen4 root ports (RTX 6000 Ada, 2-socket Genoa)',
     kind: 'p2p-on',
     path: 'PCIe Gen4 (NODE and SYS)',
@@ -91,6 +103,8 @@ export const LATENCY_BANDS: readonly Band[] = [
   }),
   lat({
     id: 'p2p-off-ada-genoa',
+    links: ['NODE', 'SYS'],
+    attach: 'direct',
     label: 'P2P off, host-staged (RTX 6000 Ada, 2-socket Genoa)',
     kind: 'host-staged',
     path: 'PCIe Gen4 via host memory',
@@ -104,6 +118,8 @@ export const LATENCY_BANDS: readonly Band[] = [
   }),
   lat({
     id: 'p2p-on-ada-wrx90',
+    links: ['PHB'],
+    attach: 'direct',
     label: 'P2P on, PHB (RTX 6000 Ada ×2, Threadripper PRO WRX90)',
     kind: 'p2p-on',
     path: 'PHB',
@@ -117,6 +133,8 @@ export const LATENCY_BANDS: readonly Band[] = [
   }),
   lat({
     id: 'p2p-off-ada-wrx90',
+    links: ['PHB'],
+    attach: 'direct',
     label: 'P2P off, host-staged (RTX 6000 Ada ×2, WRX90)',
     kind: 'host-staged',
     path: 'PHB via host memory',
@@ -130,6 +148,7 @@ export const LATENCY_BANDS: readonly Band[] = [
   }),
   lat({
     id: 'p2p-on-4090-sys',
+    links: ['SYS'],
     label: 'P2P on, SYS (RTX 4090 ×8, 2× EPYC 7542, P2P driver)',
     kind: 'p2p-on',
     path: 'SYS',
@@ -143,6 +162,7 @@ export const LATENCY_BANDS: readonly Band[] = [
   }),
   lat({
     id: 'p2p-off-4090-sys',
+    links: ['SYS'],
     label: 'P2P off, host-staged (RTX 4090 ×8, 2× EPYC 7542, stock driver)',
     kind: 'host-staged',
     path: 'SYS via host memory',
@@ -156,6 +176,7 @@ export const LATENCY_BANDS: readonly Band[] = [
   }),
   lat({
     id: 'p2p-on-a100-nvswitch',
+    links: ['NV'],
     label: 'P2P on, NVSwitch (A100-SXM4 ×8)',
     kind: 'p2p-on',
     path: 'NVLink (NVSwitch)',
@@ -169,6 +190,7 @@ export const LATENCY_BANDS: readonly Band[] = [
   }),
   lat({
     id: 'p2p-off-a100-nvswitch',
+    links: ['NV'],
     label: 'P2P off, host-staged (A100-SXM4 ×8)',
     kind: 'host-staged',
     path: 'host memory',
@@ -187,7 +209,7 @@ export const LATENCY_BANDS: readonly Band[] = [
     path: 'PCIe (VM)',
     p2p: 'on',
     vm: true,
-    gpuFamily: 'any',
+    gpuFamily: 'unstated',
     lowUs: 1.4,
     highUs: 1.4,
     source: 'cloud-hypervisor/cloud-hypervisor PR 6235',
@@ -200,7 +222,7 @@ export const LATENCY_BANDS: readonly Band[] = [
     path: 'host memory (VM)',
     p2p: 'off',
     vm: true,
-    gpuFamily: 'any',
+    gpuFamily: 'unstated',
     lowUs: 12,
     highUs: 12,
     source: 'cloud-hypervisor/cloud-hypervisor PR 6235',
@@ -242,11 +264,14 @@ export const LATENCY_BANDS: readonly Band[] = [
     gpuFamily: 'any',
     lowUs: 1.3,
     highUs: 3.3,
-    source: 'diagonals of the p2p latency rows of REFERENCE.md §1',
+    source:
+      'diagonals of the published p2pBandwidthLatencyTest matrices behind the P2P on/off bands (e.g. stelline hardware/asus-esc8000a-e12.md, LLMServe/DistServe issue 3)',
     conditions: P2P_MEANING,
   }),
   {
     id: 'p2pmark-effective-latency-8gpu',
+    links: ['NODE', 'SYS'],
+    attach: 'direct',
     label:
       "p2pmark 8-GPU effective latency under all-to-all load (the '5–8 µs NODE' figure is this, not a per-pair latency)",
     kind: 'effective-latency',
@@ -276,12 +301,17 @@ const coll = (b: Coll): Band => {
     high: highUs * US,
   }
 }
+/** PCIe link classes, and those that stay within one NUMA node (no SYS hop). */
+const PCIE = ['PIX', 'PXB', 'PHB', 'NODE', 'SYS']
+const SAME_NUMA_PCIE = ['PIX', 'PXB', 'PHB', 'NODE']
 const DGX_RING = [10.0, 13.8, 16.9, 20.8, 25.2, 29.5, 33.7]
 
-/** Measured nccl-tests all_reduce times at small sizes (REFERENCE.md §2). */
+/** Measured nccl-tests all_reduce times at small sizes. */
 export const COLLECTIVE_BANDS: readonly Band[] = [
   coll({
     id: 'ar-rtxpro6000-p2p-ll-4gpu',
+    links: SAME_NUMA_PCIE,
+    transports: ['P2P', 'SHM'],
     label: 'all_reduce, RTX PRO 6000, P2P on, LL, 4 GPUs same NUMA',
     path: 'PCIe Gen5',
     p2p: 'on',
@@ -296,6 +326,8 @@ export const COLLECTIVE_BANDS: readonly Band[] = [
   }),
   coll({
     id: 'ar-rtxpro6000-p2p-ll-8gpu',
+    links: PCIE,
+    transports: ['P2P', 'SHM'],
     label: 'all_reduce, RTX PRO 6000, P2P on, LL, 8 GPUs',
     path: 'PCIe Gen5',
     p2p: 'on',
@@ -310,6 +342,9 @@ export const COLLECTIVE_BANDS: readonly Band[] = [
   }),
   coll({
     id: 'ar-rtxpro6000-default-8gpu',
+    links: ['NODE', 'SYS'],
+    attach: 'direct',
+    transports: ['SHM'],
     label: 'all_reduce, RTX PRO 6000 ×8 dual Turin, default NCCL (Simple)',
     path: 'PCIe Gen5, direct attach',
     p2p: 'any',
@@ -325,6 +360,9 @@ export const COLLECTIVE_BANDS: readonly Band[] = [
   }),
   coll({
     id: 'ar-4090-shm-8gpu',
+    links: ['SYS'],
+    transports: ['SHM'],
+    launch: 'single-process',
     label: 'all_reduce, RTX 4090 ×8, SHM (no P2P), -g 8',
     path: 'SYS via host memory',
     p2p: 'off',
@@ -339,6 +377,9 @@ export const COLLECTIVE_BANDS: readonly Band[] = [
   }),
   coll({
     id: 'ar-a100-nvswitch-g8',
+    links: ['NV'],
+    transports: ['P2P'],
+    launch: 'single-process',
     label: 'all_reduce, A100 ×8 NVSwitch, -g 8 single process',
     path: 'NVLink (NVSwitch)',
     p2p: 'on',
@@ -348,12 +389,17 @@ export const COLLECTIVE_BANDS: readonly Band[] = [
     sizes: [8, 8],
     lowUs: 40.12,
     highUs: 40.12,
-    source: 'fixtures/nccl-tests/a100-sxm4-8gpu-single-process-g8-v2.13.txt',
+    source:
+      'a published log shipped as test/fixtures/nccl-tests/a100-sxm4-8gpu-single-process-g8-v2.13.txt (its .source.txt says where it was found)',
     conditions: '8 B, one process driving 8 GPUs',
   }),
   ...DGX_RING.map((v, i) =>
     coll({
       id: `ar-dgx-a100-ring-1ch-n${i + 2}`,
+      links: ['NV'],
+      transports: ['P2P'],
+      env: { NCCL_ALGO: 'Ring' },
+      channels: 1,
       label: `all_reduce, DGX-A100, Ring, 1 channel, ${i + 2} GPUs`,
       path: 'NVLink (NVSwitch)',
       p2p: 'on',
@@ -389,6 +435,7 @@ export function ncclModelBand(key: NcclModelKey, ranks: number): Band {
     kind: 'collective-model',
     metric: 'allreduce-time',
     path: key.startsWith('PCI') ? 'PCI' : 'NVLink',
+    links: key.startsWith('PCI') ? PCIE : ['NV'],
     p2p: 'any',
     vm: null,
     gpuFamily: 'any',
@@ -407,7 +454,7 @@ const bw = (b: Bw): Band => {
   return { vm: null, ...rest, kind: 'bandwidth', unit: 'B/s', low: lowGB * GB, high: highGB * GB }
 }
 
-/** Bandwidth bands (REFERENCE.md §3); GB/s = 1e9 B/s. */
+/** Bandwidth bands; GB/s = 1e9 B/s. */
 export const BANDWIDTH_BANDS: readonly Band[] = [
   bw({
     id: 'pcie-gen3-x16',
@@ -447,6 +494,7 @@ export const BANDWIDTH_BANDS: readonly Band[] = [
   }),
   bw({
     id: 'bw-uni-rtxpro6000-p2p',
+    links: SAME_NUMA_PCIE,
     label: 'P2P unidirectional, RTX PRO 6000, Gen5, same NUMA',
     metric: 'p2p-bw-uni',
     path: 'PCIe Gen5',
@@ -460,6 +508,7 @@ export const BANDWIDTH_BANDS: readonly Band[] = [
   }),
   bw({
     id: 'bw-bi-rtxpro6000-p2p',
+    links: SAME_NUMA_PCIE,
     label: 'P2P bidirectional, RTX PRO 6000, Gen5, same NUMA',
     metric: 'p2p-bw-bi',
     path: 'PCIe Gen5',
@@ -473,6 +522,8 @@ export const BANDWIDTH_BANDS: readonly Band[] = [
   }),
   bw({
     id: 'bw-uni-ada-p2p',
+    links: ['NODE', 'SYS'],
+    attach: 'direct',
     label: 'P2P unidirectional, RTX 6000 Ada, Gen4',
     metric: 'p2p-bw-uni',
     path: 'PCIe Gen4',
@@ -481,11 +532,13 @@ export const BANDWIDTH_BANDS: readonly Band[] = [
     gpuFamily: 'RTX 6000 Ada',
     lowGB: 26.3,
     highGB: 26.3,
-    source: `${STELLINE} (as REFERENCE.md §1)`,
+    source: `${STELLINE} hardware/asus-esc8000a-e12.md`,
     conditions: 'bare metal',
   }),
   bw({
     id: 'bw-uni-ada-off',
+    links: ['NODE', 'SYS'],
+    attach: 'direct',
     label: 'P2P off (host-staged) unidirectional, RTX 6000 Ada, Gen4',
     metric: 'p2p-bw-uni',
     path: 'PCIe Gen4 via host memory',
@@ -494,11 +547,13 @@ export const BANDWIDTH_BANDS: readonly Band[] = [
     gpuFamily: 'RTX 6000 Ada',
     lowGB: 22.1,
     highGB: 22.4,
-    source: `${STELLINE} (as REFERENCE.md §1)`,
+    source: `${STELLINE} hardware/asus-esc8000a-e12.md`,
     conditions: 'bare metal',
   }),
   bw({
     id: 'bw-bi-ada-p2p',
+    links: ['NODE', 'SYS'],
+    attach: 'direct',
     label: 'P2P bidirectional, RTX 6000 Ada, Gen4',
     metric: 'p2p-bw-bi',
     path: 'PCIe Gen4',
@@ -507,11 +562,13 @@ export const BANDWIDTH_BANDS: readonly Band[] = [
     gpuFamily: 'RTX 6000 Ada',
     lowGB: 52.1,
     highGB: 52.1,
-    source: `${STELLINE} (as REFERENCE.md §1)`,
+    source: `${STELLINE} hardware/asus-esc8000a-e12.md`,
     conditions: 'bare metal',
   }),
   bw({
     id: 'bw-bi-ada-off',
+    links: ['NODE', 'SYS'],
+    attach: 'direct',
     label: 'P2P off (host-staged) bidirectional, RTX 6000 Ada, Gen4',
     metric: 'p2p-bw-bi',
     path: 'PCIe Gen4 via host memory',
@@ -520,11 +577,14 @@ export const BANDWIDTH_BANDS: readonly Band[] = [
     gpuFamily: 'RTX 6000 Ada',
     lowGB: 31.4,
     highGB: 31.7,
-    source: `${STELLINE} (as REFERENCE.md §1)`,
+    source: `${STELLINE} hardware/asus-esc8000a-e12.md`,
     conditions: 'bare metal',
   }),
   bw({
     id: 'busbw-ar-rtxpro6000-8gpu-default',
+    links: ['NODE', 'SYS'],
+    attach: 'direct',
+    transports: ['SHM'],
     label: '8-GPU all_reduce busbw, RTX PRO 6000 dual Turin, default NCCL',
     metric: 'allreduce-busbw',
     path: 'PCIe Gen5',
@@ -539,6 +599,9 @@ export const BANDWIDTH_BANDS: readonly Band[] = [
   }),
   bw({
     id: 'busbw-ar-rtxpro6000-8gpu-8ch',
+    links: ['NODE', 'SYS'],
+    attach: 'direct',
+    env: { NCCL_MIN_NCHANNELS: '8' },
     label: '8-GPU all_reduce busbw, RTX PRO 6000 dual Turin, 8 channels',
     metric: 'allreduce-busbw',
     path: 'PCIe Gen5',
@@ -556,11 +619,21 @@ export const BANDWIDTH_BANDS: readonly Band[] = [
 /** Every static band (NCCL model bands are made per group size by `ncclModelBand`). */
 export const BANDS: readonly Band[] = [...LATENCY_BANDS, ...COLLECTIVE_BANDS, ...BANDWIDTH_BANDS]
 
-/** Point bands (low = high) count a value within ±10 % as inside (setups differ that much). */
-export const POINT_TOLERANCE = 0.1
+/**
+ * How far past a band's edges a value still counts as inside it: 10 % of the edge. Why 10 %:
+ * a published range is the min–max of a handful of runs on one machine, not a physical
+ * limit; within one published p2pBandwidthLatencyTest run the small-copy latencies of one
+ * link class already spread that much (8 × A100-SXM4 fixture: P2P-on pairs 2.72–3.33 µs, ±10 %
+ * about their middle; the 2 × RTX 2080 Ti CANNOT pair 13.63–14.99 µs over its four cells), and
+ * a "~x" source value is itself only good to about that. A band of one published value (low = high)
+ * gets the same ±10 %. The measurement's own CI is used as well (see `bandDistance`).
+ */
+export const BAND_TOLERANCE = 0.1
 
-/** True when `value` lies in the band (point bands: within ±POINT_TOLERANCE). */
+/** Kept for callers of the earlier name: point bands admit the same ±BAND_TOLERANCE. */
+export const POINT_TOLERANCE = BAND_TOLERANCE
+
+/** True when `value` lies in the band widened by BAND_TOLERANCE at both edges. */
 export function inBand(band: Band, value: number): boolean {
-  const tol = band.low === band.high ? POINT_TOLERANCE : 0
-  return value >= band.low * (1 - tol) && value <= band.high * (1 + tol)
+  return value >= band.low * (1 - BAND_TOLERANCE) && value <= band.high * (1 + BAND_TOLERANCE)
 }

@@ -12,19 +12,27 @@ export { fitSeries } from './_alphabeta.ts'
 export type { AnalyzeOptions } from './_analyze.ts'
 export { analyzeSet, toAnalysisCell } from './_analyze.ts'
 export { analyze, compare } from './_api.ts'
+export type { CiteContext } from './_cite.ts'
+export { bandDistance, citeFor, fittedTime, hardUnmet, softUnmet } from './_cite.ts'
 export type { CompareOptions } from './_compare.ts'
 export { axisValue, compareSet, perTrialMax } from './_compare.ts'
 export { comparisonCsv, comparisonMarkdown } from './_compare-format.ts'
 export { conclusions } from './_conclusion.ts'
+export type { MachineContext, NcclSeen, Sourced } from './_context.ts'
+export { gpuFamilyOf, machineContext, transportFamily } from './_context.ts'
 export { decodeModel, p2pReadings, timeAt } from './_decode.ts'
 export type { LineFit, SegmentFit, SegmentOptions, XY } from './_fit.ts'
 export { huberLine, relResiduals, segmentedFit } from './_fit.ts'
 export type { TopologyView } from './_join.ts'
 export { gpuOutliers, linkClasses, OUTLIER_RATIO } from './_join.ts'
+export { judgePair, RANGES } from './_mechanism.ts'
+export { MODE_GAP } from './_modes.ts'
+export { conditionsOf, referenceTable } from './_reference.ts'
 export type { Series, SeriesId } from './_series.ts'
 export { buildSeries, seriesId } from './_series.ts'
 export { renderAnalysis, renderComparison } from './_text.ts'
 export { loadTopology, viewOfReport } from './_topology.ts'
+export { groupGpus, judgeCollective } from './_transport.ts'
 export type {
   Analysis,
   AnalysisCell,
@@ -32,34 +40,33 @@ export type {
   BandKind,
   BandMetric,
   BenchComparison,
+  CitedBand,
   Comparison,
   Conclusion,
+  Conflict,
   DecodeModel,
   DecodePlan,
+  Evidence,
   Fit,
   GpuOutlier,
   GroupingStat,
   LinkClassSummary,
+  Mechanism,
+  MechanismId,
   ModelPreset,
+  NcclTransport,
   P2pReading,
   Segment,
   SizeBand,
   SizeComparison,
   Verdict,
 } from './_types.ts'
-export {
-  bandById,
-  bandRange,
-  betaBands,
-  candidateBands,
-  floorBands,
-  gpuFamilyOf,
-  modelBandsFor,
-  subjectOf,
-  verdictText,
-} from './_verdict.ts'
+export type { FitCore, Judged } from './_verdict.ts'
+export { bandById, betaBands, citedText, judgeFit, subjectOf, verdictText } from './_verdict.ts'
+export { bandRange, LINK_WORDS, MECHANISM_WORDS } from './_words.ts'
 export type { NcclModelKey } from './bands.ts'
 export {
+  BAND_TOLERANCE,
   BANDS,
   BANDWIDTH_BANDS,
   COLLECTIVE_BANDS,

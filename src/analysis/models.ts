@@ -1,6 +1,6 @@
 /**
  * Model presets of the decode-step communication model (`compare --model`). Each number
- * carries its source (the project's REFERENCE.md §4); every field can be overridden on the
+ * carries its source (docs/REFERENCE.md, decode-step model); every field can be overridden on the
  * command line (--layers --hidden --dtype-bytes --batch --allreduces-per-layer).
  */
 import type { ModelPreset } from './_types.ts'

@@ -35,7 +35,7 @@ const LEVEL_ENV: Record<string, number> = { LOC: -1, NVL: 0, PIX: 1, PXB: 2, PHB
 
 /**
  * NCCL over sockets when neither P2P nor SHM is allowed: NCCL's NET step costs, Ring LL 2.7 and
- * Simple 14.0 µs (tuning.cc, REFERENCE §2's source), and 5 GB/s loopback (an assumption).
+ * Simple 14.0 µs (NVIDIA/nccl src/graph/tuning.cc), and 5 GB/s loopback (an assumption).
  */
 const NET: TransportParams = {
   label: 'NET/Socket',

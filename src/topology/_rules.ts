@@ -145,7 +145,7 @@ const vmGpudirectClique: Rule = {
         `${pairs.filter((p) => !p2pOk(p)).length} of ${pairs.length} pairs without reported P2P`,
       ],
       reference:
-        'REFERENCE.md §1: noonghunna/club-3090 PR 890 (Proxmox q35, x-nv-gpudirect-clique, 15.23 → 1.01 µs); cloud-hypervisor/cloud-hypervisor PR 6235 (12 → 1.4 µs); wrong data: NVIDIA/nccl issue 2335, NVIDIA/cuda-samples issue 390',
+        'noonghunna/club-3090 PR 890 (Proxmox q35, x-nv-gpudirect-clique, 15.23 → 1.01 µs); cloud-hypervisor/cloud-hypervisor PR 6235 (12 → 1.4 µs); wrong data: NVIDIA/nccl issue 2335, NVIDIA/cuda-samples issue 390',
     }
   },
 }
@@ -165,7 +165,7 @@ const ncclP2pLevel: Rule = {
         `CPU vendor ${cpuVendor} (/proc/cpuinfo)`,
         `${far.length} pairs link ${[...new Set(far.map((p) => p.link))].join('/')}`,
       ],
-      reference: 'REFERENCE.md §2: NVIDIA/nccl src/graph/paths.cc (P2P level PATH_PXB on AMD with more than 2 GPUs)',
+      reference: 'NVIDIA/nccl src/graph/paths.cc (P2P level PATH_PXB on AMD with more than 2 GPUs)',
     }
   },
 }
@@ -271,7 +271,7 @@ const expectedLatency: Rule = {
       severity: 'info',
       message: `Expected cost of a small (16 B) peer copy per pair: ${[...by].map(([k, ps]) => `${k} (${ps.length} pair${ps.length === 1 ? '' : 's'})`).join('; ')}.`,
       facts: [...by].map(([k, ps]) => `${k}: ${(ps[0] as TopoPair).expected?.why ?? ''}`),
-      reference: 'REFERENCE.md §1 (p2pBandwidthLatencyTest latency matrix)',
+      reference: 'docs/REFERENCE.md (p2pBandwidthLatencyTest latency matrix)',
     }
   },
 }

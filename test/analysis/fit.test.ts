@@ -34,6 +34,7 @@ function series(
     bySize,
     unsized: 0,
     bandwidths: [],
+    origins: new Set(),
   }
 }
 

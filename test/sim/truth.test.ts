@@ -99,7 +99,7 @@ test('transports follow NCCL rules: P2P within a switch, SHM across; Turin SHM u
   assert.equal(turin.collective('all_reduce', [0, 1], { NCCL_P2P_LEVEL: '', NCCL_PROTO: '' }).transport, 'SHM')
 })
 
-test("α follows NCCL's model: base + 2(n−1)·hop (REFERENCE §2), and the 13.7 µs-per-hop reading (§4)", () => {
+test("α follows NCCL's model: base + 2(n−1)·hop (NCCL tuning.cc), and the 13.7 µs-per-hop reading of the decode model", () => {
   const us = (s: number) => Math.round(s * 1e7) / 10
   assert.equal(us(presetTruth('baremetal-turin').collective('all_reduce', ALL8).ll.alphaS), 20.6)
   assert.equal(us(presetTruth('baremetal-turin').collective('all_reduce', [0, 1, 2, 3]).ll.alphaS), 12.6)

@@ -1,18 +1,18 @@
 /**
- * Numbers several presets share, each with its source. "REFERENCE" is the project's
- * reference table of published numbers (REFERENCE.md in the shared notes); "§n" its section.
+ * Numbers several presets share, each with its source. "docs/REFERENCE.md" is the
+ * project's table of published numbers (each with its original public source).
  */
 import type { LinkParams, NoiseParams, PathLevel, Preset, TransportParams } from '../_types.ts'
 
-/** NCCL's base latency per call, Ring LL / Ring Simple (µs): REFERENCE §2, NVIDIA/nccl src/graph/tuning.cc baseLat. */
+/** NCCL's base latency per call, Ring LL / Ring Simple (µs): docs/REFERENCE.md, NVIDIA/nccl src/graph/tuning.cc baseLat. */
 export const NCCL_BASE_LL_US = 6.6
 export const NCCL_BASE_SIMPLE_US = 8.4
 
-/** NCCL's per-step latency on PCI, Ring LL / Ring Simple (µs): REFERENCE §2 (tuning.cc hwLat, PCI row). */
+/** NCCL's per-step latency on PCI, Ring LL / Ring Simple (µs): docs/REFERENCE.md (tuning.cc hwLat, PCI row). */
 export const PCI_HOP_LL_US = 1.0
 export const PCI_HOP_SIMPLE_US = 5.7
 
-/** Same on NVLink (µs): LL from REFERENCE §2; Simple 3.4 from the same tuning.cc table (NVLink, Ring, Simple). */
+/** Same on NVLink (µs): LL from docs/REFERENCE.md; Simple 3.4 from the same tuning.cc table (NVLink, Ring, Simple). */
 export const NVLINK_HOP_LL_US = 0.6
 export const NVLINK_HOP_SIMPLE_US = 3.4
 
@@ -22,21 +22,21 @@ export const NVLINK_HOP_SIMPLE_US = 3.4
  */
 export const LL_BW_FRACTION = 0.5
 
-/** 8-GPU all_reduce busbw, RTX PRO 6000, dual Turin, default NCCL (= SHM transport there), GB/s: REFERENCE §3. */
+/** 8-GPU all_reduce busbw, RTX PRO 6000, dual Turin, default NCCL (= SHM transport there), GB/s: docs/REFERENCE.md. */
 export const TURIN_SHM_BUSBW_GBS = 22.2
 
 /**
- * Same with 8 channels, GB/s: REFERENCE §3. Used as what the P2P transport reaches on Gen5
+ * Same with 8 channels, GB/s: docs/REFERENCE.md. Used as what the P2P transport reaches on Gen5
  * PCIe; an assumption (the source tuned channels, it did not switch the transport).
  */
 export const GEN5_P2P_BUSBW_GBS = 37.6
 
-/** PCIe Gen5 x16 per direction, theoretical, GB/s: REFERENCE §3. */
+/** PCIe Gen5 x16 per direction, theoretical, GB/s: docs/REFERENCE.md. */
 export const GEN5_X16_GBS = 63.0
 
 /**
  * Host-staged (P2P off) copy bandwidth as a fraction of the x16 link: RTX 6000 Ada on Gen4 gets
- * 22.1–22.4 GB/s uni of 31.5 (0.70) and 31.4–31.7 GB/s bidi, 1.42× uni (REFERENCE §3, stelline).
+ * 22.1–22.4 GB/s uni of 31.5 (0.70) and 31.4–31.7 GB/s bidi, 1.42× uni (docs/REFERENCE.md, stelline).
  * Applied to Gen5; an extrapolation.
  */
 export const STAGED_UNI_FRACTION = 22.25 / 31.5
@@ -46,7 +46,7 @@ export const STAGED_BI_OVER_UNI = 31.55 / 22.25
 export const GEN5_STAGED_UNI_GBS = GEN5_X16_GBS * STAGED_UNI_FRACTION
 export const GEN5_STAGED_BI_GBS = GEN5_STAGED_UNI_GBS * STAGED_BI_OVER_UNI
 
-/** RTX PRO 6000 P2P copy bandwidth on Gen5, same NUMA, GB/s: uni 53–56.6, bidi 103–111 (REFERENCE §3, rtx6kpro). */
+/** RTX PRO 6000 P2P copy bandwidth on Gen5, same NUMA, GB/s: uni 53–56.6, bidi 103–111 (docs/REFERENCE.md, rtx6kpro). */
 export const GEN5_P2P_UNI_NEAR_GBS = 55.0
 export const GEN5_P2P_UNI_FAR_GBS = 53.0
 export const GEN5_P2P_BI_NEAR_GBS = 110.0
@@ -54,9 +54,9 @@ export const GEN5_P2P_BI_FAR_GBS = 103.0
 
 /**
  * The RTX PRO 6000 Blackwell's own copies (the matrices' diagonal). Latency 1.4 µs: the
- * copy-engine small-copy floor, 1.3–3.3 µs (REFERENCE §1, "Same GPU" row; 1.37 µs on the RTX
+ * copy-engine small-copy floor, 1.3–3.3 µs (docs/REFERENCE.md, "Same GPU" row; 1.37 µs on the RTX
  * 6000 Ada fixture). Bandwidth: the Ada fixture's diagonal is ~812 GB/s on a 960 GB/s card
- * (0.85); × 1792 GB/s (NVIDIA's RTX PRO 6000 data sheet, not in REFERENCE) ≈ 1520. CPU enqueue
+ * (0.85); × 1792 GB/s (NVIDIA's RTX PRO 6000 data sheet, not in docs/REFERENCE.md) ≈ 1520. CPU enqueue
  * time 1.9 µs: the Ada fixture's diagonal CPU cells (1.73–2.05).
  */
 export const RTX_PRO_6000_LOCAL = { latUs: 1.4, cpuLatUs: 1.9, bwUniGBs: 1520, bwBiGBs: 1510 }
@@ -136,7 +136,7 @@ export const gen5PeerLink = (
 /**
  * NCCL on a bare-metal Gen5 RTX PRO 6000 host (baremetal-turin, pcie-switch): NCCL's base
  * latencies; P2P and SHM both with NCCL's PCI step latencies (NCCL's model gives a PCI step
- * the same latency over P2P and SHM, REFERENCE §2), P2P at GEN5_P2P_BUSBW_GBS and SHM at
+ * the same latency over P2P and SHM, docs/REFERENCE.md), P2P at GEN5_P2P_BUSBW_GBS and SHM at
  * TURIN_SHM_BUSBW_GBS; SHM/CE-memcpy steps of `stagedCopyUs`. `p2pLevel` as the preset says why.
  */
 export const gen5BareMetalNccl = (p2pLevel: PathLevel, stagedCopyUs: number): Preset['nccl'] => ({

@@ -7,10 +7,10 @@ import type { LinkParams, Preset } from '../_types.ts'
 import { BARE_METAL_NOISE, gen5BareMetalNccl, gen5PeerLink, RTX_PRO_6000_LOCAL, RTX_PRO_6000_NAME } from './_common.ts'
 import { dualEpycMachine, epycRoot, rootPortGpu } from './_machine.ts'
 
-/** P2P off on this machine (µs): "~14 µs" (REFERENCE §1, RTX PRO 6000 dual Turin row). */
+/** P2P off on this machine (µs): "~14 µs" (docs/REFERENCE.md, RTX PRO 6000 dual Turin row). */
 const STAGED_COPY_US = 14.0
 
-/** Same socket: 0.36–0.52 µs P2P latency (REFERENCE §1), bandwidth at the top of 53–56.6 / 103–111 (§3). */
+/** Same socket: 0.36–0.52 µs P2P latency (docs/REFERENCE.md), bandwidth at the top of 53–56.6 / 103–111 (docs/REFERENCE.md). */
 const NODE: LinkParams = gen5PeerLink('NODE', 0.4, 'near', STAGED_COPY_US)
 
 /** Across sockets: the upper part of the same 0.36–0.52 µs range, bandwidth at the bottom of it (assumption). */
@@ -31,8 +31,8 @@ export const baremetalTurin: Preset = {
   link: (src, dst) => (socket(src) === socket(dst) ? NODE : SYS),
   local: RTX_PRO_6000_LOCAL,
   // NCCL uses no P2P across a host bridge on AMD with > 2 GPUs (PATH_PXB), so NODE and SYS
-  // groups run over SHM unless NCCL_P2P_LEVEL says otherwise (REFERENCE §2, paths.cc).
-  // SHM/CE-memcpy: every step a host-staged copy-engine copy (REFERENCE §1's ~14 µs).
+  // groups run over SHM unless NCCL_P2P_LEVEL says otherwise (docs/REFERENCE.md, paths.cc).
+  // SHM/CE-memcpy: every step a host-staged copy-engine copy (docs/REFERENCE.md: ~14 µs).
   nccl: gen5BareMetalNccl('PXB', STAGED_COPY_US),
   noise: BARE_METAL_NOISE,
   // SIMULATED machine: socket s holds root complexes 00, 20, 40, 60 (s = 0) or 80, a0, c0, e0

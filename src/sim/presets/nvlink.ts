@@ -2,7 +2,7 @@
  * nvlink: an A100-SXM4-like box, 8 GPUs on NVSwitch (NV12 between every pair). Copy numbers
  * come from the published 8 × A100 p2pBandwidthLatencyTest run in the fixtures
  * (fixtures/p2pBandwidthLatencyTest/8x-a100-sxm4-nvswitch-shared-busid-ce), collective numbers
- * from NCCL's model (REFERENCE §2) and the A100 `-g 8` nccl-tests fixture.
+ * from NCCL's model (docs/REFERENCE.md) and the A100 `-g 8` nccl-tests fixture.
  */
 import type { LinkParams, Preset } from '../_types.ts'
 import {
@@ -16,7 +16,7 @@ import {
   ringTransport,
 } from './_common.ts'
 
-/** P2P off on A100 ×8 NVSwitch: 23.6–24.8 µs (REFERENCE §1, DistServe issue 3). */
+/** P2P off on A100 ×8 NVSwitch: 23.6–24.8 µs (docs/REFERENCE.md, DistServe issue 3). */
 const STAGED_COPY_US = 24.2
 
 /**
@@ -30,7 +30,7 @@ const STAGED_BI_GBS = 17.0
 const LINK: LinkParams = {
   level: 'NV',
   peerAccess: true,
-  // 2.94–3.49 µs (REFERENCE §1); the fixture's off-diagonal cells are 2.72–3.33.
+  // 2.94–3.49 µs (docs/REFERENCE.md); the fixture's off-diagonal cells are 2.72–3.33.
   latEnabledUs: 3.2,
   latDisabledUs: STAGED_COPY_US,
   // Fixture CPU matrices: enabled 1.68–2.13 µs, disabled 4.73–5.80 µs off the diagonal.

@@ -7,10 +7,10 @@ import type { LinkParams, Preset } from '../_types.ts'
 import { BARE_METAL_NOISE, gen5BareMetalNccl, gen5PeerLink, RTX_PRO_6000_LOCAL, RTX_PRO_6000_NAME } from './_common.ts'
 import { dualEpycMachine, epycRoot, switchBelowRootPort } from './_machine.ts'
 
-/** P2P off: not published for this board; taken as bare metal's ~14 µs (REFERENCE §1). */
+/** P2P off: not published for this board; taken as bare metal's ~14 µs (docs/REFERENCE.md). */
 const STAGED_COPY_US = 14.0
 
-/** Same switch: 0.71–0.74 µs (REFERENCE §1, rtx6kpro asus-esc8000a-e13p). Bandwidth: Gen5 P2P, near (assumption). */
+/** Same switch: 0.71–0.74 µs (docs/REFERENCE.md, rtx6kpro asus-esc8000a-e13p). Bandwidth: Gen5 P2P, near (assumption). */
 const SAME_SWITCH: LinkParams = gen5PeerLink('PIX', 0.725, 'near', STAGED_COPY_US)
 
 /** Across switches (and sockets): 1.27–1.36 µs (same source). Bandwidth: Gen5 P2P, far (assumption). */
@@ -28,7 +28,7 @@ export const pcieSwitch: Preset = {
   pciBus: [0x13, 0x14, 0x15, 0x16, 0x93, 0x94, 0x95, 0x96],
   link: (src, dst) => (sw(src) === sw(dst) ? SAME_SWITCH : CROSS_SWITCH),
   local: RTX_PRO_6000_LOCAL,
-  // NCCL's default P2P level (PATH_PXB, REFERENCE §2): groups on one switch use P2P,
+  // NCCL's default P2P level (PATH_PXB, docs/REFERENCE.md): groups on one switch use P2P,
   // groups that span both switches fall back to SHM.
   nccl: gen5BareMetalNccl('PXB', STAGED_COPY_US),
   noise: BARE_METAL_NOISE,

@@ -22,16 +22,16 @@ import {
 } from './_common.ts'
 import { rootPortGpu } from './_machine.ts'
 
-/** The host-staged per-copy floor the seed measured (µs): REFERENCE §1 ("A ~13.7 µs floor …"). */
+/** The host-staged per-copy floor the seed measured (µs): docs/REFERENCE.md ("A ~13.7 µs floor …"). */
 const STAGED_COPY_US = 13.7
 
 /**
  * NCCL SHM per ring step, LL (µs). Our choice: host staging by SHM, where GPUs write and poll
  * pinned host memory themselves, not the driver's copy-engine staging that costs 13.7 µs per
  * copy. The one published no-P2P 8-GPU figure is RTX 4090 ×8 over SHM, 38.8 µs at 8 B
- * (REFERENCE §2, blog.chlc.cc); with NCCL's base 6.6 µs and 14 steps that is
+ * (docs/REFERENCE.md, blog.chlc.cc); with NCCL's base 6.6 µs and 14 steps that is
  * (38.8 − 6.6) / 14 = 2.3 µs per step. `NCCL_SHM_USE_CUDA_MEMCPY=1` switches to the other
- * reading (every step a 13.7 µs staged copy, REFERENCE §4's worked example).
+ * reading (every step a 13.7 µs staged copy, the decode model's per-hop reading, docs/REFERENCE.md).
  */
 const SHM_HOP_LL_US = (38.8 - NCCL_BASE_LL_US) / 14
 /** The same host-staging surcharge over NCCL's PCI LL step, added to its Simple step (µs). */
@@ -49,7 +49,7 @@ const LINK: LinkParams = {
   // (fixtures/p2pBandwidthLatencyTest/autodl-container-2x-rtx2080ti-p2p-disabled-cannot).
   cpuLatEnabledUs: 10.7,
   cpuLatDisabledUs: 10.7,
-  // Host-staged PCIe Gen5 (see _common.ts for the derivation from REFERENCE §3).
+  // Host-staged PCIe Gen5 (see _common.ts for the derivation from docs/REFERENCE.md).
   bwUniEnabledGBs: GEN5_STAGED_UNI_GBS,
   bwUniDisabledGBs: GEN5_STAGED_UNI_GBS,
   bwBiEnabledGBs: GEN5_STAGED_BI_GBS,
@@ -109,7 +109,7 @@ export const seedVm: Preset = {
     p2pLevel: 'PXB',
     // Never used: no pair has peer access. NCCL's PCI numbers, for completeness.
     p2p: pciTransport('P2P/IPC', GEN5_P2P_BUSBW_GBS),
-    // SHM ring bandwidth as measured for default NCCL (= SHM) on RTX PRO 6000 bare metal, REFERENCE §3;
+    // SHM ring bandwidth as measured for default NCCL (= SHM) on RTX PRO 6000 bare metal, docs/REFERENCE.md;
     // the VM is assumed to add no bandwidth cost (its host path is the same Gen5 link).
     shm: ringTransport('SHM', SHM_HOP_LL_US, PCI_HOP_SIMPLE_US + STAGING_SURCHARGE_US, TURIN_SHM_BUSBW_GBS),
     shmMemcpy: ceMemcpyTransport(STAGED_COPY_US, TURIN_SHM_BUSBW_GBS),

@@ -1,0 +1,177 @@
+/**
+ * What the analysis knows about the machine a set was measured on, each fact with where it
+ * was read: the GPU model, a VM detected by the topology capture or declared in the manifest,
+ * link classes and `topo -p2p` status per pair, the CPU vendor, how the GPUs attach (own root
+ * ports or PCIe switches), NCCL's own account of each launch (NCCL_DEBUG=INFO lines kept by a
+ * sweep or read by `import`), and the peer access the set's own p2p rows report.
+ */
+import type { LoadedSet } from '../resultset/index.ts'
+import type { TopologyView } from './_join.ts'
+import type { Series } from './_series.ts'
+import type { NcclTransport } from './_types.ts'
+
+/** A fact and where it came from. */
+export interface Sourced<T> {
+  value: T
+  source: string
+}
+
+/** NCCL's account of one launch, as the sweep and the importer record it. */
+export interface NcclSeen {
+  transports: string[]
+  channels?: number
+  algos: string[]
+  protos: string[]
+  version?: string
+}
+
+/** The machine, as far as the set and its topology say. */
+export interface MachineContext {
+  gpuName?: Sourced<string>
+  gpuFamily?: string
+  /** true: VM detected or declared; false: the capture says bare metal; absent: unknown. */
+  vm?: Sourced<boolean>
+  cpuVendor?: Sourced<string>
+  /** `direct` when no pair is PIX/PXB (own root ports), `switch` when some are. */
+  attach?: Sourced<'direct' | 'switch'>
+  /** True when some pair is NV# (NVLink or NVSwitch). */
+  nvlink?: Sourced<boolean>
+  /** Number of GPUs the topology capture lists. */
+  gpus?: number
+  linkClass(a: number, b: number): Sourced<string> | undefined
+  p2pStatus(a: number, b: number): Sourced<string> | undefined
+  /** Peer access between two GPUs as the set's own p2p rows say (CAN/CANNOT lines). */
+  peerAccess(a: number, b: number): Sourced<boolean> | undefined
+  /** NCCL's account of the launches a series came from (merged), when printed. */
+  nccl(s: Pick<Series, 'origins'>): Sourced<NcclSeen> | undefined
+  /** GPUs per process of the launches a series came from (nccl-tests `nGpus`), when stated. */
+  gpusPerProcess(s: Pick<Series, 'origins'>): number | undefined
+}
+
+/** The family of a GPU name as nvidia-smi prints it, in the spelling the bands use. */
+export function gpuFamilyOf(name: string | undefined): string | undefined {
+  if (!name) return undefined
+  const table: [RegExp, string][] = [
+    [/RTX PRO 6000/i, 'RTX PRO 6000 Blackwell'],
+    [/RTX 6000 Ada/i, 'RTX 6000 Ada'],
+    [/A100/i, 'A100'],
+    [/4090/, 'RTX 4090'],
+    [/3090/, 'RTX 3090'],
+  ]
+  return table.find(([re]) => re.test(name))?.[1]
+}
+
+/** The family a transport string of NCCL's belongs to ("P2P/IPC" → P2P, "NET/IB/GDRDMA" → NET). */
+export function transportFamily(t: string): NcclTransport | undefined {
+  const head = t.split('/')[0]?.toUpperCase()
+  return head === 'P2P' || head === 'SHM' || head === 'NET' || head === 'NVLS' ? head : undefined
+}
+
+/** GPU names of NVLink-connected modules (SXM boards, NVL parts). */
+const SXM = /SXM|\bNVL\b/i
+
+const pairKey = (a: number, b: number): string => `${Math.min(a, b)}-${Math.max(a, b)}`
+
+interface SourceLike {
+  raw: string
+  format: string
+  meta: Record<string, unknown>
+  nccl?: NcclSeen
+}
+
+interface SweepLike {
+  points?: Record<string, { nccl?: NcclSeen }>
+}
+
+/** The GPU name the set's manifest or its sources name first. */
+function gpuNameOf(set: LoadedSet): Sourced<string> | undefined {
+  const host = set.manifest.host?.gpus?.find((g) => g.name)?.name
+  if (host) return { value: host, source: 'manifest host.gpus' }
+  for (const s of (set.manifest.sources ?? []) as SourceLike[]) {
+    const devices = s.meta.devices as { name?: string }[] | undefined
+    const name = devices?.find((d) => d.name)?.name
+    if (name) return { value: name, source: `${s.raw} (${s.format} device lines)` }
+  }
+  return undefined
+}
+
+/** Peer access per unordered pair from the set's rows (false wins: one CANNOT line is enough). */
+function peerAccessOf(set: LoadedSet): Map<string, Sourced<boolean>> {
+  const out = new Map<string, Sourced<boolean>>()
+  for (const r of set.rows) {
+    if (r.peerAccess === undefined || r.src === null || r.dst === null || r.src === r.dst) continue
+    const k = pairKey(r.src, r.dst)
+    const had = out.get(k)
+    if (had && had.value === false) continue
+    const word = r.peerAccess ? 'CAN' : 'CANNOT'
+    out.set(k, { value: r.peerAccess, source: `${r.source.file}: Device=${r.src} ${word} Access Peer Device=${r.dst}` })
+  }
+  return out
+}
+
+function mergeSeen(list: readonly NcclSeen[]): NcclSeen {
+  const uniq = (f: (a: NcclSeen) => string[]): string[] => [...new Set(list.flatMap(f))].sort()
+  const out: NcclSeen = {
+    transports: uniq((a) => a.transports),
+    algos: uniq((a) => a.algos),
+    protos: uniq((a) => a.protos),
+  }
+  const ch = list.map((a) => a.channels).filter((c): c is number => c !== undefined)
+  if (ch.length) out.channels = Math.max(...ch)
+  const v = list.find((a) => a.version)?.version
+  if (v) out.version = v
+  return out
+}
+
+/** Builds the machine context of a set and its topology view (pure). */
+export function machineContext(set: LoadedSet, topology: TopologyView | null | undefined): MachineContext {
+  const gpuName = gpuNameOf(set) ?? topology?.gpuName
+  const family = gpuFamilyOf(gpuName?.value)
+  const declared = set.manifest.host?.vm
+  const vm: Sourced<boolean> | undefined =
+    typeof declared === 'boolean' ? { value: declared, source: 'manifest host.vm (declared)' } : topology?.vm
+  const access = peerAccessOf(set)
+  const sources = new Map(((set.manifest.sources ?? []) as SourceLike[]).map((s) => [s.raw, s]))
+  const points = (set.manifest.extra?.sweep as SweepLike | undefined)?.points ?? {}
+  const classes = topology?.classes ?? []
+  const ctx: MachineContext = {
+    ...(gpuName ? { gpuName } : {}),
+    ...(family ? { gpuFamily: family } : {}),
+    ...(vm ? { vm } : {}),
+    ...(topology?.cpuVendor ? { cpuVendor: topology.cpuVendor } : {}),
+    ...(topology?.gpus ? { gpus: topology.gpus } : {}),
+    linkClass: (a, b) => {
+      const l = topology?.linkClass(a, b)
+      return l ? { value: l, source: topology?.source ?? 'topology' } : undefined
+    },
+    p2pStatus: (a, b) => topology?.p2pStatus?.(a, b),
+    peerAccess: (a, b) => access.get(pairKey(a, b)),
+    nccl: (s) => {
+      const seen: NcclSeen[] = []
+      const from: string[] = []
+      for (const o of s.origins) {
+        const acc = points[o]?.nccl ?? sources.get(o)?.nccl
+        if (acc) {
+          seen.push(acc)
+          from.push(points[o] ? `sweep point ${o}` : o)
+        }
+      }
+      return seen.length ? { value: mergeSeen(seen), source: `NCCL_DEBUG=INFO lines of ${from.join(', ')}` } : undefined
+    },
+    gpusPerProcess: (s) => {
+      for (const o of s.origins) {
+        const banner = sources.get(o)?.meta.banner as { nGpus?: number } | undefined
+        if (typeof banner?.nGpus === 'number') return banner.nGpus
+      }
+      return undefined
+    },
+  }
+  if (classes.length) {
+    const src = topology?.source ?? 'topology'
+    ctx.nvlink = { value: classes.some((c) => /^NV/i.test(c)), source: src }
+    ctx.attach = { value: classes.some((c) => c === 'PIX' || c === 'PXB') ? 'switch' : 'direct', source: src }
+  } else if (gpuName && SXM.test(gpuName.value)) {
+    ctx.nvlink = { value: true, source: `${gpuName.source}: ${gpuName.value} (SXM modules are connected by NVLink)` }
+  }
+  return ctx
+}
