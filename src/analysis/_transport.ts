@@ -156,7 +156,7 @@ export function judgeCollective(f: CollFit, s: Pick<Series, 'origins'>, ctx: Mac
   const overNv = nvAll || (ctx.nvlink?.value === true && !allLinks)
   const text =
     id === 'nccl-p2p'
-      ? `${MECHANISM_WORDS[id]} (${nvAll ? 'over NVLink' : 'over PCIe'})`
+      ? `${MECHANISM_WORDS[id]} (${overNv ? 'over NVLink' : 'over PCIe'})`
       : id === 'undetermined'
         ? 'NCCL transport not determined (no NCCL_DEBUG=INFO output, and the topology does not settle it)'
         : MECHANISM_WORDS[id]

@@ -334,11 +334,10 @@ export const COLLECTIVE_BANDS: readonly Band[] = [
     vm: false,
     gpuFamily: 'RTX PRO 6000 Blackwell',
     ranks: 8,
-    sizes: [1024, 32768],
     lowUs: 24.1,
     highUs: 26.2,
     source: `${RTX6K} optimization/pcie-oneshot-allreduce.md`,
-    conditions: 'small messages, NCCL LL protocol',
+    conditions: 'small messages (sizes not stated: compared with the floor), NCCL LL protocol',
   }),
   coll({
     id: 'ar-rtxpro6000-default-8gpu',

@@ -4,6 +4,7 @@ import { basename, join } from 'node:path'
 import { badInput } from '../errors/index.ts'
 import type { Diagnostic, Manifest, Row, SourceFile } from '../model/index.ts'
 import { SIM_MARKER } from '../model/index.ts'
+import { NcclInfoCollector } from '../nccl-log/index.ts'
 import type { Parser } from '../parsers/index.ts'
 import { DETECT_BYTES, detectParser } from '../parsers/index.ts'
 import { Appender, isNonEmptyDir, newManifest, RAW, readManifest, writeManifest } from '../resultset/index.ts'
@@ -125,10 +126,15 @@ async function importOne(
       batch = []
     }
   })
+  // NCCL's INFO lines, read as a sweep reads its own runs' (the parser skips them as noise).
+  const nccl = new NcclInfoCollector()
   try {
     await eachLine(
       input.data ?? input.path,
-      (line, no) => lp.line(line, no),
+      (line, no) => {
+        lp.line(line, no)
+        nccl.line(line)
+      },
       (chunk) => {
         hash.update(chunk)
         bytes += chunk.length
@@ -150,5 +156,7 @@ async function importOne(
     rows,
     diagnostics: diagnostics.length,
   }
+  const account = nccl.account()
+  if (account) file.nccl = account
   return { file, diagnostics: diagnostics.map((d) => ({ ...d, file: input.path })) }
 }

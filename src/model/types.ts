@@ -1,3 +1,5 @@
+import type { NcclAccount } from '../nccl-log/index.ts'
+
 /**
  * The result-set model: plain, JSON-serializable data in base units
  * (bytes, seconds, bytes/second). Nothing here does IO.
@@ -92,6 +94,8 @@ export interface SourceFile {
   meta: Record<string, unknown>
   rows: number
   diagnostics: number
+  /** NCCL's own account, when the file holds NCCL_DEBUG=INFO lines (transports, channels, tuner choices, version). */
+  nccl?: NcclAccount
 }
 
 /** Outcome of one sweep point. */

@@ -21,6 +21,8 @@ export interface NcclAccount {
   transports: string[]
   /** Largest collective channel count NCCL reported. */
   channels?: number
+  /** Transports per channel, e.g. {"00": ["P2P/IPC"], "01": ["SHM"]} (at most 64 channels). */
+  perChannel?: Record<string, string[]>
   /** Distinct algorithms and protocols the tuner chose, sorted. */
   algos: string[]
   protos: string[]
@@ -47,6 +49,7 @@ export class NcclInfoCollector {
   private choices = new Map<string, NcclAccount['choices'][number]>()
   private envSet: Record<string, string> = {}
   private channels: number | undefined
+  private perChannel = new Map<string, Set<string>>()
   private version: string | undefined
   private infoLines = 0
 
@@ -57,7 +60,8 @@ export class NcclInfoCollector {
     this.infoLines++
     const t = raw.slice(at + 10).trim()
     let m: RegExpExecArray | null
-    if ((m = /^Channel \d+\/\d+ : .* via (\S+(?: pointer)?)/.exec(t))) this.transports.add(transport(m[1] as string))
+    if ((m = /^Channel (\d+)\/\d+ : .* via (\S+(?: pointer)?)/.exec(t)))
+      this.via(m[1] as string, transport(m[2] as string))
     else if ((m = /^Channel \d+\/(\d+) :(?:\s+\d+)+\s*$/.exec(t))) this.channel(Number(m[1]))
     else if ((m = /^(\d+) coll channels/.exec(t))) this.channel(Number(m[1]))
     else if ((m = /^(?:(\w+): )?(\d+) Bytes -> Algo (\w+) proto (\w+)/.exec(t)))
@@ -65,6 +69,12 @@ export class NcclInfoCollector {
     else if ((m = /^(NCCL_\w+) set by environment to (.*?)\.?$/.exec(t)))
       this.envSet[m[1] as string] = (m[2] as string).trim()
     else if ((m = /^NCCL version (\S+)/.exec(t))) this.version = m[1]
+  }
+
+  private via(channel: string, t: string): void {
+    this.transports.add(t)
+    const set = this.perChannel.get(channel) ?? new Set<string>()
+    if (this.perChannel.size < 64 || this.perChannel.has(channel)) this.perChannel.set(channel, set.add(t))
   }
 
   private channel(n: number): void {
@@ -92,6 +102,8 @@ export class NcclInfoCollector {
       infoLines: this.infoLines,
     }
     if (this.channels !== undefined) a.channels = this.channels
+    if (this.perChannel.size)
+      a.perChannel = Object.fromEntries([...this.perChannel].sort().map(([c, v]) => [c, [...v].sort()]))
     if (this.version !== undefined) a.version = this.version
     return a
   }
@@ -120,6 +132,15 @@ export function mergeAccounts(list: readonly (NcclAccount | undefined)[]): NcclA
     envSet: Object.assign({}, ...as.map((a) => a.envSet)),
     infoLines: as.reduce((s, a) => s + a.infoLines, 0),
   }
+  const per: Record<string, Set<string>> = {}
+  for (const a of as)
+    for (const [c, v] of Object.entries(a.perChannel ?? {})) for (const t of v) (per[c] ??= new Set()).add(t)
+  if (Object.keys(per).length)
+    out.perChannel = Object.fromEntries(
+      Object.entries(per)
+        .sort()
+        .map(([c, v]) => [c, [...v].sort()]),
+    )
   const ch = as.map((a) => a.channels).filter((c): c is number => c !== undefined)
   if (ch.length) out.channels = Math.max(...ch)
   const v = as.find((a) => a.version)?.version

@@ -118,10 +118,12 @@ export function collectiveModel(
   const f = busFactor(c, n)
   const ll = line(p.nccl.baseLLUs, steps, t.hopLLUs, t.busBwLLGBs, f)
   const simple = line(p.nccl.baseSimpleUs, steps, t.hopSimpleUs, t.busBwSimpleGBs, f)
-  // NCCL picks the protocol its model predicts faster; the model here is that model, so the
-  // switch sits where the two lines cross.
+  // NCCL picks the protocol its model predicts faster. Where the preset publishes where the
+  // tuner switches, that; otherwise the model here is taken as NCCL's, and the switch sits
+  // where the two lines cross.
   const slope = 1 / ll.betaBps - 1 / simple.betaBps
-  const breakpointBytes = slope > 0 ? Math.max(0, (simple.alphaS - ll.alphaS) / slope) : Infinity
+  const tuner = t === p.nccl.p2p || t === p.nccl.shm ? p.nccl.simpleFromBytes?.[n] : undefined
+  const breakpointBytes = tuner ?? (slope > 0 ? Math.max(0, (simple.alphaS - ll.alphaS) / slope) : Infinity)
   const forced = forcedProtocol(env)
   return {
     collective: c,

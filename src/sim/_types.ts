@@ -151,6 +151,12 @@ export interface Preset {
     shm: TransportParams
     /** SHM with NCCL_SHM_USE_CUDA_MEMCPY=1: every step is a host-staged copy-engine copy. */
     shmMemcpy: TransportParams
+    /**
+     * Where NCCL's tuner switches P2P and SHM rings from LL to Simple, by group size, where
+     * published for the machine (its model, not the measured lines, decides); otherwise where
+     * the two lines cross.
+     */
+    simpleFromBytes?: Readonly<Record<number, number>>
   }
   noise: NoiseParams
   /** The machine as the topology tools see it (`nvidia-smi topo`, `lspci -tv`, hypervisor checks). */
@@ -218,7 +224,7 @@ export interface CollectiveModel {
   busFactor: number
   ll: AlphaBeta
   simple: AlphaBeta
-  /** Sizes below this use LL, from here on Simple (the crossover of the two lines). */
+  /** Sizes below this use LL, from here on Simple (the crossover of the two lines, or the preset's tuner switch). */
   breakpointBytes: number
   /** A protocol forced by NCCL_PROTO, if any. */
   forced?: Protocol

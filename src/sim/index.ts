@@ -43,6 +43,8 @@ export interface PresetTruth {
   description: string
   gpuName: string
   gpuCount: number
+  /** The preset's machine is a VM (its hypervisor checks say so). */
+  vm: boolean
   noise: NoiseParams
   /** Path level and peer access of an ordered pair of physical GPUs. */
   link(src: number, dst: number): { level: string; peerAccess: boolean }
@@ -58,6 +60,7 @@ export function presetTruth(name: string): PresetTruth {
     description: p.description,
     gpuName: p.gpuName,
     gpuCount: p.pciBus.length,
+    vm: p.machine.vm !== undefined,
     noise: p.noise,
     link: (src, dst) => {
       const l = p.link(src, dst)

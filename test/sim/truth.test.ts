@@ -101,9 +101,12 @@ test('transports follow NCCL rules: P2P within a switch, SHM across; Turin SHM u
 
 test("α follows NCCL's model: base + 2(n−1)·hop (NCCL tuning.cc), and the 13.7 µs-per-hop reading of the decode model", () => {
   const us = (s: number) => Math.round(s * 1e7) / 10
-  assert.equal(us(presetTruth('baremetal-turin').collective('all_reduce', ALL8).ll.alphaS), 20.6)
-  assert.equal(us(presetTruth('baremetal-turin').collective('all_reduce', [0, 1, 2, 3]).ll.alphaS), 12.6)
-  assert.equal(us(presetTruth('baremetal-turin').collective('all_reduce', ALL8).simple.alphaS), 88.2)
+  // baremetal-turin: NCCL's base latencies with the step costs measured on that machine
+  // (1.25 µs LL, 2.55 µs Simple; src/sim/presets/_common.ts), not tuning.cc's 1.0 / 5.7.
+  assert.equal(us(presetTruth('baremetal-turin').collective('all_reduce', ALL8).ll.alphaS), 24.1)
+  assert.equal(us(presetTruth('baremetal-turin').collective('all_reduce', [0, 1, 2, 3]).ll.alphaS), 14.1)
+  assert.equal(us(presetTruth('baremetal-turin').collective('all_reduce', ALL8).simple.alphaS), 44.1)
+  assert.equal(presetTruth('baremetal-turin').collective('all_reduce', ALL8).breakpointBytes, 32768)
   assert.equal(us(presetTruth('nvlink').collective('all_reduce', ALL8).ll.alphaS), 15.0)
   assert.equal(us(presetTruth('seed-vm').collective('all_reduce', ALL8).ll.alphaS), 38.8)
   assert.equal(

@@ -80,17 +80,18 @@ export const BARE_METAL_NOISE: NoiseParams = {
 /** The GPU of the three RTX PRO 6000 presets, as nvidia-smi and nccl-tests print its name. */
 export const RTX_PRO_6000_NAME = 'NVIDIA RTX PRO 6000 Blackwell Workstation Edition'
 
-/** A ring transport: per-step latencies as given, LL's bus bandwidth LL_BW_FRACTION of Simple's. */
+/** A ring transport: per-step latencies as given, LL's bus bandwidth `llFraction` (default LL_BW_FRACTION) of Simple's. */
 export const ringTransport = (
   label: string,
   hopLLUs: number,
   hopSimpleUs: number,
   busBwSimpleGBs: number,
+  llFraction = LL_BW_FRACTION,
 ): TransportParams => ({
   label,
   hopLLUs,
   hopSimpleUs,
-  busBwLLGBs: busBwSimpleGBs * LL_BW_FRACTION,
+  busBwLLGBs: busBwSimpleGBs * llFraction,
   busBwSimpleGBs,
 })
 
@@ -134,16 +135,38 @@ export const gen5PeerLink = (
 })
 
 /**
+ * Measured NCCL all_reduce costs on bare-metal Gen5 RTX PRO 6000 hosts (docs/REFERENCE.md,
+ * github.com/voipmonitor/rtx6kpro), as per-step latencies over NCCL's base latencies:
+ * - LL step 1.25 µs: the LL floors are 24.1–26.2 µs on 8 GPUs (6.6 + 14 × 1.25 = 24.1) and
+ *   13.2–15.6 µs on 4 GPUs (6.6 + 6 × 1.25 = 14.1), optimization/pcie-oneshot-allreduce.md.
+ *   NCCL's own model says 1.0 µs per PCI step (tuning.cc); the measurements are 25 % slower.
+ * - LL's bus bandwidth 0.8 of Simple's (not LL_BW_FRACTION): the 4-GPU LL time grows only
+ *   13.2 → 15.6 µs from 1 to 32 KB, at least 13 GB/s of algbw (~20 GB/s busbw); 0.8 × 22.2 GB/s
+ *   puts 32 KB at 16.9 µs, 8 % over the band's top (within its tolerance); half would be 18.5 µs.
+ * - Simple step 2.55 µs: default NCCL takes ~48 µs at 32–64 KB on 8 GPUs with Simple
+ *   (optimization/nccl-tuning.md): 48 µs less ~3.9 µs of transfer at 12.7 GB/s algbw is 44.1 µs
+ *   = 8.4 + 14 × 2.55.
+ * - NCCL's tuner picks Simple from 32 KiB on for 8 GPUs (same page: "Simple chosen" at 32–64 KB),
+ *   although LL would be faster there: its model, not the measured lines, decides. Other group
+ *   sizes are not published: they switch where the two lines cross.
+ */
+export const GEN5_HOP_LL_US = 1.25
+export const GEN5_HOP_SIMPLE_US = 2.55
+export const GEN5_LL_BW_FRACTION = 0.8
+export const GEN5_SIMPLE_FROM_BYTES: Readonly<Record<number, number>> = { 8: 32768 }
+
+/**
  * NCCL on a bare-metal Gen5 RTX PRO 6000 host (baremetal-turin, pcie-switch): NCCL's base
- * latencies; P2P and SHM both with NCCL's PCI step latencies (NCCL's model gives a PCI step
- * the same latency over P2P and SHM, docs/REFERENCE.md), P2P at GEN5_P2P_BUSBW_GBS and SHM at
+ * latencies and the measured step costs above, the same over P2P and SHM (NCCL's model gives a
+ * PCI step the same latency over both, docs/REFERENCE.md), P2P at GEN5_P2P_BUSBW_GBS and SHM at
  * TURIN_SHM_BUSBW_GBS; SHM/CE-memcpy steps of `stagedCopyUs`. `p2pLevel` as the preset says why.
  */
 export const gen5BareMetalNccl = (p2pLevel: PathLevel, stagedCopyUs: number): Preset['nccl'] => ({
   baseLLUs: NCCL_BASE_LL_US,
   baseSimpleUs: NCCL_BASE_SIMPLE_US,
   p2pLevel,
-  p2p: pciTransport('P2P/IPC', GEN5_P2P_BUSBW_GBS),
-  shm: pciTransport('SHM', TURIN_SHM_BUSBW_GBS),
+  p2p: ringTransport('P2P/IPC', GEN5_HOP_LL_US, GEN5_HOP_SIMPLE_US, GEN5_P2P_BUSBW_GBS, GEN5_LL_BW_FRACTION),
+  shm: ringTransport('SHM', GEN5_HOP_LL_US, GEN5_HOP_SIMPLE_US, TURIN_SHM_BUSBW_GBS, GEN5_LL_BW_FRACTION),
   shmMemcpy: ceMemcpyTransport(stagedCopyUs, TURIN_SHM_BUSBW_GBS),
+  simpleFromBytes: GEN5_SIMPLE_FROM_BYTES,
 })
