@@ -5,6 +5,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { badInput } from '../errors/index.ts'
+import { readHostFacts } from '../host/_read.ts'
+import type { HostFacts } from '../host/_types.ts'
 import { SIM_MARKER } from '../model/index.ts'
 import { FsView } from './_fsview.ts'
 import { buildGpus } from './_gpus.ts'
@@ -49,6 +51,8 @@ export interface Gathered {
   cpuVendor?: string
   /** The sources describe a simulated machine. */
   simulated?: boolean
+  /** Host facts, read here so a capture saves the files they came from. */
+  host?: HostFacts
 }
 
 function readInputFile(path: string): { path: string; text: string } {
@@ -145,7 +149,13 @@ export async function gather(opts: CollectOptions): Promise<Gathered> {
   }
   const virt = virtFrom(commands)
   const { hypervisor, cpuVendor } = detectHypervisor(fs, virt)
+  const host = readHostFacts(fs?.root !== undefined && scan?.present ? fs : undefined, buildGpus(inputs, scan).gpus, {
+    underLoad: opts.underLoad === true,
+    vm: hypervisor.detected,
+    smi: inputs.smiQ,
+  })
   return {
+    ...(host ? { host } : {}),
     ...(fs ? { fs } : {}),
     ...(scan ? { scan } : {}),
     inputs,
@@ -182,11 +192,13 @@ export function analyze(g: Gathered): TopologyReport {
       hypervisor: g.hypervisor,
       ...(g.cpuVendor ? { cpuVendor: g.cpuVendor } : {}),
       ...(g.simulated ? { simulated: true } : {}),
+      ...(g.host ? { host: g.host } : {}),
     }),
     groupings: [],
     hypervisor: g.hypervisor,
     ...(g.cpuVendor ? { cpuVendor: g.cpuVendor } : {}),
     pciRootBuses: [...roots].sort(),
+    ...(g.host ? { host: g.host } : {}),
     sources: g.inputs.sources,
     diagnostics: [...g.inputs.diagnostics, ...diagnostics],
     ...(g.simulated ? { simulated: true as const } : {}),

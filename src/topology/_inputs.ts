@@ -3,6 +3,9 @@
  * recognizes it (or the small nvidia-smi --query-gpu CSV reader here); problems become
  * diagnostics with file:line.
  */
+
+import type { SmiLink } from '../host/_nvsmi.ts'
+import { parseSmiQuery } from '../host/_nvsmi.ts'
 import type { Diagnostic } from '../model/index.ts'
 import type { IommuGroups, LspciList, LspciTree, P2PMatrix, TopoMatrix } from '../parsers/index.ts'
 import { DETECT_BYTES, detectParser, parseText, splitLines } from '../parsers/index.ts'
@@ -24,6 +27,8 @@ export interface ParsedInputs {
   lspciNn: { file: string; t: LspciList }[]
   iommu: { file: string; t: IommuGroups }[]
   query: { file: string; gpus: QueryGpu[] }[]
+  /** `nvidia-smi -q` outputs (PCIe link generation and width per GPU). */
+  smiQ: { file: string; gpus: SmiLink[] }[]
   diagnostics: Diagnostic[]
   sources: TopoSource[]
 }
@@ -36,6 +41,7 @@ export const noInputs = (): ParsedInputs => ({
   lspciNn: [],
   iommu: [],
   query: [],
+  smiQ: [],
   diagnostics: [],
   sources: [],
 })
@@ -65,7 +71,7 @@ export function parseQueryCsv(text: string): QueryGpu[] | undefined {
 }
 
 const FORMATS =
-  'nvidia-smi topo -m, nvidia-smi topo -p2p, lspci -tv, lspci -nn, an IOMMU group listing, nvidia-smi --query-gpu=index,name,pci.bus_id CSV'
+  'nvidia-smi topo -m, nvidia-smi topo -p2p, nvidia-smi -q, lspci -tv, lspci -nn, an IOMMU group listing, nvidia-smi --query-gpu=index,name,pci.bus_id CSV'
 
 /** Parses one saved output into `into`; returns whether anything usable came out of it. */
 export function addInput(into: ParsedInputs, file: string, text: string, kind = 'input'): boolean {
@@ -79,6 +85,11 @@ export function addInput(into: ParsedInputs, file: string, text: string, kind = 
   if (query) {
     into.query.push({ file, gpus: query })
     into.sources.push({ kind, name: file, format: 'nvidia-smi-query-gpu', ok: true })
+    return true
+  }
+  if (/^=+NVSMI LOG=+\s*$/m.test(text.slice(0, DETECT_BYTES))) {
+    into.smiQ.push({ file, gpus: parseSmiQuery(text) })
+    into.sources.push({ kind, name: file, format: 'nvidia-smi-q', ok: true })
     return true
   }
   const parser = detectParser(text.slice(0, DETECT_BYTES), ['topology'], { file, diagnostics: into.diagnostics })

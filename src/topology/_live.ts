@@ -29,6 +29,7 @@ export const LIVE_COMMANDS: readonly { file: string; argv: string[]; needs: stri
     argv: ['nvidia-smi', 'topo', '-p2p', c],
     needs: 'nvidia-smi',
   })),
+  { file: 'nvidia-smi-q.txt', argv: ['nvidia-smi', '-q'], needs: 'nvidia-smi' },
   { file: 'lspci-tv.txt', argv: ['lspci', '-tv'], needs: 'lspci' },
   { file: 'lspci-nn.txt', argv: ['lspci', '-Dnnk'], needs: 'lspci' },
   { file: 'systemd-detect-virt-vm.txt', argv: ['systemd-detect-virt', '--vm'], needs: 'systemd-detect-virt' },

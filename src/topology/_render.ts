@@ -50,9 +50,29 @@ function host(r: TopologyReport): string {
   return `${r.gpus.length} GPU${r.gpus.length === 1 ? '' : 's'}; hypervisor: ${hv}${h.container ? `; container: ${h.container}` : ''}${r.cpuVendor ? `; CPU ${r.cpuVendor}` : ''}; PCI root buses: ${r.pciRootBuses.length ? r.pciRootBuses.join(' ') : 'none seen'}\n`
 }
 
+/** One line of host state (power, IOMMU, NUMA), when read. */
+function hostState(r: TopologyReport): string | undefined {
+  const h = r.host
+  if (!h) return undefined
+  const d = h.cpu.deepestEnabled
+  const types = [...new Set(Object.values(h.iommu.gpuGroupType))]
+  const parts = [
+    h.aspmPolicy ? `ASPM policy ${h.aspmPolicy}` : undefined,
+    d
+      ? `deepest idle state ${d.name} (${+(d.exitLatencyS * 1e6).toFixed(1)} µs exit${h.cpu.idleDriver ? `, ${h.cpu.idleDriver}` : ''})`
+      : undefined,
+    h.cpu.freqGovernor
+      ? `cpufreq ${h.cpu.freqGovernor}${h.cpu.amdPstate ? `, amd_pstate ${h.cpu.amdPstate}` : ''}`
+      : undefined,
+    types.length ? `GPU IOMMU groups ${types.join('/')}` : undefined,
+    h.numa ? `NUMA nodes ${h.numa.nodes.join(',')}` : undefined,
+  ].filter((x) => x !== undefined)
+  return parts.length ? `Host: ${parts.join('; ')}\n` : undefined
+}
+
 /** The whole human report. */
 export function renderTopology(r: TopologyReport): string {
-  const out: string[] = [host(r)]
+  const out: string[] = [host(r), ...[hostState(r)].filter((x) => x !== undefined)]
   if (r.gpus.length > 0) out.push(pairMatrix(r), gpuTable(r))
   out.push(
     'Verdict:\n' +

@@ -3,6 +3,8 @@
  * returns a Finding (plain sentence, the facts it used with their sources, a reference
  * where one applies) or undefined when it does not apply.
  */
+import { HOST_RULES } from '../host/_rules.ts'
+import type { HostFacts } from '../host/_types.ts'
 import { BANDS, p2pBlocked, p2pOk } from './_pairs.ts'
 import type { Finding, HypervisorInfo, TopoGpu, TopoPair } from './_types.ts'
 
@@ -14,6 +16,8 @@ export interface RuleContext {
   cpuVendor?: string
   /** The sources describe a simulated machine (gpucomm sim). */
   simulated?: boolean
+  /** Host link, power, IOMMU and NUMA facts, when read. */
+  host?: HostFacts
 }
 
 /** A verdict rule. */
@@ -290,6 +294,7 @@ export const RULES: readonly Rule[] = [
   nvlink,
   pcieSwitchP2p,
   ncclP2pLevel,
+  ...HOST_RULES,
   expectedLatency,
 ]
 

@@ -2,6 +2,7 @@
  * The topology model and the `gpucomm topo --json` object. Plain JSON data; every fact
  * carries where it was read (`from`: `file:line`, a sysfs path, or a command).
  */
+import type { HostFacts } from '../host/_types.ts'
 import type { Diagnostic } from '../model/index.ts'
 
 /** nvidia-smi's P2P status values (OK, CNS, GNS, TNS, NS, DR, U). */
@@ -136,6 +137,8 @@ export interface TopologyReport {
   cpuVendor?: string
   /** PCI root buses (`dddd:bb`) seen in sysfs or lspci. */
   pciRootBuses: string[]
+  /** PCIe link, power, IOMMU and NUMA state of the host (sysfs, nvidia-smi -q), when read. */
+  host?: HostFacts
   sources: TopoSource[]
   diagnostics: Diagnostic[]
   /**
@@ -157,4 +160,6 @@ export interface CollectOptions {
   timeoutMs?: number
   /** The sources describe a simulated machine (gpucomm sim): the report, and a capture, say so. */
   simulated?: boolean
+  /** The sources were read while a bandwidth test ran: PCIe link speeds below maximum count as faults. */
+  underLoad?: boolean
 }

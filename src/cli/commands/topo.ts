@@ -16,6 +16,12 @@ export const topoCommand = defineCommand({
         type: 'string',
         describe: 'read sysfs (and proc/cpuinfo) under DIR instead of the live machine',
       })
+      .option('under-load', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'the sources were read while a bandwidth test ran: a PCIe link speed below its maximum is then a fault (at rest, only a narrow width is)',
+      })
       .option('from', { type: 'string', describe: 'analyze a capture written by --capture' })
       .option('capture', { type: 'string', describe: 'save everything read into DIR (new or empty) for --from' })
       .option('json', {
@@ -31,6 +37,7 @@ export const topoCommand = defineCommand({
       ...(args.input ? { inputs: args.input as string[] } : {}),
       ...(args['sysfs-root'] !== undefined ? { sysfsRoot: args['sysfs-root'] as string } : {}),
       ...(args.from !== undefined ? { from: args.from as string } : {}),
+      ...(args['under-load'] ? { underLoad: true } : {}),
     }
     const report =
       args.capture !== undefined ? await t.captureTopology(args.capture as string, opts) : await t.collectTopology(opts)

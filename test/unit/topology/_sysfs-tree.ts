@@ -20,14 +20,60 @@ export interface FakeDevice {
   class: string
   numa?: number
   iommuGroup?: number
+  /** The IOMMU group's default-domain type (identity, DMA, DMA-FQ). */
+  groupType?: string
   config?: Buffer
+  /** PCIe link files: speeds as sysfs prints them ("32.0 GT/s PCIe"), widths as lane counts. */
+  link?: { speed: string; width: number; maxSpeed: string; maxWidth: number; aspmOn?: string[] }
 }
+
+/** One cpuidle state: name, exit latency in µs, disabled. */
+export type FakeIdleState = [name: string, latencyUs: number, disabled?: boolean]
 
 /** Host-wide files of a generated tree. */
 export interface FakeHost {
   cpuinfo?: string
   sysVendor?: string
   productName?: string
+  /** /proc/cmdline. */
+  cmdline?: string
+  /** /sys/module/pcie_aspm/parameters/policy, e.g. "[default] performance powersave powersupersave". */
+  aspmPolicy?: string
+  /** cpuidle driver and cpu0's states. */
+  idle?: { driver: string; states: FakeIdleState[] }
+  /** cpu0's cpufreq scaling_governor. */
+  governor?: string
+  amdPstate?: string
+  /** /sys/devices/system/node/node<N>. */
+  numaNodes?: number[]
+}
+
+const put = (path: string, text: string): void => {
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, text)
+}
+
+/** The host-wide power, IOMMU and NUMA files. */
+function writeHostFiles(root: string, host: FakeHost): void {
+  const sys = join(root, 'sys')
+  if (host.cmdline !== undefined) put(join(root, 'proc', 'cmdline'), `${host.cmdline}\n`)
+  if (host.aspmPolicy !== undefined)
+    put(join(sys, 'module', 'pcie_aspm', 'parameters', 'policy'), `${host.aspmPolicy}\n`)
+  const cpu = join(sys, 'devices', 'system', 'cpu')
+  if (host.idle) {
+    put(join(cpu, 'cpuidle', 'current_driver'), `${host.idle.driver}\n`)
+    put(join(cpu, 'cpuidle', 'current_governor_ro'), 'menu\n')
+    host.idle.states.forEach(([name, latency, disabled], i) => {
+      const s = join(cpu, 'cpu0', 'cpuidle', `state${i}`)
+      put(join(s, 'name'), `${name}\n`)
+      put(join(s, 'latency'), `${latency}\n`)
+      put(join(s, 'disable'), `${disabled ? 1 : 0}\n`)
+    })
+  }
+  if (host.governor !== undefined) put(join(cpu, 'cpu0', 'cpufreq', 'scaling_governor'), `${host.governor}\n`)
+  if (host.amdPstate !== undefined) put(join(cpu, 'amd_pstate', 'status'), `${host.amdPstate}\n`)
+  for (const n of host.numaNodes ?? [])
+    mkdirSync(join(sys, 'devices', 'system', 'node', `node${n}`), { recursive: true })
 }
 
 const link = (from: string, to: string): void => {
@@ -53,8 +99,17 @@ export function buildSysfsTree(root: string, devices: readonly FakeDevice[], hos
       const g = join(sys, 'kernel', 'iommu_groups', String(d.iommuGroup))
       link(join(g, 'devices', bdf), dir)
       link(join(dir, 'iommu_group'), g)
+      if (d.groupType !== undefined) writeFileSync(join(g, 'type'), `${d.groupType}\n`)
+    }
+    if (d.link) {
+      writeFileSync(join(dir, 'current_link_speed'), `${d.link.speed}\n`)
+      writeFileSync(join(dir, 'current_link_width'), `${d.link.width}\n`)
+      writeFileSync(join(dir, 'max_link_speed'), `${d.link.maxSpeed}\n`)
+      writeFileSync(join(dir, 'max_link_width'), `${d.link.maxWidth}\n`)
+      for (const f of ['l0s_aspm', 'l1_aspm']) put(join(dir, 'link', f), `${d.link.aspmOn?.includes(f) ? 1 : 0}\n`)
     }
   }
+  writeHostFiles(root, host)
   if (host.cpuinfo !== undefined) {
     mkdirSync(join(root, 'proc'), { recursive: true })
     writeFileSync(join(root, 'proc', 'cpuinfo'), host.cpuinfo)

@@ -1,0 +1,11 @@
+/**
+ * Host doctor: the power, link, IOMMU and NUMA state of the host (read from sysfs, a capture
+ * or nvidia-smi -q) and the findings that relate it to a host-staged copy's floor.
+ */
+
+export type { SmiLink } from './_nvsmi.ts'
+export { parseSmiQuery } from './_nvsmi.ts'
+export type { HostReadOptions } from './_read.ts'
+export { genOf, iommuParams, readHostFacts } from './_read.ts'
+export { DEEP_EXIT_S, HOST_FINDINGS, HOST_RULES } from './_rules.ts'
+export type { CpuPower, HostFacts, IdleState, IommuState, LinkReading, NumaState } from './_types.ts'
