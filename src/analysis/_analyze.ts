@@ -95,7 +95,7 @@ const ORDER = (a: Fit, b: Fit): number =>
 const US = 1e-6
 /**
  * Where the '5–8 µs NODE' figure could be compared with the floors: a PCIe machine (no NVLink)
- * with cross-GPU pairs that are NODE, or, without a topology, with 4 GPUs or more.
+ * with cross-GPU pairs that are NODE, or with 4 GPUs or more (p2pmark's figure is for 8).
  */
 function nodeNoteApplies(fits: readonly Fit[], ctx: MachineContext): boolean {
   if (ctx.nvlink?.value === true) return false
@@ -107,7 +107,7 @@ function nodeNoteApplies(fits: readonly Fit[], ctx: MachineContext): boolean {
   )
   if (pairs.some((f) => f.linkClass === 'NODE')) return true
   const gpus = new Set(pairs.flatMap((f) => [f.src, f.dst]))
-  return pairs.every((f) => f.linkClass === undefined) && gpus.size >= 4
+  return gpus.size >= 4
 }
 
 /** The notes an analysis carries, each once and only where it applies. */

@@ -36,7 +36,7 @@ export interface MachineContext {
   attach?: Sourced<'direct' | 'switch'>
   /** True when some pair is NV# (NVLink or NVSwitch). */
   nvlink?: Sourced<boolean>
-  /** Number of GPUs the topology capture lists. */
+  /** Number of GPUs the topology capture lists (else the set's p2p rows cover). */
   gpus?: number
   linkClass(a: number, b: number): Sourced<string> | undefined
   p2pStatus(a: number, b: number): Sourced<string> | undefined
@@ -134,12 +134,16 @@ export function machineContext(set: LoadedSet, topology: TopologyView | null | u
   const sources = new Map(((set.manifest.sources ?? []) as SourceLike[]).map((s) => [s.raw, s]))
   const points = (set.manifest.extra?.sweep as SweepLike | undefined)?.points ?? {}
   const classes = topology?.classes ?? []
+  const p2pGpus = new Set(
+    set.rows.filter((r) => r.src !== null && r.bench.startsWith('p2p.')).flatMap((r) => [r.src, r.dst]),
+  )
+  const gpus = topology?.gpus ?? (p2pGpus.size > 1 ? p2pGpus.size : undefined)
   const ctx: MachineContext = {
     ...(gpuName ? { gpuName } : {}),
     ...(family ? { gpuFamily: family } : {}),
     ...(vm ? { vm } : {}),
     ...(topology?.cpuVendor ? { cpuVendor: topology.cpuVendor } : {}),
-    ...(topology?.gpus ? { gpus: topology.gpus } : {}),
+    ...(gpus ? { gpus } : {}),
     linkClass: (a, b) => {
       const l = topology?.linkClass(a, b)
       return l ? { value: l, source: topology?.source ?? 'topology' } : undefined

@@ -75,7 +75,7 @@ export function judgeCollective(f: CollFit, s: Pick<Series, 'origins'>, ctx: Mac
     gpus = Array.from({ length: n }, (_, i) => i)
     ev.push({
       strength: 2,
-      fact: `the ${n} ranks taken as GPUs 0–${n - 1} (every GPU of the capture)`,
+      fact: `the ${n} ranks taken as GPUs 0–${n - 1} (every GPU the set or its topology knows)`,
       source: 'assumption',
     })
   }

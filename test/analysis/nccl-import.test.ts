@@ -12,6 +12,7 @@ import type { Analysis } from '../../src/analysis/index.ts'
 import { analyze } from '../../src/analysis/index.ts'
 import { importFiles } from '../../src/importer/index.ts'
 import type { Manifest } from '../../src/model/index.ts'
+import { simulate } from '../../src/sim/index.ts'
 import { FIXTURES, tmp } from '../helpers.ts'
 
 const fixture = (name: string): string => readFileSync(join(FIXTURES, 'nccl-tests', `${name}.txt`), 'utf8')
@@ -85,4 +86,22 @@ test('generated 2080 Ti -g 2 log with SHM lines: NCCL over SHM; with NET lines o
   const n = (await importText('generated-gb200-net', net)).a.fits.find((x) => x.bench === 'nccl.all_reduce')!
   assert.equal(n.mechanism.id, 'nccl-net')
   assert.deepEqual(n.mechanism.transports, ['NET/IB/GDRDMA'])
+})
+
+test('SIMULATED seed-vm p2p and TP8 logs imported without a topology: the set’s own CANNOT rows make the all_reduce SHM', async () => {
+  const out = join(tmp('gpucomm-nccl-import-'), 'set')
+  const p2p = simulate({ preset: 'seed-vm', format: 'p2p', seed: 3 })
+  const tp8 = simulate({ preset: 'seed-vm', format: 'nccl-tests', collective: 'all_reduce', sizes: [8, 1024], seed: 3 })
+  await importFiles(
+    [
+      { path: 'sim-p2p.txt', data: Buffer.from(p2p) },
+      { path: 'sim-tp8.txt', data: Buffer.from(tp8) },
+    ],
+    { out, command: ['generated-by-test'] },
+  )
+  const a = await analyze(out, { cells: false })
+  const f = a.fits.find((x) => x.bench === 'nccl.all_reduce')!
+  assert.equal(f.mechanism.id, 'nccl-shm')
+  assert.match(f.evidence[0]!.fact, /^28 of 28 pairs of the group have no P2P \(GPU0–GPU1: no peer access/)
+  assert.equal(a.notes.filter((n) => /'5–8 µs for same-socket NODE pairs'/.test(n)).length, 1)
 })
