@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { NATIVE_COLLECTIVES } from '../collectives/index.ts'
 import type { BenchDef, Point, SweepSpec } from '../sweep/index.ts'
-import { geometricFlags, p2pSizeFlags } from './_sizes.ts'
+import { geometricFlags, p2pPairsArg, p2pSizeFlags } from './_sizes.ts'
 import type { Instrument, InstrumentContext, Invocation, LaunchShape } from './_types.ts'
 
 /** Where a dry run shows the native binaries when they are not built yet. */
@@ -42,14 +42,14 @@ export const nativeInstrument: Instrument = {
     const s = ctx.spec
     const common = ['-n', String(s.iters), '-w', String(s.warmup), '-c', '1']
     if (point.kind === 'pairs') {
-      const pos = new Map(shape.gpus.map((g, i) => [g, i]))
-      const req = point.pairs ?? []
-      // Every ordered pair requested: "all" also measures each GPU to itself (the local and host-staged floors).
-      const self = req.length === shape.gpus.length && req.every(([a, b]) => a === b)
-      const every = !self && req.length === shape.gpus.length * (shape.gpus.length - 1)
-      const pairs = every ? 'all' : self ? 'self' : req.map(([a, b]) => `${pos.get(a)}:${pos.get(b)}`).join(',')
       return {
-        argv: [join(dirOf(ctx), 'p2p_bench'), '--pairs', pairs, ...p2pSizeFlags(point.sizes), ...common],
+        argv: [
+          join(dirOf(ctx), 'p2p_bench'),
+          '--pairs',
+          p2pPairsArg(point, shape),
+          ...p2pSizeFlags(point.sizes),
+          ...common,
+        ],
         env: {},
       }
     }

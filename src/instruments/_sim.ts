@@ -2,18 +2,19 @@ import { join } from 'node:path'
 import { presetNames } from '../sim/presets/index.ts'
 import type { BenchDef, Point, SweepSpec } from '../sweep/index.ts'
 import { formatGpuList, sizesArg } from '../sweep/index.ts'
+import { p2pPairsArg, p2pSizeSplit } from './_sizes.ts'
 import type { Instrument, InstrumentContext, Invocation, LaunchShape } from './_types.ts'
 
 const DEFAULT_PRESET = 'seed-vm'
 
 /**
  * The simulator as an instrument: runs this repository's `bin/gpucomm.js sim` with the
- * node that runs gpucomm, so it prints nccl-tests or p2pBandwidthLatencyTest text that
- * the real parsers read. Its result sets are marked simulated.
+ * node that runs gpucomm, so it prints nccl-tests text and, for pairs, the output of gpucomm's own
+ * p2p_bench (every size and iteration), which the real parsers read. Its result sets are marked simulated.
  */
 export const simInstrument: Instrument = {
   id: 'sim',
-  description: 'the built-in simulator (gpucomm sim): nccl-tests and p2pBandwidthLatencyTest text, SIMULATED',
+  description: 'the built-in simulator (gpucomm sim): nccl-tests and p2p_bench output, SIMULATED',
   simulated: true,
   deviceIds: 'visible',
   benches(spec: SweepSpec): BenchDef[] {
@@ -33,8 +34,18 @@ export const simInstrument: Instrument = {
   command(point: Point, shape: LaunchShape, ctx: InstrumentContext, attempt: number): Invocation {
     const s = ctx.spec
     const argv = [ctx.nodePath, join(ctx.repoRoot, 'bin', 'gpucomm.js'), 'sim', '--preset', s.preset ?? DEFAULT_PRESET]
-    if (point.kind === 'pairs') argv.push('--format', 'p2p')
-    else
+    if (point.kind === 'pairs') {
+      // What the main job runs on a GPU machine: p2p_bench output, every size and iteration.
+      const { latency, bandwidth } = p2pSizeSplit(point.sizes)
+      // CE copies only: the simulator costs SM copies the same, so they would only double the rows.
+      argv.push('--format', 'p2p-bench', '--copy', 'ce', '--pairs', p2pPairsArg(point, shape))
+      argv.push(
+        '--sizes',
+        latency.length ? sizesArg(latency) : 'none',
+        '--bw-sizes',
+        bandwidth.length ? sizesArg(bandwidth) : 'none',
+      )
+    } else
       argv.push(
         '--format',
         'nccl-tests',
@@ -52,7 +63,7 @@ export const simInstrument: Instrument = {
     if (fault) argv.push('--fault', fault.fault)
     return { argv, env: {} }
   },
-  parser: (point) => (point.kind === 'pairs' ? 'p2pBandwidthLatencyTest' : 'nccl-tests-text'),
+  parser: (point) => (point.kind === 'pairs' ? 'native' : 'nccl-tests-text'),
   identity: (ctx) => ({
     name: 'sim',
     paths: [join(ctx.repoRoot, 'src', 'sim')],

@@ -1,4 +1,6 @@
 import { badInput } from '../errors/index.ts'
+import type { Point } from '../sweep/index.ts'
+import type { LaunchShape } from './_types.ts'
 
 /** The integer factor (≥ 2) of a geometric size list of two or more sizes, or undefined. */
 function factorOf(sizes: readonly number[]): number | undefined {
@@ -45,10 +47,26 @@ export function geometricFlags(sizes: readonly number[], [b, e, f] = ['-b', '-e'
 const LATENCY_MAX = 1 << 20
 const BANDWIDTH_MIN = 64 << 10
 
+/** A pairs point's sizes split as p2p_bench runs them: latency up to 1 MiB, bandwidth from 64 KiB. */
+export function p2pSizeSplit(sizes: readonly number[]): { latency: number[]; bandwidth: number[] } {
+  return { latency: sizes.filter((s) => s <= LATENCY_MAX), bandwidth: sizes.filter((s) => s >= BANDWIDTH_MIN) }
+}
+
+/**
+ * p2p_bench's --pairs for a pairs point, in device indices of the launch: every ordered pair
+ * requested gives `all` (which also measures each GPU to itself: the local and host-staged floors).
+ */
+export function p2pPairsArg(point: Point, shape: LaunchShape): string {
+  const pos = new Map(shape.gpus.map((g, i) => [g, i]))
+  const req = point.pairs ?? []
+  const self = req.length === shape.gpus.length && req.every(([a, b]) => a === b)
+  const every = !self && req.length === shape.gpus.length * (shape.gpus.length - 1)
+  return every ? 'all' : self ? 'self' : req.map(([a, b]) => `${pos.get(a)}:${pos.get(b)}`).join(',')
+}
+
 /** p2p_bench's tests and size flags for a sweep's sizes: latency over the small ones, bandwidth over the large. */
 export function p2pSizeFlags(sizes: readonly number[]): string[] {
-  const lat = sizes.filter((s) => s <= LATENCY_MAX)
-  const bw = sizes.filter((s) => s >= BANDWIDTH_MIN)
+  const { latency: lat, bandwidth: bw } = p2pSizeSplit(sizes)
   const tests = [...(lat.length ? ['latency'] : []), ...(bw.length ? ['bw_uni', 'bw_bi'] : [])]
   if (tests.length === 0) throw badInput('--sizes: no sizes given')
   return [

@@ -1,5 +1,6 @@
 /** Parsing of the simulator's list-valued flags (GPU lists, size ranges, KEY=VALUE env). */
 import { badInput } from '../errors/index.ts'
+import type { P2pPairs } from './_types.ts'
 
 /** `0-7`, `0,2,4`, `0-3,6` → [0, 1, 2, 3, 6]; duplicates and bad tokens are bad input. */
 export function parseGpuList(spec: string): number[] {
@@ -68,4 +69,14 @@ export function parseEnvList(items: readonly string[]): Record<string, string> {
     env[it.slice(0, i)] = it.slice(i + 1)
   }
   return env
+}
+
+/** p2p_bench's --pairs: `all`, `self`, `cross`, or `0:1,1:0` (device indices). */
+export function parsePairs(spec: string): P2pPairs {
+  if (spec === 'all' || spec === 'self' || spec === 'cross') return spec
+  return spec.split(',').map((tok) => {
+    const m = /^(\d+):(\d+)$/.exec(tok.trim())
+    if (!m) throw badInput(`--pairs ${spec}: "${tok}" is not SRC:DST (or all, self, cross)`)
+    return [Number(m[1]), Number(m[2])] as const
+  })
 }

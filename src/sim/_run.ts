@@ -1,5 +1,5 @@
 /** A simulated run with every option resolved to its value (defaults filled in, checked). */
-import type { Collective, Fault, Preset, SimFormat } from './_types.ts'
+import type { Collective, Fault, P2pPairs, Preset, SimFormat } from './_types.ts'
 
 /** Everything a renderer needs. */
 export interface Run {
@@ -9,6 +9,11 @@ export interface Run {
   /** Physical GPU indices in rank / CUDA-ordinal order. */
   gpus: readonly number[]
   sizes: readonly number[]
+  /** p2p-bench's bandwidth sizes (empty: no bandwidth tests). */
+  bwSizes: readonly number[]
+  pairs: P2pPairs
+  /** p2p-bench's copy kinds (its --copy). */
+  copies: readonly ('ce' | 'sm')[]
   step: string
   iters: number
   warmup: number

@@ -11,8 +11,8 @@ export const COLLECTIVES: readonly string[] = SIMULATED_COLLECTIVES
 /** One of COLLECTIVES (a collective name of the registry). */
 export type Collective = string
 
-/** Output formats: nccl-tests `*_perf` text, or p2pBandwidthLatencyTest text. */
-export const FORMATS = ['nccl-tests', 'p2p'] as const
+/** Output formats: nccl-tests `*_perf` text, p2pBandwidthLatencyTest text, or gpucomm's own p2p_bench output. */
+export const FORMATS = ['nccl-tests', 'p2p', 'p2p-bench'] as const
 /** One of FORMATS. */
 export type SimFormat = (typeof FORMATS)[number]
 
@@ -163,6 +163,9 @@ export interface Preset {
   machine: MachineSpec
 }
 
+/** The pairs p2p_bench measures (its --pairs). */
+export type P2pPairs = 'all' | 'self' | 'cross' | readonly (readonly [number, number])[]
+
 /** Options of one simulated run (the CLI's flags, already parsed). */
 export interface SimOptions {
   preset: string
@@ -170,8 +173,14 @@ export interface SimOptions {
   collective?: Collective
   /** Physical GPU indices, in rank order. Default: every GPU of the preset. */
   gpus?: readonly number[]
-  /** Message sizes in bytes (nccl-tests). Default: 8 B … 64 MiB, ×2. */
+  /** Message sizes in bytes (nccl-tests; p2p-bench: latency sizes). Default: 8 B … 64 MiB, ×2 (p2p-bench: 4 B … 1 MiB). */
   sizes?: readonly number[]
+  /** p2p-bench: bandwidth sizes (bw_uni, bw_bi); none skips those tests. Default: 64 KiB … 256 MiB, ×4. */
+  bwSizes?: readonly number[]
+  /** p2p-bench: `all` (every ordered pair and each GPU to itself), `self`, `cross`, or [src, dst] device indices. */
+  pairs?: P2pPairs
+  /** p2p-bench: copy kinds, as its --copy (default both; the model costs them the same). */
+  copies?: readonly ('ce' | 'sm')[]
   /** How the sizes were given, for the banner's `step:` ("2(factor)", "1024(bytes)"). */
   step?: string
   iters?: number

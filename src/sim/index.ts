@@ -1,5 +1,5 @@
 /**
- * The simulator: prints nccl-tests and p2pBandwidthLatencyTest text for four preset machines,
+ * The simulator: prints nccl-tests, p2pBandwidthLatencyTest and gpucomm p2p_bench text for four preset machines,
  * with seeded noise and faults on request, so the whole pipeline runs without a GPU, and the
  * machines' topology (nvidia-smi topo, lspci -tv, a topology capture). Every output starts
  * with SIM_MARKER. The truth behind the text is exported for tests.
@@ -7,7 +7,7 @@
 import { collectiveModel, p2pBandwidth, p2pLatency, presetByName, trueTimeOf } from './_physics.ts'
 import type { BandwidthQuery, Collective, CollectiveModel, NoiseParams, TruthQuery } from './_types.ts'
 
-export { parseBytes, parseEnvList, parseGpuList, parseSizes } from './_args.ts'
+export { parseBytes, parseEnvList, parseGpuList, parsePairs, parseSizes } from './_args.ts'
 export { renderLspciTree } from './_lspci.ts'
 export type { LaunchContext } from './_mpi.ts'
 export { launchContext } from './_mpi.ts'
@@ -23,6 +23,7 @@ export type {
   Fault,
   MachineSpec,
   NoiseParams,
+  P2pPairs,
   PathLevel,
   PciNode,
   PciRoot,

@@ -80,11 +80,20 @@ test('sim: the bin is run with node; format, GPUs, sizes, seed, trial and env fo
   assert.ok(!sim.command(t2, { gpus: [0, 1, 2, 3], procs: 1 }, ctx, 2).argv.includes('--fault'))
   const p2p = pts.find((p) => p.kind === 'pairs')
   assert.ok(p2p)
-  assert.deepEqual(sim.command(p2p, { gpus: [0, 1, 2, 3, 4, 5, 6, 7], procs: 1 }, ctx, 1).argv.slice(5, 7), [
+  // Pairs run the simulated p2p_bench: every ordered pair (and each GPU to itself), latency sizes up to 1 MiB, bandwidth from 64 KiB.
+  assert.deepEqual(sim.command(p2p, { gpus: [0, 1, 2, 3, 4, 5, 6, 7], procs: 1 }, ctx, 1).argv.slice(5, 15), [
     '--format',
-    'p2p',
+    'p2p-bench',
+    '--copy',
+    'ce',
+    '--pairs',
+    'all',
+    '--sizes',
+    '8:1048576:x2',
+    '--bw-sizes',
+    '65536:67108864:x2',
   ])
-  assert.equal(sim.parser(p2p), 'p2pBandwidthLatencyTest')
+  assert.equal(sim.parser(p2p), 'native')
   assert.equal(sim.parser(coll), 'nccl-tests-text')
 })
 

@@ -17,9 +17,9 @@ export const simCommand = defineCommand({
       .option('format', {
         type: 'string',
         demandOption: true,
-        choices: ['nccl-tests', 'p2p', 'topo-m', 'topo-p2p-r', 'topo-p2p-w', 'lspci-tv'],
+        choices: ['nccl-tests', 'p2p', 'p2p-bench', 'topo-m', 'topo-p2p-r', 'topo-p2p-w', 'lspci-tv'],
         describe:
-          'which tool to imitate (topo-m: nvidia-smi topo -m; topo-p2p-r/w: nvidia-smi topo -p2p r/w; lspci-tv: lspci -tv)',
+          "which tool to imitate (p2p-bench: gpucomm's native p2p_bench; topo-m: nvidia-smi topo -m; topo-p2p-r/w: nvidia-smi topo -p2p r/w; lspci-tv: lspci -tv)",
       })
       .option('collective', {
         type: 'string',
@@ -27,7 +27,24 @@ export const simCommand = defineCommand({
         describe: `nccl-tests collective: ${SIMULATED_COLLECTIVES.join(', ')}`,
       })
       .option('gpus', { type: 'string', describe: 'GPUs, in rank order: 0-7 or 0,2,4 (default: all)' })
-      .option('sizes', { type: 'string', describe: 'MIN:MAX:xF, MIN:MAX:+S or a list (default 8:64M:x2)' })
+      .option('sizes', {
+        type: 'string',
+        describe:
+          'MIN:MAX:xF, MIN:MAX:+S or a list (default 8:64M:x2; p2p-bench: latency sizes or none, default 4:1M:x2)',
+      })
+      .option('bw-sizes', {
+        type: 'string',
+        describe: 'p2p-bench: bandwidth sizes, or "none" (default 64K:256M:x4)',
+      })
+      .option('copy', {
+        type: 'string',
+        choices: ['ce', 'sm', 'ce,sm'],
+        describe: 'p2p-bench: copy kinds (default ce,sm)',
+      })
+      .option('pairs', {
+        type: 'string',
+        describe: 'p2p-bench: all (every ordered pair and each GPU to itself), self, cross, or 0:1,1:0',
+      })
       .option('iters', { type: 'number', default: 20, describe: 'iterations per size (nccl-tests -n)' })
       .option('warmup', { type: 'number', default: 1, describe: 'warm-up iterations (0 shows a cold first iteration)' })
       .option('seed', { type: 'number', default: 0, describe: 'noise seed (same seed and flags, same bytes)' })
@@ -62,13 +79,20 @@ export const simCommand = defineCommand({
       return 0
     }
     const launch = sim.launchContext(process.env)
-    const sizes = typeof args.sizes === 'string' ? sim.parseSizes(args.sizes) : undefined
+    const list = (v: unknown) =>
+      typeof v !== 'string' ? undefined : v === 'none' ? { sizes: [], step: '' } : sim.parseSizes(v)
+    const sizes = list(args.sizes)
+    const bwSizes = list(args.bwSizes)?.sizes
+    const pairs = typeof args.pairs === 'string' ? sim.parsePairs(args.pairs) : undefined
     const text = sim.simulate({
       preset: args.preset as string,
       format: args.format as import('../../sim/index.ts').SimFormat,
       collective: args.collective as import('../../sim/index.ts').Collective,
       ...(gpus ? { gpus } : {}),
       ...(sizes ? { sizes: sizes.sizes, step: sizes.step } : {}),
+      ...(bwSizes ? { bwSizes } : {}),
+      ...(pairs ? { pairs } : {}),
+      ...(typeof args.copy === 'string' ? { copies: args.copy.split(',') as ('ce' | 'sm')[] } : {}),
       iters: args.iters as number,
       warmup: args.warmup as number,
       seed: args.seed as number,
