@@ -16,6 +16,8 @@ export interface SimSetSpec {
   sizes?: number[]
   p2p?: boolean
   trials?: number
+  /** Pairs through the simulated p2p_bench (GPUs 0-3, CE copies, these latency sizes) instead of p2pBandwidthLatencyTest. */
+  bench?: { sizes: number[]; iters: number }
 }
 
 /** Builds a simulated result set in a new temp dir and returns its path. */
@@ -25,11 +27,12 @@ export async function simSet(spec: SimSetSpec): Promise<string> {
   const inputs = []
   for (let trial = 0; trial < (spec.trials ?? 1); trial++) {
     const base: Omit<SimOptions, 'format'> = { preset: spec.preset, seed: spec.seed, trial }
-    if (spec.p2p !== false)
-      inputs.push({
-        path: `p2p-t${trial}.txt`,
-        data: Buffer.from(simulate({ ...base, format: 'p2p', gpus: [0, 1, 2, 3] })),
-      })
+    const gpus = [0, 1, 2, 3]
+    const b = spec.bench
+    const p2p: SimOptions = b
+      ? { ...base, format: 'p2p-bench', gpus, sizes: b.sizes, bwSizes: [], iters: b.iters, copies: ['ce'] }
+      : { ...base, format: 'p2p', gpus }
+    if (spec.p2p !== false) inputs.push({ path: `p2p-t${trial}.txt`, data: Buffer.from(simulate(p2p)) })
     for (const g of spec.groups ?? [
       [0, 1, 2, 3, 4, 5, 6, 7],
       [0, 1, 2, 3],

@@ -5,8 +5,8 @@
 import type { Row } from '../model/index.ts'
 import type { Summary } from '../stats/index.ts'
 import { DEFAULT_THRESHOLDS, summarize, withinBetweenIndexed } from '../stats/index.ts'
-import type { CellConfig } from './_key.ts'
-import { cellConfig, keyOf } from './_key.ts'
+import type { CellConfig, ObservedField } from './_key.ts'
+import { cellConfig, keyOf, OBSERVED, requestedConfig } from './_key.ts'
 
 /** Variance of a cell within a launch versus between launches (see stats `withinBetween`). */
 export interface CellVariance {
@@ -39,10 +39,17 @@ export interface RowGroup {
   config: CellConfig
   values: number[]
   launch: number[]
+  /** Grouped by requested configuration: the values each OBSERVED condition took in the cell. */
+  observed?: Partial<Record<ObservedField, Set<string>>>
 }
 
-/** Groups rows by `cellKey` without summarizing; map order is first appearance. */
-export function groupRows(rows: Iterable<Row>): Map<string, RowGroup> {
+/**
+ * Groups rows by `cellKey` without summarizing; map order is first appearance. With
+ * `requested`, by the requested configuration (`requestedKey`), noting what each OBSERVED
+ * condition was.
+ */
+export function groupRows(rows: Iterable<Row>, opts: { requested?: boolean } = {}): Map<string, RowGroup> {
+  const requested = opts.requested === true
   const groups = new Map<string, RowGroup>()
   // Launch ids: one map of trials per source file; the last file is cached (rows come in file order).
   const files = new Map<string, Map<number, number>>()
@@ -58,14 +65,26 @@ export function groupRows(rows: Iterable<Row>): Map<string, RowGroup> {
     }
     let li = trials.get(r.trial)
     if (li === undefined) trials.set(r.trial, (li = nextLaunch++))
-    const key = keyOf(r)
-    const g = groups.get(key)
+    const key = keyOf(r, !requested)
+    let g = groups.get(key)
     if (g) {
       g.values.push(r.value)
       g.launch.push(li)
-    } else groups.set(key, { config: cellConfig(r), values: [r.value], launch: [li] })
+    } else
+      groups.set(key, (g = { config: requested ? requestedConfig(r) : cellConfig(r), values: [r.value], launch: [li] }))
+    if (requested) noteObserved(g, r)
   }
   return groups
+}
+
+function noteObserved(g: RowGroup, r: Row): void {
+  for (const f of OBSERVED) {
+    const v = r[f]
+    if (v === undefined) continue
+    g.observed ??= {}
+    const seen = g.observed[f] ?? new Set<string>()
+    g.observed[f] = seen.add(String(v))
+  }
 }
 
 function variance(acc: RowGroup): CellVariance | null {

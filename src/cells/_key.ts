@@ -58,6 +58,21 @@ export function cellConfig(r: Row): CellConfig {
   return c
 }
 
+/**
+ * Conditions a row reports that the machine gave rather than the user asked for (whether the
+ * copy ran with peer access). `diff` matches cells without them and shows a change beside the cell.
+ */
+export const OBSERVED = ['peerAccess'] as const
+/** One of OBSERVED. */
+export type ObservedField = (typeof OBSERVED)[number]
+
+/** The requested configuration of a row: its cell config without the OBSERVED conditions. */
+export function requestedConfig(r: Row): CellConfig {
+  const c = cellConfig(r)
+  for (const f of OBSERVED) delete c[f]
+  return c
+}
+
 /** A value in a key: bare when it is plain, JSON-quoted when it holds a space, `=` or a quote. */
 const v = (s: string): string => (s === '' || /[\s="]/.test(s) ? JSON.stringify(s) : s)
 
@@ -73,11 +88,14 @@ export function cellKey(row: Row): string {
   return keyOf(row)
 }
 
+/** The key of a row's requested configuration: `cellKey` without the OBSERVED conditions. */
+export const requestedKey = (row: Row): string => keyOf(row, false)
+
 /**
  * The key of a cell config (see `cellKey`). A `Row` has the same field names, so rows are
  * keyed without building a config first (the hot path of grouping a million rows).
  */
-export function keyOf(c: CellConfig | Row): string {
+export function keyOf(c: CellConfig | Row, observed = true): string {
   let k = `bench=${v(c.bench)} metric=${c.metric}`
   if (c.src !== null) k += ` src=${c.src}`
   if (c.dst !== null) k += ` dst=${c.dst}`
@@ -87,7 +105,7 @@ export function keyOf(c: CellConfig | Row): string {
   if (c.sizeBytes !== null) k += ` size=${c.sizeBytes}`
   if (c.placement !== null) k += ` placement=${c.placement}`
   if (c.p2p !== null) k += ` p2p=${c.p2p}`
-  if (c.peerAccess !== undefined) k += ` peerAccess=${c.peerAccess}`
+  if (observed && c.peerAccess !== undefined) k += ` peerAccess=${c.peerAccess}`
   if (c.copy !== undefined) k += ` copy=${c.copy}`
   if (c.direction !== undefined) k += ` direction=${c.direction}`
   if (c.timer !== null) k += ` timer=${c.timer}`

@@ -6,5 +6,14 @@
 
 export type { Cell, CellsOptions, CellVariance, RowGroup } from './_cells.ts'
 export { cells, compareCells, groupRows } from './_cells.ts'
-export type { CellConfig } from './_key.ts'
-export { cellConfig, cellKey, keyLabel, keyOf, lowerIsBetter } from './_key.ts'
+export type { CellConfig, ObservedField } from './_key.ts'
+export {
+  cellConfig,
+  cellKey,
+  keyLabel,
+  keyOf,
+  lowerIsBetter,
+  OBSERVED,
+  requestedConfig,
+  requestedKey,
+} from './_key.ts'

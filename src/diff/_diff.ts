@@ -11,6 +11,7 @@ import type { LoadedSet } from '../resultset/index.ts'
 import { DEFAULT_THRESHOLDS, geomean, mannWhitney, summarize } from '../stats/index.ts'
 import { attachErrors, testingOf, withFdr } from './_findings.ts'
 import { canReach, isTested, printedStep, withinResolution } from './_gate.ts'
+import { withChanges } from './_observed.ts'
 import type { DiffCell, DiffGeomean, DiffOptions, DiffResult, DiffSide, GateCorrection } from './_types.ts'
 
 /** (b − a)/a, with 0 when both are 0 and ±∞ when only a is 0. */
@@ -136,8 +137,11 @@ export function diffSets(a: LoadedSet, b: LoadedSet, opts: DiffOptions = {}): Di
     )
   }
   // Group only (no per-cell variance); summaries are computed for cells found in both.
-  const ga = [...groupRows(a.rows)].map(([key, g]) => ({ key, config: g.config, g })).sort(compareCells)
-  const gb = groupRows(b.rows)
+  // Matched on what was asked; what the machine gave (peer access) is shown beside the cell.
+  const ga = [...groupRows(a.rows, { requested: true })]
+    .map(([key, g]) => ({ key, config: g.config, g }))
+    .sort(compareCells)
+  const gb = groupRows(b.rows, { requested: true })
   const nA = ga.length
   const nB = gb.size
   const rows: DiffCell[] = []
@@ -147,7 +151,7 @@ export function diffSets(a: LoadedSet, b: LoadedSet, opts: DiffOptions = {}): Di
     const other = gb.get(key)
     if (g.config.metric === 'wrong') wrong.push({ key, a: g, b: other })
     else if (!other) onlyA.push(key)
-    else rows.push(compareCell(key, g, other, { alpha, level, metrics: opts.metrics }))
+    else rows.push(withChanges(compareCell(key, g, other, { alpha, level, metrics: opts.metrics }), g, other))
     gb.delete(key)
   }
   for (const [key, g] of gb) if (g.config.metric === 'wrong') wrong.push({ key, a: undefined, b: g })

@@ -6,6 +6,7 @@ import { stringify } from 'csv-stringify/sync'
 import { renderTable } from '../present/index.ts'
 import type { Summary } from '../stats/index.ts'
 import { formatBytes, formatValue } from '../units/index.ts'
+import { changeText } from './_observed.ts'
 import type { DiffCell, DiffGeomean, DiffResult, DiffSide } from './_types.ts'
 
 /** Output formats of `gpucomm diff`. */
@@ -49,7 +50,8 @@ function label(c: DiffCell): string {
     c.config.sizeBytes === null
       ? c.label
       : c.label.replace(/\bsize=\d+/, `size=${formatBytes(c.config.sizeBytes).replace(' ', '')}`)
-  return `${c.bench} ${l === '-' ? '' : l}`.trim()
+  const changed = c.changed?.length ? ` (${changeText(c.changed)})` : ''
+  return `${c.bench} ${l === '-' ? '' : l}`.trim() + changed
 }
 
 interface Section {

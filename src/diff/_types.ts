@@ -2,9 +2,11 @@
  * Types of `diffSets`, which are also the `gpucomm diff --format json` output
  * (JSON.stringify of a `DiffResult`; ±∞ CI bounds print as null).
  */
+
 import type { CellConfig } from '../cells/index.ts'
 import type { Metric, Unit } from '../model/index.ts'
 import type { Summary } from '../stats/index.ts'
+import type { ObservedChange } from './_observed.ts'
 
 /** Options of `diffSets`. */
 export interface DiffOptions {
@@ -70,6 +72,8 @@ export interface DiffCell {
   errors: string[]
   /** Caveats of this cell (small n, outliers, …). */
   warnings: string[]
+  /** Observed conditions that differ between A and B (cells match on the requested configuration). */
+  changed?: ObservedChange[]
 }
 
 /** What the tests of a diff can and cannot say, stated once before any cell. */
