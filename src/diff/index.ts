@@ -15,6 +15,8 @@ export {
   uTestMinN,
   withinResolution,
 } from './_gate.ts'
+export type { ObservedChange } from './_observed.ts'
+export { changeText } from './_observed.ts'
 export type {
   DiffCell,
   DiffGeomean,

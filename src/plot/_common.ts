@@ -31,16 +31,3 @@ export function base(width = 560, height = 340): Partial<TopLevelSpec> & { $sche
 
 /** Rounds for specs (golden files stay stable): 4 significant digits. */
 export const r4 = (v: number): number => (v === 0 || !Number.isFinite(v) ? v : Number(v.toPrecision(4)))
-
-/** A log₂ message-size x axis labelled in B / KiB / MiB / GiB. */
-export const sizeAxis = {
-  field: 'size',
-  type: 'quantitative',
-  scale: { type: 'log', base: 2 },
-  title: 'message size',
-  axis: {
-    values: Array.from({ length: 21 }, (_, i) => 4 ** i),
-    labelExpr:
-      "datum.value >= 1073741824 ? datum.value / 1073741824 + ' GiB' : datum.value >= 1048576 ? datum.value / 1048576 + ' MiB' : datum.value >= 1024 ? datum.value / 1024 + ' KiB' : datum.value + ' B'",
-  },
-} as const

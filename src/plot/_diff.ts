@@ -2,7 +2,7 @@ import type { TopLevelSpec } from 'vega-lite'
 import type { ChartContext } from './_common.ts'
 import { base, chartTitle, r4 } from './_common.ts'
 
-/** One diff cell: the relative change B vs A (fraction) and whether it is significant. */
+/** One diff cell: the relative change B vs A (fraction), its CI, and whether it is significant. */
 export interface DiffBar {
   label: string
   delta: number
@@ -11,8 +11,17 @@ export interface DiffBar {
   significant: boolean
 }
 
-/** Delta % per cell; non-significant cells are grey. */
-export function diffChart(bars: readonly DiffBar[], ctx: ChartContext, baseline = 'baseline'): TopLevelSpec {
+/** How the two sides and the selection are named on the chart. */
+export interface DiffNames {
+  /** A (the baseline) and B (the set compared against it). */
+  a: string
+  b: string
+  /** Cells that could have been shown (the bars are the top ones by |delta|). */
+  total: number
+}
+
+/** Delta % per cell with CI whiskers; non-significant cells grey; A, B and "N of M shown" in the subtitle. */
+export function diffChart(bars: readonly DiffBar[], ctx: ChartContext, names: DiffNames): TopLevelSpec {
   const values = bars.map((b) => ({
     cell: b.label,
     pct: r4(b.delta * 100),
@@ -21,25 +30,36 @@ export function diffChart(bars: readonly DiffBar[], ctx: ChartContext, baseline 
     sig: b.significant ? 'significant' : 'not significant (~)',
   }))
   const height = Math.max(120, Math.min(900, bars.length * 16))
+  const title = chartTitle(`Change of B vs A (delta % of the median, 95% CI)`, ctx)
+  const subtitle = [
+    `A = ${names.a}   B = ${names.b}`,
+    `${bars.length} of ${names.total} cells shown: the largest |delta|`,
+  ]
   return {
     ...base(560, height),
-    title: chartTitle(`Change vs ${baseline} (delta %, p ≤ α coloured)`, ctx),
+    title: { ...title, subtitle },
     data: { values },
-    encoding: { y: { field: 'cell', type: 'nominal', sort: null, title: null, axis: { labelLimit: 300 } } },
+    encoding: { y: { field: 'cell', type: 'nominal', sort: null, title: null, axis: { labelLimit: 440 } } },
     layer: [
       {
         mark: 'bar',
         encoding: {
-          x: { field: 'pct', type: 'quantitative', title: 'delta %' },
+          x: { field: 'pct', type: 'quantitative', title: 'delta % (B vs A)' },
           color: {
             field: 'sig',
             type: 'nominal',
             title: null,
             scale: { domain: ['significant', 'not significant (~)'], range: ['#d95f02', '#bbbbbb'] },
+            legend: { orient: 'bottom' },
           },
+          tooltip: [{ field: 'cell' }, { field: 'pct', title: 'delta %' }, { field: 'lo' }, { field: 'hi' }],
         },
       },
-      { mark: 'rule', encoding: { x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } } },
+      {
+        mark: { type: 'rule', color: '#333' },
+        encoding: { x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } },
+      },
+      { mark: { type: 'rule', color: '#000' }, encoding: { x: { datum: 0 } } },
     ],
   } as TopLevelSpec
 }

@@ -6,15 +6,16 @@ import type { TopLevelSpec } from 'vega-lite'
 import type { Analysis, Band, Comparison, Fit, Series } from '../analysis/index.ts'
 import { bandById, buildSeries } from '../analysis/index.ts'
 import type { DiffResult } from '../diff/index.ts'
+import { changeText } from '../diff/index.ts'
 import type { Row } from '../model/index.ts'
-import { summarize } from '../stats/index.ts'
+import { medianOf, sortSample, summarize } from '../stats/index.ts'
 import { formatBytes } from '../units/index.ts'
 import type { ChartContext } from './_common.ts'
 import { diffChart } from './_diff.ts'
 import { groupsChart } from './_groups.ts'
 import { heatmapChart } from './_heatmap.ts'
-import type { BandShade, FitLine, SizePoint } from './_latency.ts'
-import { latencyChart } from './_latency.ts'
+import type { BandShade, FloorRule, SizePoint } from './_latency.ts'
+import { bandwidthChart, latencyChart } from './_latency.ts'
 
 /** A chart with a file-safe name, a title and one sentence on what it shows. */
 export interface NamedChart {
@@ -26,16 +27,6 @@ export interface NamedChart {
   spec: TopLevelSpec
 }
 
-/** The most series one latency chart draws; more are thinned to the fastest, median and slowest. */
-const MAX_SERIES = 6
-
-const label = (f: Pick<Fit, 'src' | 'dst' | 'group' | 'ranks' | 'grouping'>): string =>
-  f.src !== undefined && f.dst !== undefined
-    ? `GPU${f.src}→GPU${f.dst}`
-    : f.group
-      ? `group ${f.group}${f.grouping ? ` (${f.grouping})` : ''}`
-      : `${f.ranks ?? '?'} ranks${f.grouping ? ` (${f.grouping})` : ''}`
-
 /** True when the series is the one the fit was made from (same identity fields). */
 function sameSeries(s: Series, f: Fit): boolean {
   return Object.entries(s.id).every(
@@ -43,71 +34,134 @@ function sameSeries(s: Series, f: Fit): boolean {
   )
 }
 
-function thin(fits: Fit[]): Fit[] {
-  if (fits.length <= MAX_SERIES) return fits
-  const s = fits.slice().sort((a, b) => a.alpha - b.alpha)
-  const pick = [0, 1, s.length >> 1, s.length - 2, s.length - 1].map((i) => s[i] as Fit)
-  return [...new Set(pick)]
-}
-
 function shade(b: Band): BandShade {
   return { label: b.label, low: b.low, high: b.high, source: b.source.split(/[ ,(]/)[0] ?? b.source }
 }
 
-/** Latency vs size per bench and P2P state, with the α–β fits, floors and the bands they fall in. */
+/** The series a fit is drawn in: its link class (pairs), the same GPU, or its grouping (collectives). */
+function classOf(f: Fit): string {
+  if (f.src !== undefined && f.dst !== undefined) return f.src === f.dst ? 'same GPU' : (f.linkClass ?? 'GPU pairs')
+  return f.grouping ?? (f.ranks !== undefined ? `${f.ranks} ranks` : 'groups')
+}
+
+const med = (v: readonly number[]): number => medianOf(sortSample(v))
+
+/** "3 points at 0 B … left off": why a log axis does not show every row. */
+const zeroNote = (n: number): string | undefined =>
+  n ? `${n} size${n === 1 ? '' : 's'} printed as 0 B (count below the rank count) left off the log axis` : undefined
+
+/**
+ * Latency vs size per bench, P2P state and copy kind: per link class (or grouping) the median
+ * across its pairs (groups) with their spread, each class's floor α as a labelled rule, and the
+ * expectation bands the floors fall in.
+ */
 export function latencyCharts(rows: readonly Row[], analysis: Analysis, ctx: ChartContext): NamedChart[] {
   const series = buildSeries(rows)
   const groups = new Map<string, Fit[]>()
   for (const f of analysis.fits) {
-    if (f.src !== undefined && f.src === f.dst) continue // same-GPU copies get their own band, not this chart
     const k = `${f.bench}|${f.p2p ?? ''}|${f.copy ?? ''}`
     groups.set(k, [...(groups.get(k) ?? []), f])
   }
   const out: NamedChart[] = []
-  const sized = (f: Fit): number => {
-    const s = series.find((x) => sameSeries(x, f))
-    return s ? [...s.bySize.keys()].filter((z) => z > 0).length : 0
-  }
-  for (const [k, all] of groups) {
-    // A latency-vs-size chart needs sizes: p2pBandwidthLatencyTest's one 16 B copy is a heatmap instead.
-    const fits = all.filter((f) => sized(f) >= 2)
-    if (fits.length === 0) continue
-    const [bench, p2p, copy] = k.split('|') as [string, string, string]
-    const shown = thin(fits)
-    const points: SizePoint[] = []
-    const lines: FitLine[] = []
-    for (const f of shown) {
+  for (const [k, fits] of groups) {
+    const classes = new Map<string, { members: number; alphas: number[]; bySize: Map<number, number[]> }>()
+    let zero = 0
+    for (const f of fits) {
       const s = series.find((x) => sameSeries(x, f))
-      const sizes = s ? [...s.bySize.keys()].filter((z) => z > 0).sort((a, b) => a - b) : []
-      for (const z of sizes) {
-        const sum = summarize((s?.bySize.get(z) ?? []).map((v) => v.value))
+      if (!s) continue
+      const name = classOf(f)
+      const c = classes.get(name) ?? { members: 0, alphas: [], bySize: new Map<number, number[]>() }
+      classes.set(name, c)
+      c.members++
+      c.alphas.push(f.alpha)
+      for (const [z, samples] of s.bySize) {
+        if (z <= 0) {
+          zero++
+          continue
+        }
+        c.bySize.set(z, [...(c.bySize.get(z) ?? []), med(samples.map((x) => x.value))])
+      }
+    }
+    // A latency-vs-size chart needs sizes: p2pBandwidthLatencyTest's one 16 B copy is a heatmap instead.
+    const drawn = [...classes].filter(([, c]) => c.bySize.size >= 2)
+    if (drawn.length === 0) continue
+    const [bench, p2p, copy] = k.split('|') as [string, string, string]
+    const unit = bench.startsWith('p2p.') ? 'pair' : 'group'
+    const label = (name: string, n: number): string =>
+      `${name} (${n} ${name === 'same GPU' ? 'GPU' : unit}${n === 1 ? '' : 's'})`
+    const points: SizePoint[] = []
+    const floors: FloorRule[] = []
+    for (const [name, c] of drawn) {
+      const series = label(name, c.members)
+      for (const z of [...c.bySize.keys()].sort((a, b) => a - b)) {
+        const m = c.bySize.get(z) as number[]
         points.push({
-          series: label(f),
+          series,
           sizeBytes: z,
-          value: sum.median,
-          lo: Number.isFinite(sum.ci[0]) ? sum.ci[0] : sum.median,
-          hi: Number.isFinite(sum.ci[1]) ? sum.ci[1] : sum.median,
+          value: med(m),
+          ...(m.length > 1 ? { lo: Math.min(...m), hi: Math.max(...m) } : {}),
         })
       }
-      const lo = sizes[0] ?? 8
-      const hi = sizes[sizes.length - 1] ?? lo
-      if (f.beta !== null && f.beta > 0)
-        lines.push({ series: label(f), alpha: f.alpha, beta: f.beta, minSize: lo, maxSize: Math.max(hi, lo) })
+      floors.push({ series, alpha: med(c.alphas) })
     }
-    const ids = [...new Set(shown.flatMap((f) => f.bands))].slice(0, 4)
+    const ids = [...new Set(fits.flatMap((f) => f.bands))].slice(0, 5)
     const bands = ids
       .map(bandById)
       .filter((b): b is Band => b !== undefined)
       .map(shade)
     const what = `${bench}${p2p ? ` p2p=${p2p}` : ''}${copy ? ` ${copy}` : ''}`
     const name = `latency-${what.replace(/[^\w]+/g, '-').replace(/-+$/, '')}`
-    const caption = `Median time per size (95% CI bars) for ${shown.length} of ${fits.length} series, the fitted α–β line (dashed), each floor α (dotted red) and the expectation bands the floors fall in (shaded, with their source).`
+    const caption = `Median time per size across the ${unit}s of each ${unit === 'pair' ? 'link class' : 'grouping'} (line), the lowest to highest ${unit} median (shaded), each floor α (dotted, labelled) and the published expectation bands the floors fall in (shaded or, for a single published value, a dashed rule).`
     out.push({
       name,
       kind: 'latency',
       title: `Latency vs size: ${what}`,
       caption,
-      spec: latencyChart(points, lines, bands, ctx, what),
+      spec: latencyChart(points, floors, bands, ctx, what, zeroNote(zero)),
+    })
+  }
+  return out
+}
+
+/** Bus bandwidth vs size per collective, one line per grouping (nccl-tests' main figure), out-of-place. */
+export function busbwCharts(rows: readonly Row[], ctx: ChartContext): NamedChart[] {
+  const benches = new Map<string, Map<string, Map<number, number[]>>>()
+  const zero = new Map<string, Set<string>>()
+  for (const r of rows) {
+    if (r.metric !== 'busbw' || r.placement === 'in-place') continue
+    const name = r.grouping ?? (r.ranks !== null ? `${r.ranks} ranks` : 'groups')
+    if (!(r.sizeBytes && r.sizeBytes > 0)) {
+      zero.set(r.bench, (zero.get(r.bench) ?? new Set()).add(`${name}|${r.source.file}|${r.source.line}`))
+      continue
+    }
+    const b = benches.get(r.bench) ?? new Map<string, Map<number, number[]>>()
+    benches.set(r.bench, b)
+    const s = b.get(name) ?? new Map<number, number[]>()
+    b.set(name, s)
+    s.set(r.sizeBytes, [...(s.get(r.sizeBytes) ?? []), r.value])
+  }
+  const out: NamedChart[] = []
+  for (const [bench, byName] of benches) {
+    const points: SizePoint[] = []
+    for (const [name, bySize] of byName)
+      for (const z of [...bySize.keys()].sort((a, b) => a - b)) {
+        const s = summarize(bySize.get(z) as number[])
+        const ok = (v: number | undefined): v is number => v !== undefined && Number.isFinite(v)
+        points.push({
+          series: name,
+          sizeBytes: z,
+          value: s.median,
+          ...(ok(s.ci[0]) && ok(s.ci[1]) ? { lo: s.ci[0], hi: s.ci[1] } : {}),
+        })
+      }
+    if (points.length < 2) continue
+    const what = `${bench} busbw`
+    out.push({
+      name: `busbw-${bench.replace(/[^\w]+/g, '-')}`,
+      kind: 'busbw',
+      title: `Bus bandwidth vs size: ${bench}`,
+      caption: `Median bus bandwidth per size for each grouping (out-of-place), shaded between the 95% CI of the median; busbw is nccl-tests' algbw × its per-collective factor, comparable across rank counts.`,
+      spec: bandwidthChart(points, [], ctx, what, zeroNote(zero.get(bench)?.size ?? 0)),
     })
   }
   return out
@@ -121,24 +175,30 @@ export function heatmapCharts(analysis: Analysis, ctx: ChartContext): NamedChart
     const k = `${f.bench} p2p=${f.p2p ?? 'n/a'}${f.copy ? ` ${f.copy}` : ''}`
     byState.set(k, [...(byState.get(k) ?? []), f])
   }
-  return [...byState].map(([k, fits]) => ({
-    name: `heatmap-${k.replace(/[^\w]+/g, '-')}`,
-    kind: 'heatmap' as const,
-    title: `Pair floors: ${k}`,
-    caption:
-      'Floor α per ordered pair (row = source GPU, column = destination), with the link class where the set has a topology capture.',
-    spec: heatmapChart(
-      fits.map((f) => ({
-        src: f.src as number,
-        dst: f.dst as number,
-        value: f.alpha,
-        ...(f.linkClass ? { link: f.linkClass } : {}),
-      })),
-      'latency',
-      `Floor α, ${k}`,
-      ctx,
-    ),
-  }))
+  return [...byState].map(([k, fits]) => {
+    // P2P asked for, but no pair had peer access: the copies were host-staged, and the title says so.
+    const cross = fits.filter((f) => f.src !== f.dst)
+    const none = k.includes('p2p=enabled') && cross.length > 0 && cross.every((f) => f.peerAccess === false)
+    const what = none ? `${k} (no peer access)` : k
+    return {
+      name: `heatmap-${k.replace(/[^\w]+/g, '-')}`,
+      kind: 'heatmap' as const,
+      title: `Pair floors: ${what}`,
+      caption:
+        'Floor α per ordered pair (row = source GPU, column = destination), with the link class where the set has a topology capture.',
+      spec: heatmapChart(
+        fits.map((f) => ({
+          src: f.src as number,
+          dst: f.dst as number,
+          value: f.alpha,
+          ...(f.linkClass ? { link: f.linkClass } : {}),
+        })),
+        'latency',
+        `Floor α, ${what}`,
+        ctx,
+      ),
+    }
+  })
 }
 
 /** Grouping comparison (TP8 vs TP4, …) per size with CIs, one chart per bench. */
@@ -188,29 +248,50 @@ function diffLabel(c: DiffResult['cells'][number]): string {
   ]
     .filter(Boolean)
     .join(' ')
-  return [c.bench.replace(/^nccl\./, ''), who, extra, k.sizeBytes !== null ? formatBytes(k.sizeBytes) : '']
+  const changed = c.changed?.length ? changeText(c.changed) : ''
+  return [
+    c.bench.replace(/^(nccl|p2p)\./, ''),
+    who,
+    extra,
+    k.sizeBytes !== null ? formatBytes(k.sizeBytes) : '',
+    changed,
+  ]
     .filter(Boolean)
     .join(' · ')
 }
 
-/** Delta % per cell of a diff (time cells); non-significant cells grey. */
+/** The most cells the diff chart shows: the largest |delta| first. */
+const DIFF_TOP = 40
+
+/** The CI of a relative change B/A − 1 from the two medians' CIs (the extreme ratios of their ends). */
+function deltaCi(c: DiffResult['cells'][number]): { lo?: number; hi?: number } {
+  const [al, ah] = c.a.ci
+  const [bl, bh] = c.b.ci
+  if (![al, ah, bl, bh].every((v) => Number.isFinite(v) && v > 0)) return {}
+  return { lo: bl / ah - 1, hi: bh / al - 1 }
+}
+
+/** Delta % of the cells of a diff that moved most (time and latency cells), with CI whiskers; A and B named. */
 export function diffCharts(d: DiffResult, ctx: ChartContext): NamedChart[] {
   // Times and latencies are the headline (bandwidth mirrors them); out-of-place only, like nccl-tests' summary.
-  const shown = d.cells.filter(
+  const all = d.cells.filter(
     (c) =>
       (c.metric === 'time' || c.metric === 'latency') &&
       c.config.placement !== 'in-place' &&
-      !(c.config.timer === 'cpu' && c.bench.startsWith('p2p.')),
+      !(c.config.timer === 'cpu' && c.bench.startsWith('p2p.')) &&
+      Number.isFinite(c.delta),
   )
-  if (shown.length === 0) return []
-  const bars = shown.slice(0, 60).map((c) => ({ label: diffLabel(c), delta: c.delta, significant: c.significant }))
+  if (all.length === 0) return []
+  const shown = [...all].sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta)).slice(0, DIFF_TOP)
+  const bars = shown.map((c) => ({ label: diffLabel(c), delta: c.delta, significant: c.significant, ...deltaCi(c) }))
+  const side = (s: DiffResult['a']): string => `${s.id}${s.simulated ? ' (SIMULATED)' : ''}`
   return [
     {
       name: 'diff',
       kind: 'diff',
       title: 'Change against the baseline',
-      caption: `Relative change of each cell's median (B vs A); grey bars are not significant (Mann-Whitney p > ${d.alpha}).${shown.length > 60 ? ` First 60 of ${shown.length} time cells.` : ''}`,
-      spec: diffChart(bars, ctx),
+      caption: `Relative change of each cell's median, B (${d.b.id}) vs A (${d.a.id}), for the ${shown.length} of ${all.length} time cells that moved most, with the 95% CI of the change; grey bars are not significant.`,
+      spec: diffChart(bars, ctx, { a: side(d.a), b: side(d.b), total: all.length }),
     },
   ]
 }

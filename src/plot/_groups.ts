@@ -1,6 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite'
 import type { ChartContext } from './_common.ts'
-import { base, chartTitle, r4, sizeAxis } from './_common.ts'
+import { base, chartTitle, r4 } from './_common.ts'
+import { colorScale, sizeAxisFor } from './_style.ts'
 
 /** One grouping's median time at one size, with its confidence interval (seconds). */
 export interface GroupPoint {
@@ -20,8 +21,13 @@ export function groupsChart(points: readonly GroupPoint[], ctx: ChartContext, wh
     lo: r4(p.lo * 1e6),
     hi: r4(p.hi * 1e6),
   }))
-  const x = sizeAxis
-  const color = { field: 'grouping', type: 'nominal', title: 'grouping' } as const
+  const x = sizeAxisFor(points.map((p) => p.sizeBytes))
+  const color = {
+    field: 'grouping',
+    type: 'nominal',
+    title: 'grouping',
+    scale: colorScale(points.map((p) => p.grouping)),
+  } as const
   return {
     ...base(),
     title: chartTitle(`Groupings compared: ${what} (median, 95% CI)`, ctx),

@@ -10,7 +10,11 @@ export interface PairCell {
   link?: string
 }
 
-/** A src × dst heatmap of latency (µs) or bandwidth (GB/s), each cell annotated with value and link class. */
+/**
+ * A src × dst heatmap of latency (µs) or bandwidth (GB/s), each cell annotated with value and
+ * link class. The colour scale spans the pairs only: a GPU's copy to itself (the diagonal) is
+ * drawn grey with its value, so it cannot flatten the differences between pairs.
+ */
 export function heatmapChart(
   cells: readonly PairCell[],
   metric: 'latency' | 'bandwidth',
@@ -23,13 +27,18 @@ export function heatmapChart(
     src: `GPU${c.src}`,
     dst: `GPU${c.dst}`,
     v: r4(c.value * scale),
-    text: `${r4(c.value * scale)}${c.link ? `\n${c.link}` : ''}`,
+    text: `${r4(c.value * scale)}${c.src === c.dst ? '\nsame GPU' : c.link ? `\n${c.link}` : ''}`,
     link: c.link ?? '',
+    self: c.src === c.dst,
   }))
+  const pairs = values.filter((v) => !v.self).map((v) => v.v)
+  const lo = Math.min(...pairs)
+  const hi = Math.max(...pairs)
+  const mid = r4((lo + hi) / 2)
   const n = new Set(cells.flatMap((c) => [c.src, c.dst])).size
-  const vs = values.map((v) => v.v)
-  const mid = r4((Math.min(...vs) + Math.max(...vs)) / 2)
   const side = Math.max(220, Math.min(560, n * 64))
+  const off = { filter: '!datum.self' }
+  const on = { filter: 'datum.self' }
   return {
     ...base(side, side),
     title: chartTitle(`${label}: ${metric} ${unit} per pair (row = source)`, ctx),
@@ -40,22 +49,29 @@ export function heatmapChart(
     },
     layer: [
       {
+        transform: [off],
         mark: 'rect',
         encoding: {
           color: {
             field: 'v',
             type: 'quantitative',
-            title: unit,
-            scale: { scheme: metric === 'latency' ? 'orangered' : 'blues' },
+            title: `${unit} (pairs)`,
+            // The pairs' own range, so 12.7 vs 14.4 µs (or NODE 0.40 vs SYS 0.48 µs) reads as different colours.
+            scale: { scheme: metric === 'latency' ? 'orangered' : 'blues', domain: [lo, hi === lo ? lo * 1.01 : hi] },
           },
           tooltip: [{ field: 'src' }, { field: 'dst' }, { field: 'v', title: unit }, { field: 'link' }],
         },
       },
       {
+        transform: [on],
+        mark: { type: 'rect', color: '#e8e8e8' },
+        encoding: { tooltip: [{ field: 'src' }, { field: 'v', title: `${unit} (same GPU)` }] },
+      },
+      {
         mark: { type: 'text', fontSize: 10, lineBreak: '\n' },
         encoding: {
           text: { field: 'text' },
-          color: { condition: { test: `datum.v > ${mid}`, value: 'white' }, value: 'black' },
+          color: { condition: { test: `!datum.self && datum.v > ${mid}`, value: 'white' }, value: 'black' },
         },
       },
     ],

@@ -1,23 +1,22 @@
 import type { TopLevelSpec } from 'vega-lite'
 import type { ChartContext } from './_common.ts'
-import { base, chartTitle, r4, sizeAxis } from './_common.ts'
+import { base, chartTitle, r4 } from './_common.ts'
+import { colorScale, sizeAxisFor, WRAPPED_LEGEND, wrap } from './_style.ts'
 
-/** One measured point of a size series (a median with its CI), in base units. */
+/** One point of a size series: the median across the series' pairs or groups, and their spread, in base units. */
 export interface SizePoint {
   series: string
   sizeBytes: number
   value: number
+  /** The spread (lowest and highest pair or group median); absent with a single member. */
   lo?: number
   hi?: number
 }
 
-/** A fitted α–β line of one series: time = alpha + size / beta (s, B/s). */
-export interface FitLine {
+/** A floor drawn as a labelled rule: the series' median α (s). */
+export interface FloorRule {
   series: string
   alpha: number
-  beta: number
-  minSize: number
-  maxSize: number
 }
 
 /** An expectation band (in seconds for latency charts, B/s for bandwidth charts). */
@@ -28,13 +27,95 @@ export interface BandShade {
   source: string
 }
 
-/** Latency (time) vs message size, log-log, with fitted lines, floors and bands. */
+const bandLabel = (b: BandShade): string => wrap(`${b.label} (${b.source})`)
+
+/**
+ * Bands as layers: a range as a shaded rectangle, a single published value (low = high) as a
+ * visible rule; labelled through a wrapped legend.
+ */
+function bandLayers(bands: readonly BandShade[], conv: (v: number) => number, logY: boolean): object[] {
+  const ranges = bands
+    .filter((b) => b.high > b.low)
+    .map((b) => ({ band: bandLabel(b), lo: conv(b.low), hi: conv(b.high) }))
+  const values = bands.filter((b) => !(b.high > b.low)).map((b) => ({ band: bandLabel(b), lo: conv(b.low) }))
+  const color = {
+    field: 'band',
+    type: 'nominal',
+    title: 'published expectation bands (source)',
+    scale: { scheme: 'set2' },
+    legend: { ...WRAPPED_LEGEND, orient: 'bottom', direction: 'vertical', columns: 1 },
+  }
+  const y = { field: 'lo', type: 'quantitative', ...(logY ? { scale: { type: 'log' } } : {}) }
+  return [
+    ...(ranges.length
+      ? [
+          {
+            data: { values: ranges },
+            mark: { type: 'rect', opacity: 0.18 },
+            encoding: { y, y2: { field: 'hi' }, color },
+          },
+        ]
+      : []),
+    ...(values.length
+      ? [{ data: { values }, mark: { type: 'rule', strokeWidth: 2, strokeDash: [6, 3] }, encoding: { y, color } }]
+      : []),
+  ]
+}
+
+/** Median per size across the series' members, the spread as a shaded area, one colour per series. */
+function seriesLayers(
+  data: object[],
+  x: object,
+  yField: string,
+  yTitle: string,
+  logY: boolean,
+  names: string[],
+): object[] {
+  const color = {
+    field: 'series',
+    type: 'nominal',
+    title: null,
+    scale: colorScale(names),
+    legend: { ...WRAPPED_LEGEND, orient: 'right' },
+  }
+  const y = { field: yField, type: 'quantitative', title: yTitle, ...(logY ? { scale: { type: 'log' } } : {}) }
+  return [
+    {
+      data: { values: data },
+      mark: { type: 'area', opacity: 0.22 },
+      encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color: { ...color, legend: null } },
+    },
+    {
+      data: { values: data },
+      mark: { type: 'line', point: { filled: true, size: 36 }, strokeWidth: 2 },
+      encoding: {
+        x,
+        y,
+        color,
+        tooltip: [
+          { field: 'series' },
+          { field: 'size' },
+          { field: yField, title: 'median' },
+          { field: 'lo', title: 'lowest' },
+          { field: 'hi', title: 'highest' },
+        ],
+      },
+    },
+  ]
+}
+
+/**
+ * Latency (time) vs message size, log-log: per series (a link class, a grouping) the median
+ * across its pairs or groups with their spread, each floor α as a labelled rule, and the
+ * published expectation bands.
+ */
 export function latencyChart(
   points: readonly SizePoint[],
-  fits: readonly FitLine[],
+  floors: readonly FloorRule[],
   bands: readonly BandShade[],
   ctx: ChartContext,
   what = 'time per transfer',
+  note?: string,
 ): TopLevelSpec {
   const us = (s: number): number => r4(s * 1e6)
   const data = points.map((p) => ({
@@ -44,97 +125,69 @@ export function latencyChart(
     lo: us(p.lo ?? p.value),
     hi: us(p.hi ?? p.value),
   }))
-  const fitData = fits.flatMap((f) => {
-    const out = []
-    for (let s = f.minSize; s <= f.maxSize * 1.0001; s *= 2)
-      out.push({ series: f.series, size: s, us: us(f.alpha + s / f.beta) })
-    return out
-  })
-  const floors = fits.map((f) => ({
+  const names = [...new Set(points.map((p) => p.series))]
+  const x = sizeAxisFor(points.map((p) => p.sizeBytes))
+  const maxSize = Math.max(...points.map((p) => p.sizeBytes))
+  const floorData = floors.map((f) => ({
     series: f.series,
     us: us(f.alpha),
-    label: `${f.series} floor α = ${us(f.alpha)} µs`,
+    size: maxSize,
+    label: `${f.series.replace(/ \([^)]*\)$/, '')} floor α ${us(f.alpha)} µs`,
   }))
-  const bandData = bands.map((b) => ({ label: `${b.label} (${b.source})`, lo: us(b.low), hi: us(b.high) }))
-  const x = sizeAxis
-  const y = { field: 'us', type: 'quantitative', scale: { type: 'log' }, title: `${what} (µs)` } as const
+  const title = chartTitle(`Latency vs size: ${what}`, ctx)
   return {
     ...base(),
-    title: chartTitle(`Latency vs size: ${what}`, ctx),
+    title: note ? { ...title, subtitle: [...[title.subtitle ?? []].flat(), note] } : title,
     layer: [
+      ...bandLayers(bands, us, true),
+      ...seriesLayers(data, x, 'us', `${what} (µs)`, true, names),
       {
-        data: { values: bandData },
-        mark: { type: 'rect', opacity: 0.15 },
+        data: { values: floorData },
+        mark: { type: 'rule', strokeDash: [2, 2], strokeWidth: 1.5 },
         encoding: {
-          y: { field: 'lo', type: 'quantitative', scale: { type: 'log' } },
-          y2: { field: 'hi' },
-          color: { field: 'label', type: 'nominal', title: 'expectation band', scale: { scheme: 'set2' } },
+          y: { field: 'us', type: 'quantitative' },
+          color: { field: 'series', type: 'nominal', scale: colorScale(names), legend: null },
         },
       },
       {
-        data: { values: data },
-        mark: { type: 'rule' },
-        encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, detail: { field: 'series' } },
-      },
-      {
-        data: { values: data },
-        mark: { type: 'point', filled: true, size: 30 },
+        data: { values: floorData },
+        mark: { type: 'text', align: 'right', baseline: 'bottom', dy: -2, fontSize: 11, fontWeight: 'bold' },
         encoding: {
           x,
-          y,
-          shape: { field: 'series', type: 'nominal', title: 'pair / group' },
-          tooltip: [{ field: 'series' }, { field: 'size' }, { field: 'us', title: 'median µs' }],
+          y: { field: 'us', type: 'quantitative' },
+          text: { field: 'label' },
+          color: { field: 'series', type: 'nominal', scale: colorScale(names), legend: null },
         },
-      },
-      {
-        data: { values: fitData },
-        mark: { type: 'line', strokeWidth: 1.5 },
-        encoding: { x, y, detail: { field: 'series' }, strokeDash: { value: [4, 2] }, color: { value: '#444' } },
-      },
-      {
-        data: { values: floors },
-        mark: { type: 'rule', strokeDash: [2, 2], color: '#b00020' },
-        encoding: { y: { field: 'us', type: 'quantitative' }, tooltip: [{ field: 'label' }] },
       },
     ],
     resolve: { scale: { color: 'independent' } },
   } as TopLevelSpec
 }
 
-/** Bandwidth vs size (GB/s, log x), one line per series, bands shaded. */
+/** Bandwidth vs size (GB/s, log x): the median per series with its spread, bands shaded (nccl-tests' busbw figure). */
 export function bandwidthChart(
   points: readonly SizePoint[],
   bands: readonly BandShade[],
   ctx: ChartContext,
   what = 'bandwidth',
+  note?: string,
 ): TopLevelSpec {
   const gb = (v: number): number => r4(v / 1e9)
-  const data = points.map((p) => ({ series: p.series, size: p.sizeBytes, gbps: gb(p.value) }))
-  const bandData = bands.map((b) => ({ label: `${b.label} (${b.source})`, lo: gb(b.low), hi: gb(b.high) }))
-  const x = sizeAxis
+  const data = points.map((p) => ({
+    series: p.series,
+    size: p.sizeBytes,
+    gbps: gb(p.value),
+    lo: gb(p.lo ?? p.value),
+    hi: gb(p.hi ?? p.value),
+  }))
+  const names = [...new Set(points.map((p) => p.series))]
+  const title = chartTitle(`Bandwidth vs size: ${what}`, ctx)
   return {
     ...base(),
-    title: chartTitle(`Bandwidth vs size: ${what}`, ctx),
+    title: note ? { ...title, subtitle: [...[title.subtitle ?? []].flat(), note] } : title,
     layer: [
-      {
-        data: { values: bandData },
-        mark: { type: 'rect', opacity: 0.15 },
-        encoding: {
-          y: { field: 'lo', type: 'quantitative' },
-          y2: { field: 'hi' },
-          color: { field: 'label', type: 'nominal', title: 'expectation band', scale: { scheme: 'set2' } },
-        },
-      },
-      {
-        data: { values: data },
-        mark: { type: 'line', point: true },
-        encoding: {
-          x,
-          y: { field: 'gbps', type: 'quantitative', title: `${what} (GB/s)` },
-          detail: { field: 'series' },
-          strokeDash: { field: 'series', type: 'nominal', title: 'pair / group' },
-        },
-      },
+      ...bandLayers(bands, gb, false),
+      ...seriesLayers(data, sizeAxisFor(points.map((p) => p.sizeBytes)), 'gbps', `${what} (GB/s)`, false, names),
     ],
     resolve: { scale: { color: 'independent' } },
   } as TopLevelSpec

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { Analysis, Comparison } from '../analysis/index.ts'
 import { analyze, compare, resolveModel, subjectOf } from '../analysis/index.ts'
 import type { DiffResult } from '../diff/index.ts'
+import { changeText, medianPm, signedPct } from '../diff/index.ts'
 import type { Manifest } from '../model/index.ts'
 import type { NamedChart } from '../plot/index.ts'
 import * as plot from '../plot/index.ts'
@@ -11,6 +12,8 @@ import { loadSet } from '../resultset/index.ts'
 import { formatBytes, formatRate, formatSeconds } from '../units/index.ts'
 import type { ReportChart, ReportPage, Section } from './_html.ts'
 import { escapeHtml, list, paragraphs, renderHtml, table } from './_html.ts'
+import { chartContext } from './_plot.ts'
+import { summaryLines } from './_summary.ts'
 
 /** Options of writeReport. */
 export interface ReportOptions {
@@ -137,12 +140,13 @@ function groupingSection(c: Comparison, charts: NamedChart[]): Section | undefin
 }
 
 function diffSection(d: DiffResult, charts: NamedChart[]): Section {
+  // Human units everywhere: medians with their CI, signed percentages, sizes in binary units.
   const rows = d.cells.map((c) => [
-    `${c.bench} ${c.metric} ${c.label}`,
-    `${c.a.median.toPrecision(4)} (n=${c.a.n})`,
-    `${c.b.median.toPrecision(4)} (n=${c.b.n})`,
-    c.significant ? `${(c.delta * 100).toFixed(1)}%` : '~',
-    c.p.toPrecision(2),
+    `${c.bench} ${c.metric} ${c.label.replace(/\bsize=(\d+)/, (_, b: string) => `size=${formatBytes(Number(b))}`)}${c.changed?.length ? ` (${changeText(c.changed)})` : ''}`,
+    `${medianPm(c.a, c.unit)} (n=${c.a.n})`,
+    `${medianPm(c.b, c.unit)} (n=${c.b.n})`,
+    c.significant ? signedPct(c.delta) : '~',
+    Number.isFinite(c.p) ? c.p.toPrecision(2) : '–',
   ])
   const only =
     d.onlyA.length + d.onlyB.length
@@ -183,24 +187,29 @@ function provenanceSection(m: Manifest, set: LoadedSet): Section {
 /** Builds the report page of a result set (and, with a baseline, the diff against it). */
 export async function buildReport(dir: string, opts: Omit<ReportOptions, 'out'> = {}): Promise<ReportPage> {
   const set = await loadSet(dir)
-  const ctx = {
-    simulated: set.manifest.simulated,
-    ...(set.manifest.host?.hostname ? { subject: set.manifest.host.hostname } : {}),
-  }
+  const ctx = chartContext(set)
   const a = await analyze(set)
   const model = resolveModel(opts.model ?? 'glm-5')
   const c = await compare(set, { by: 'grouping', ...(model ? { model } : {}) })
+  let d: DiffResult | undefined
+  if (opts.baseline) {
+    const { diffSets } = await import('../diff/index.ts')
+    d = diffSets(await loadSet(opts.baseline), set, { allowSim: opts.allowSim ?? false })
+  }
   const sections: Section[] = []
+  const summary = summaryLines(a, c, d)
+  if (summary.length)
+    sections.push({
+      id: 'summary',
+      title: 'Summary',
+      body: `<ol class="summary">${summary.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ol>`,
+    })
   const topo = await topologySection(dir)
   if (topo) sections.push(topo)
   sections.push(floorSection(a, [...plot.latencyCharts(set.rows, a, ctx), ...plot.heatmapCharts(a, ctx)]))
-  const g = groupingSection(c, plot.groupsCharts(c, ctx))
+  const g = groupingSection(c, [...plot.groupsCharts(c, ctx), ...plot.busbwCharts(set.rows, ctx)])
   if (g) sections.push(g)
-  if (opts.baseline) {
-    const { diffSets } = await import('../diff/index.ts')
-    const d = diffSets(await loadSet(opts.baseline), set, { allowSim: opts.allowSim ?? false })
-    sections.push(diffSection(d, plot.diffCharts(d, { ...ctx, simulated: d.simulated })))
-  }
+  if (d) sections.push(diffSection(d, plot.diffCharts(d, { ...ctx, simulated: d.simulated })))
   sections.push(provenanceSection(set.manifest, set))
   const host = set.manifest.host?.hostname
   return {

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { badInput } from '../errors/index.ts'
-import type { NamedChart } from '../plot/index.ts'
+import type { ChartContext, NamedChart } from '../plot/index.ts'
+import type { LoadedSet } from '../resultset/index.ts'
 import { loadSet } from '../resultset/index.ts'
 import { CHART_KINDS, chartKind } from './kinds/index.ts'
 
@@ -19,6 +20,16 @@ export interface PlotOptions {
   allowSim?: boolean
 }
 
+/**
+ * What every chart of a set says about it: SIMULATED or not, and in the subtitle the result set
+ * (its simulator preset and id), never the host that draws the chart.
+ */
+export function chartContext(set: LoadedSet): ChartContext {
+  const m = set.manifest
+  const preset = /preset (\S+)/.exec(m.instrument?.version ?? '')?.[1]
+  return { simulated: m.simulated, subject: `result set ${m.id}${preset ? `, preset ${preset}` : ''}` }
+}
+
 /** Builds the charts of one kind for a result set (loads and analyzes it). */
 export async function chartsOf(
   dir: string,
@@ -29,10 +40,7 @@ export async function chartsOf(
   const k = chartKind(kind)
   if (!k) throw badInput(`--kind ${kind}: no such chart kind (known: ${PLOT_KINDS.join(', ')})`)
   const set = await loadSet(dir)
-  const ctx = {
-    simulated: set.manifest.simulated,
-    ...(set.manifest.host?.hostname ? { subject: set.manifest.host.hostname } : {}),
-  }
+  const ctx = chartContext(set)
   return k.build(set, ctx, { allowSim, ...(baseline ? { baseline } : {}) })
 }
 

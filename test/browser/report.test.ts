@@ -52,6 +52,16 @@ test('the report opens in headless Chromium with every chart rendered and no con
   assert.equal(Number(rendered[1]), figures)
   const svgs = (dom.stdout.match(/<svg[^>]*class="marks"/g) ?? []).length
   assert.equal(svgs, figures, 'one rendered SVG per chart')
+  // The report opens with its conclusions: a summary of 3 to 5 items with numbers, before any other section.
+  const first = /<section[^>]*id="([^"]+)"/.exec(dom.stdout)?.[1]
+  assert.equal(first, 'summary')
+  const items = [
+    ...(/<ol class="summary">([\s\S]*?)<\/ol>/.exec(dom.stdout)?.[1] ?? '').matchAll(/<li>([^<]*)<\/li>/g),
+  ].map((m) => m[1] ?? '')
+  assert.ok(items.length >= 3 && items.length <= 5, `summary items: ${items.length}`)
+  assert.match(items[0] ?? '', /Small copies between GPUs cost 1[2-5](\.\d+)? µs each .*host memory/)
+  assert.match(items.join(' '), /nccl\.all_reduce: at 8 B \S+ is \d+\.\d+× faster than/)
+  assert.match(items.join(' '), /Against the baseline \S+: \d+ of \d+ cells changed significantly/)
   const consoleLines = dom.stderr.split('\n').filter((l) => /:CONSOLE[:(]/.test(l))
   assert.deepEqual(consoleLines, [], 'the page must log nothing (errors or warnings)')
   const outDir = join(ROOT, 'test', 'output')

@@ -93,8 +93,8 @@ test('under mpirun / srun: rank 0 prints the whole log with one rank line per ra
 })
 
 test('--fault hang: prints the banner, then never exits until killed', async () => {
-  // 6 s: long enough for node to start and print the banner on a loaded machine (2.5 s failed under load).
-  const r = await run([...BASE, '--fault', 'hang'], {}, 6000)
+  // 12 s: long enough for node to start and print the banner on a loaded machine (2.5 s and 6 s failed under load).
+  const r = await run([...BASE, '--fault', 'hang'], {}, 12000)
   assert.equal(r.timedOut, true)
   assert.match(r.stdout, /# {2}Rank {2}7 Group/)
   assert.doesNotMatch(r.stdout, /# {7}size/)

@@ -1,7 +1,7 @@
 import type { NamedChart } from '../../plot/index.ts'
 import type { LoadedSet } from '../../resultset/index.ts'
 
-/** Who a chart is drawn for: the set's simulated flag and the host it names. */
+/** Who a chart is drawn for: the set's simulated flag and the result set it names. */
 export interface KindContext {
   simulated: boolean
   subject?: string

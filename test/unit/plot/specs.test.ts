@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { pngInfo, renderChart } from '../../../src/render/index.ts'
 import { chartsOf, PLOT_KINDS } from '../../../src/report/index.ts'
+import { loadSet } from '../../../src/resultset/index.ts'
 import { checkGolden } from '../../golden.ts'
 import { simSet } from '../../simset.ts'
 
@@ -9,18 +11,46 @@ const titles = (spec: unknown): string[] => {
   return t === undefined ? [] : [typeof t === 'string' ? t : t.text]
 }
 
-test('every chart kind has a golden spec, and every title of a simulated set says SIMULATED', async () => {
-  const a = await simSet({ preset: 'seed-vm', seed: 11, trials: 2 })
-  const b = await simSet({ preset: 'seed-vm', seed: 12, trials: 2 })
+/** Pairs through the simulated p2p_bench (every size and iteration), so p2p latency-vs-size charts exist. */
+const BENCH = { sizes: [8, 64, 512, 4096, 32768, 262144], iters: 4 }
+
+/** The set ids and the diff's A/B names change with every run: golden specs hold placeholders. */
+const stable = (spec: unknown, ids: readonly string[]): unknown =>
+  JSON.parse(ids.reduce((t, id) => t.split(id).join('<set>'), JSON.stringify(spec)))
+
+test('every chart kind has a golden spec, renders to a PNG with ink, and every title of a simulated set says SIMULATED', async () => {
+  const a = await simSet({ preset: 'seed-vm', seed: 11, trials: 2, bench: BENCH })
+  const b = await simSet({ preset: 'seed-vm', seed: 12, trials: 2, bench: BENCH })
+  const ids = [(await loadSet(a)).manifest.id, (await loadSet(b)).manifest.id]
+  const seen = new Set<string>()
   for (const kind of PLOT_KINDS) {
     const charts = await chartsOf(b, kind, kind === 'diff' ? a : undefined)
     assert.ok(charts.length > 0, `${kind}: no chart`)
     for (const c of charts) {
+      seen.add(c.name)
       const t = titles(c.spec)
       assert.ok(t.length > 0 && t.every((x) => x.includes('SIMULATED')), `${c.name}: ${t.join(' ')}`)
-      checkGolden(`plot/${c.name}`, c.spec, 4)
+      checkGolden(`plot/${c.name}`, stable(c.spec, ids), 4)
+      const r = await renderChart(c.spec)
+      const png = pngInfo(r.png)
+      assert.ok(png.width >= 600 && png.height >= 400, `${c.name}: ${png.width}×${png.height}`)
+      assert.ok(png.inkFraction > 0.03 && png.colours > 8, `${c.name}: ink ${png.inkFraction}, ${png.colours} colours`)
+      // Every layer drew something: no empty mark group in the SVG.
+      const marks = [...r.svg.matchAll(/<g class="mark-(\w+) role-mark[^"]*"[^>]*>(<\/g>)?/g)]
+      const empty = marks.filter((m) => m[2] !== undefined).map((m) => m[1])
+      assert.deepEqual(empty, [], `${c.name}: empty marks`)
     }
   }
+  // The kinds a performance engineer reads first: p2p latency vs size, busbw vs size, the pair heatmaps, the diff.
+  for (const name of [
+    'latency-p2p-latency-p2p-enabled-ce',
+    'latency-nccl-all_reduce',
+    'busbw-nccl-all_reduce',
+    'heatmap-p2p-latency-p2p-enabled-ce',
+    'groups-nccl-all_reduce',
+    'diff',
+  ])
+    assert.ok(seen.has(name), `${name} missing (${[...seen].join(', ')})`)
 })
 
 test('the heatmap shows the seed VM host-staged floor on every off-diagonal pair', async () => {

@@ -1,0 +1,85 @@
+/**
+ * What the charts say, read from their specs: the seed VM's floor as a labelled rule on a
+ * per-link-class latency curve, a heatmap scaled on the pairs that says "no peer access", a
+ * diff chart naming A and B and how many cells it shows, subtitles naming the result set.
+ */
+import assert from 'node:assert/strict'
+import { hostname } from 'node:os'
+import { test } from 'node:test'
+import { chartsOf } from '../../../src/report/index.ts'
+import { loadSet } from '../../../src/resultset/index.ts'
+import { simSet } from '../../simset.ts'
+
+type Layer = {
+  data?: { values: Record<string, unknown>[] }
+  mark: { type: string } | string
+  encoding?: Record<string, unknown>
+}
+type Spec = {
+  title: { text: string; subtitle?: string | string[] }
+  layer: Layer[]
+  data?: { values: Record<string, unknown>[] }
+}
+const markOf = (l: Layer): string => (typeof l.mark === 'string' ? l.mark : l.mark.type)
+
+const BENCH = { sizes: [8, 64, 512, 4096, 32768, 262144], iters: 4 }
+
+test('seed VM: p2p latency vs size per link class, the ~13.7 µs floor a labelled rule, every x tick labelled', async () => {
+  const dir = await simSet({ preset: 'seed-vm', seed: 4, groups: [], bench: BENCH })
+  const [c] = (await chartsOf(dir, 'latency')).filter((x) => x.name === 'latency-p2p-latency-p2p-enabled-ce')
+  assert.ok(c)
+  const spec = c.spec as unknown as Spec
+  const line = spec.layer.find((l) => markOf(l) === 'line')
+  const series = [...new Set(line?.data?.values.map((v) => v.series))]
+  assert.deepEqual(
+    series.sort(),
+    ['all pairs (12 pairs)', 'same GPU (4 GPUs)'].sort().map((s) => s.replace('all pairs', 'GPU pairs')),
+  )
+  const text = spec.layer.find((l) => markOf(l) === 'text')
+  const labels = text?.data?.values.map((v) => String(v.label)) ?? []
+  const floor = labels.find((l) => l.startsWith('GPU pairs floor α'))
+  assert.ok(floor, labels.join(' | '))
+  const us = Number(/α ([\d.]+) µs/.exec(floor)?.[1])
+  assert.ok(us > 13 && us < 14.5, floor)
+  const x = line?.encoding?.x as { axis: { values: number[]; labelOverlap: boolean } }
+  assert.equal(x.axis.labelOverlap, false)
+  assert.ok(x.axis.values.length <= 8 && x.axis.values.length >= 4, `${x.axis.values.length} ticks`)
+  const subtitle = [spec.title.subtitle ?? []].flat().join(' ')
+  assert.match(subtitle, new RegExp(`result set ${(await loadSet(dir)).manifest.id}`))
+  assert.ok(!subtitle.includes(hostname()), subtitle)
+})
+
+test('heatmap: colours scaled on the pairs (not the 1.4 µs diagonal), "no peer access" in the VM title', async () => {
+  const dir = await simSet({ preset: 'seed-vm', seed: 4, groups: [], bench: BENCH })
+  const [h] = (await chartsOf(dir, 'heatmap')).filter((x) => x.name.includes('enabled'))
+  assert.ok(h)
+  const spec = h.spec as unknown as Spec
+  assert.match(spec.title.text, /no peer access/)
+  const colour = spec.layer[0]?.encoding?.color as { scale: { domain: [number, number] } }
+  const [lo, hi] = colour.scale.domain
+  assert.ok(lo > 12 && hi < 16, `domain ${lo}–${hi}`)
+  const bare = await simSet({ preset: 'baremetal-turin', seed: 4, groups: [], bench: BENCH })
+  const [b] = (await chartsOf(bare, 'heatmap')).filter((x) => x.name.includes('enabled'))
+  assert.doesNotMatch((b?.spec as unknown as Spec).title.text, /no peer access/)
+})
+
+test('diff chart: the top cells by |delta| with CI whiskers, "N of M shown", A and B named', async () => {
+  const spec = { seed: 6, groups: [], bench: BENCH }
+  const a = await simSet({ preset: 'baremetal-turin', ...spec })
+  const b = await simSet({ preset: 'seed-vm', ...spec })
+  const [d] = await chartsOf(b, 'diff', a)
+  const s = d?.spec as unknown as Spec
+  const sub = [s.title.subtitle ?? []].flat().join('\n')
+  assert.match(sub, new RegExp(`A = ${(await loadSet(a)).manifest.id} \\(SIMULATED\\)`))
+  const m = /(\d+) of (\d+) cells shown/.exec(sub)
+  assert.ok(m && Number(m[1]) <= 40 && Number(m[2]) > Number(m[1]), sub)
+  const bars = s.data?.values ?? []
+  const pct = bars.map((v) => Math.abs(Number(v.pct)))
+  assert.deepEqual(
+    pct,
+    [...pct].sort((x, y) => y - x),
+    'largest |delta| first',
+  )
+  assert.ok(bars.every((v) => Number(v.lo) <= Number(v.pct) && Number(v.pct) <= Number(v.hi)))
+  assert.ok(bars.some((v) => String(v.cell).includes('peer access: yes → no')))
+})
