@@ -27,6 +27,13 @@ export interface CompareOptions {
 /** The value of the `by` axis of a row, as a string; undefined when the row has none. */
 export function axisValue(r: Row, by: string): string | undefined {
   if (by.startsWith('env.')) return r.env?.[by.slice(4)]
+  if (by === 'host-axis')
+    return r.hostAxis
+      ? Object.entries(r.hostAxis)
+          .map(([k, x]) => `${k}=${x}`)
+          .join(',')
+      : undefined
+  if (by.startsWith('host-axis.')) return r.hostAxis?.[by.slice(10)]
   if (by === 'grouping' && r.grouping === undefined)
     return r.ranks !== null && r.src === null ? `ranks=${r.ranks}` : undefined
   const v = (r as unknown as Record<string, unknown>)[by]
@@ -117,7 +124,7 @@ export function compareSet(set: LoadedSet, opts: CompareOptions = {}): Compariso
     warnings.push(`no time rows with message sizes carry "${by}": nothing to compare, decode model only`)
   else if (idx.size === 0) {
     if (!set.rows.some(isTime)) throw badInput(`${set.dir}: no time rows with message sizes to compare`)
-    throw badInput(`${set.dir}: no time rows carry "${by}"; try --by grouping, p2p, placement or env.NAME`)
+    throw badInput(`${set.dir}: no time rows carry "${by}"; try --by grouping, p2p, placement, env.NAME or host-axis`)
   }
   const benches: BenchComparison[] = [...idx]
     .sort(([a], [b]) => a.localeCompare(b))

@@ -30,6 +30,8 @@ export interface CellConfig {
   redop?: string
   root?: number
   env?: Record<string, string>
+  /** Host knob values the point ran with (sweep --host-axis). */
+  hostAxis?: Record<string, string>
 }
 
 /** The conditions of a row, in key order. */
@@ -55,6 +57,7 @@ export function cellConfig(r: Row): CellConfig {
   if (r.redop !== undefined) c.redop = r.redop
   if (r.root !== undefined) c.root = r.root
   if (r.env !== undefined && Object.keys(r.env).length > 0) c.env = r.env
+  if (r.hostAxis !== undefined) c.hostAxis = r.hostAxis
   return c
 }
 
@@ -113,6 +116,8 @@ export function keyOf(c: CellConfig | Row, observed = true): string {
   if (c.redop !== undefined) k += ` redop=${v(c.redop)}`
   if (c.root !== undefined) k += ` root=${c.root}`
   if (c.env !== undefined) for (const name of Object.keys(c.env).sort()) k += ` env.${name}=${v(c.env[name] as string)}`
+  if (c.hostAxis !== undefined)
+    for (const name of Object.keys(c.hostAxis).sort()) k += ` host.${name}=${v(c.hostAxis[name] as string)}`
   return k
 }
 

@@ -57,6 +57,7 @@ export const simInstrument: Instrument = {
     argv.push('--gpus', formatGpuList(shape.gpus), '--iters', String(s.iters), '--warmup', String(s.warmup))
     argv.push('--seed', String(s.seed), '--trial', String(point.trial))
     for (const [k, v] of Object.entries(point.env)) argv.push('--env', `${k}=${v}`)
+    for (const [k, v] of Object.entries(point.host ?? {})) argv.push('--host', `${k}=${v}`)
     const fault = s.faults.find(
       (f) => point.id.includes(f.match) && (f.attempts === undefined || attempt <= f.attempts),
     )

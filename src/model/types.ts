@@ -54,6 +54,8 @@ export interface Row {
   point?: string
   /** Requested environment settings of the point (NCCL_* etc.). */
   env?: Record<string, string>
+  /** Host knob values of the point (sweep --host-axis), e.g. {"cstates": "shallow"}. */
+  hostAxis?: Record<string, string>
   /** Host that printed the row, when known. */
   host?: string
 }

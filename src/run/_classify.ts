@@ -34,6 +34,7 @@ export function enrichRow(row: Row, point: Point, group: readonly number[], visi
     r.group = formatGpuList(group)
   }
   if (Object.keys(point.env).length) r.env = { ...point.env }
+  if (point.host) r.hostAxis = { ...point.host }
   return r
 }
 

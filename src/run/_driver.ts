@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { AdaptiveTracker } from '../adaptive/index.ts'
 import { badInput } from '../errors/index.ts'
 import { acquireLock, lockHolder } from '../exec/index.ts'
+import { applyPendingRestore, applyWrites, hostEffect } from '../host/index.ts'
 import type { Manifest, PointOutcome } from '../model/index.ts'
 import type { PointEvidence } from '../nccl-log/index.ts'
 import { findNoEffect } from '../nccl-log/index.ts'
@@ -58,6 +59,8 @@ export interface SweepResult {
   /** Points run now, and points skipped because a resumed set already had them. */
   ran: number
   alreadyDone: number
+  /** Files a restore record left by an earlier run put back before this one started. */
+  restoredAtStart: number
   /** Rows and torn lines removed when resuming. */
   resumeDropped: number
   resumeTorn: string[]
@@ -83,13 +86,19 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
   mkdirSync(opts.out, { recursive: true })
   const release = acquireLock(opts.out)
   try {
-    return await execute(prep, opts, deps)
+    // A run that died with host knobs applied (SIGKILL) left their restore record here.
+    const { restored } = applyPendingRestore(opts.out)
+    return { ...(await execute(prep, opts, deps)), restoredAtStart: restored }
   } finally {
     release()
   }
 }
 
-async function execute(prep: Prepared, opts: SweepOptions, deps: SweepDeps): Promise<SweepResult> {
+async function execute(
+  prep: Prepared,
+  opts: SweepOptions,
+  deps: SweepDeps,
+): Promise<Omit<SweepResult, 'restoredAtStart'>> {
   const { spec, plan } = prep
   const hashes = Object.fromEntries(prep.instruments.map((i) => [i.id, instrumentHash(i.identity(prep.ctx))]))
   const keyOf = (p: Point): string =>
@@ -102,7 +111,7 @@ async function execute(prep: Prepared, opts: SweepOptions, deps: SweepDeps): Pro
   const outcomes = (manifest.outcomes ??= {})
   const evidence = new Map<string, PointEvidence>()
   const adaptive = spec.adaptive ? new AdaptiveTracker(spec.adaptive) : undefined
-  const result: SweepResult = {
+  const result: Omit<SweepResult, 'restoredAtStart'> = {
     dir: opts.out,
     manifest,
     counts: {},
@@ -162,7 +171,14 @@ async function execute(prep: Prepared, opts: SweepOptions, deps: SweepDeps): Pro
       }
       opts.onProgress?.({ type: 'point-start', index, todo: todo.length, id: p.id })
       const t0 = performance.now()
-      const attempts = await runWithRetries(p, pdeps(p), spec, opts)
+      const knobs = p.host && prep.knobs ? hostEffect(p.host, p.groups.flat(), prep.knobs) : undefined
+      const restore = applyWrites(opts.out, p.id, knobs?.writes ?? [])
+      let attempts: AttemptResult[] | undefined
+      try {
+        attempts = await runWithRetries(p, pdeps(p), spec, opts)
+      } finally {
+        restore()
+      }
       if (!attempts) break
       const last = attempts[attempts.length - 1] as AttemptResult
       if (last.status === 'ok') {

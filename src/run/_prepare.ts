@@ -4,6 +4,8 @@ import { dirname, join, resolve } from 'node:path'
 import { badInput } from '../errors/index.ts'
 import type { Executor } from '../exec/index.ts'
 import { processExecutor } from '../exec/index.ts'
+import type { KnobContext } from '../host/index.ts'
+import { hostEffect } from '../host/index.ts'
 import type { Instrument, InstrumentContext } from '../instruments/index.ts'
 import { instrumentById } from '../instruments/index.ts'
 import type { Command, Launcher } from '../launch/index.ts'
@@ -78,6 +80,8 @@ export function groupCommand(
   const inst = prep.instruments.find((i) => i.id === p.instrument) as Instrument
   const procs = prep.launcher.procs(p.kind, group.length)
   const inv = inst.command(p, { gpus: group, procs }, prep.ctx, attempt)
+  const prefix = p.host && prep.knobs ? hostEffect(p.host, group, prep.knobs).prefix : []
+  if (prefix.length) inv.argv = [...prefix, ...inv.argv]
   if (prep.spec.ncclDebug && p.kind === 'collective') inv.env = { ...NCCL_DEBUG_ENV, ...inv.env }
   const cmd = prep.launcher.wrap({ inv, gpus: group, procs, hosts, srunGpus: prep.spec.srunGpus, asRoot })
   return inv.timeoutMs === undefined ? cmd : { ...cmd, timeoutMs: inv.timeoutMs }
@@ -92,6 +96,8 @@ export interface Prepared {
   hosts: string[]
   plan: Plan
   simulated: boolean
+  /** Where the host knobs act, when the sweep has host axes. */
+  knobs?: KnobContext
 }
 
 /**
@@ -124,6 +130,9 @@ export async function prepare(
   const p = plan(spec, best ? { benches, best } : { benches })
   if (p.points.length === 0)
     throw badInput(`the sweep has no runnable point${p.skipped[0] ? ` (${p.skipped[0].reason})` : ''}`)
+  const simulated = instruments.some((i) => i.simulated)
+  const knobs = (spec.host ?? []).length ? await knobContext(spec, deps, simulated) : undefined
+  if (knobs) skipHostless(p, knobs)
   return {
     spec,
     instruments,
@@ -131,8 +140,44 @@ export async function prepare(
     ctx,
     hosts: spec.launcher === 'local' ? [] : resolveHosts(spec.hosts, deps.env),
     plan: p,
-    simulated: instruments.some((i) => i.simulated),
+    simulated,
+    ...(knobs ? { knobs } : {}),
   }
+}
+
+/** Where the host knobs act: the live root (or --sysfs-root), root or not, numactl, the GPUs' bus ids. */
+async function knobContext(spec: SweepSpec, deps: SweepDeps, simulated: boolean): Promise<KnobContext> {
+  const root = spec.hostRoot === undefined ? '/' : resolve(spec.hostRoot)
+  if (root !== '/' && !deps.exists(join(root, 'sys'))) throw badInput(`--sysfs-root ${spec.hostRoot}: no sys/ in it`)
+  const path = (deps.env.PATH ?? '').split(':').filter(Boolean)
+  const gpus = simulated && root === '/' ? [] : (await deps.queryGpus()).gpus
+  const busIds = Object.fromEntries(
+    gpus.flatMap((g) => (g.busId ? [[g.index, g.busId.toLowerCase().replace(/^0{4}(?=[0-9a-f]{4}:)/, '')]] : [])),
+  )
+  return {
+    root,
+    asRoot: process.getuid?.() === 0,
+    simulated,
+    has: (prog) => path.some((d) => deps.exists(join(d, prog))),
+    busIds: {
+      ...busIds,
+      ...(simulated ? Object.fromEntries(spec.gpus.map((g) => [g, busIds[g] ?? simBusId(g)])) : {}),
+    },
+  }
+}
+
+/** Bus id of a simulated GPU in a stand-in root: 0000:<index+1 hex>:00.0, as the test trees name them. */
+const simBusId = (g: number): string => `0000:${(g + 1).toString(16).padStart(2, '0')}:00.0`
+
+/** Moves the points whose host-axis values cannot be set here to the plan's skips, with the reason. */
+function skipHostless(p: Plan, knobs: KnobContext): void {
+  const keep: Point[] = []
+  for (const pt of p.points) {
+    const why = pt.host ? hostEffect(pt.host, pt.groups.flat(), knobs).skip : undefined
+    if (why === undefined) keep.push(pt)
+    else p.skipped.push({ id: pt.id, reason: why })
+  }
+  p.points = keep
 }
 
 /**

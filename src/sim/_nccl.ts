@@ -5,6 +5,7 @@
  */
 import { SIM_MARKER } from '../model/index.ts'
 import { fit, fmtG } from './_fmt.ts'
+import { hostDeltaS } from './_host.ts'
 import { makeNoise } from './_noise.ts'
 import { busFactor, collectiveModel, modelTime, simulated } from './_physics.ts'
 import { rngFor } from './_prng.ts'
@@ -68,6 +69,8 @@ function rows(r: Run): { lines: string[]; busbw: number[]; failures: number } {
   const n = r.gpus.length
   const model = collectiveModel(r.preset, r.collective, r.gpus, r.env)
   const f = busFactor(r.collective, n)
+  const staged = model.transport.startsWith('SHM')
+  const hostStep = staged ? hostDeltaS(r.preset, r.host, model.transport === r.preset.nccl.shmMemcpy.label) : 0
   const scope = `${r.preset.name}|nccl|${r.collective}|${r.gpus.join(',')}|${JSON.stringify(r.env)}`
   const noise = makeNoise({ params: r.preset.noise, seed: r.seed, trial: r.trial, scope, iters: r.iters })
   const def = simulated(r.collective)
@@ -78,7 +81,7 @@ function rows(r: Run): { lines: string[]; busbw: number[]; failures: number } {
   let failures = 0
   r.sizes.forEach((bytes, i) => {
     const { size, count } = sizeAndCount(r.collective, bytes, n)
-    const truth = modelTime(model, size)
+    const truth = modelTime(model, size) + model.steps * hostStep
     const bad = r.fault === 'corrupt' && spoiled(i, r.sizes.length)
     const wrong = (place: string): string => {
       if (!bad) return '0'.padStart(6)

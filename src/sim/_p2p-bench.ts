@@ -5,6 +5,7 @@
  * A copy of n bytes costs the 16 B latency of its path plus n over the path's bandwidth.
  */
 import { SIM_MARKER } from '../model/index.ts'
+import { hostDeltaS } from './_host.ts'
 import { makeNoise } from './_noise.ts'
 import { p2pBandwidth, p2pLatency } from './_physics.ts'
 import type { Rendered, Run } from './_run.ts'
@@ -91,7 +92,7 @@ export function renderP2pBench(r: Run): Rendered {
           }
           for (const n of sizes) {
             const base = `${what}/size=${n}/p2p=${p2p}/copy=${copy}/peer=${peer ? 1 : 0}`
-            const truth = copyTime(r.preset, s, d, p2p, test, n)
+            const truth = copyTime(r.preset, s, d, p2p, test, n) + (peer ? 0 : hostDeltaS(r.preset, r.host))
             for (let it = 0; it < r.iters; it++) {
               const cold = r.warmup === 0 && it === 0
               const t = noise.time(truth, `${test}|${p2p}|${copy}|${s}|${d}|${n}|${it}`, cold)

@@ -6,6 +6,7 @@
  */
 import { SIM_MARKER } from '../model/index.ts'
 import { cell } from './_fmt.ts'
+import { hostDeltaS } from './_host.ts'
 import type { Noise } from './_noise.ts'
 import { makeNoise } from './_noise.ts'
 import { p2pBandwidth, p2pLatency } from './_physics.ts'
@@ -47,8 +48,14 @@ function bandwidths(r: Run, noise: Noise): string[] {
 function latencies(r: Run, noise: Noise, p2p: Mode): string[] {
   const n = r.gpus.length
   const g = (i: number): number => r.gpus[i] as number
+  const staged = (i: number, j: number): boolean =>
+    i !== j && (p2p === 'disabled' || !r.preset.link(g(i), g(j)).peerAccess)
+  const delta = hostDeltaS(r.preset, r.host)
   const lat = (timer: 'gpu' | 'cpu') => (i: number, j: number) =>
-    noise.time(p2pLatency(r.preset, g(i), g(j), p2p, timer), `lat-${timer}-${p2p}|${g(i)}|${g(j)}`) * 1e6
+    noise.time(
+      p2pLatency(r.preset, g(i), g(j), p2p, timer) + (staged(i, j) ? delta : 0),
+      `lat-${timer}-${p2p}|${g(i)}|${g(j)}`,
+    ) * 1e6
   return [...matrix(n, '   GPU', lat('gpu')), '', ...matrix(n, '   CPU', lat('cpu'))]
 }
 

@@ -20,6 +20,8 @@ export interface Run {
   seed: number
   trial: number
   env: Readonly<Record<string, string>>
+  /** Host knob values modelled (sim/_host.ts). */
+  host: Readonly<Record<string, string>>
   fault: Fault | undefined
   processes: number
   /** Pid of the first process (the others count up from it). */
@@ -45,6 +47,13 @@ export const simHeader = (marker: string, r: Run): string[] => [
         ? ` env ${Object.entries(r.env)
             .map(([k, v]) => `${k}=${v}`)
             .join(' ')}`
+        : ''
+    }` +
+    `${
+      Object.keys(r.host).length
+        ? ` host ${Object.entries(r.host)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ')} (modelled)`
         : ''
     }` +
     `${r.fault ? ` fault ${r.fault}` : ''} (simulated data, not a measurement)`,

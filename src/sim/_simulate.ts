@@ -73,6 +73,7 @@ export function resolve(o: SimOptions): Run {
     seed,
     trial,
     env: { ...(o.env ?? {}) },
+    host: { ...(o.host ?? {}) },
     fault: o.fault,
     processes,
     pid: 1000 + (hash53(`pid|${trial}`, seed) % 90000),

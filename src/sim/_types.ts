@@ -159,12 +159,29 @@ export interface Preset {
     simpleFromBytes?: Readonly<Record<number, number>>
   }
   noise: NoiseParams
+  /** How host knobs move a host-staged copy (a model; absent: knobs change nothing). */
+  host?: HostModel
   /** The machine as the topology tools see it (`nvidia-smi topo`, `lspci -tv`, hypervisor checks). */
   machine: MachineSpec
 }
 
 /** The pairs p2p_bench measures (its --pairs). */
 export type P2pPairs = 'all' | 'self' | 'cross' | readonly (readonly [number, number])[]
+
+/**
+ * A MODEL of the host's part in a host-staged copy, in µs per copy (and per host-staged ring
+ * step), each with the assumption it rests on and its source.
+ */
+export interface HostModel {
+  /** Removed by cstates=shallow: the wake-up of a thread that slept in a deep idle state. */
+  wakeUs: number
+  /** Added by numa=remote: staging through the other socket's memory. */
+  crossSocketUs: number
+  /** Removed by iommu=identity: IOMMU translation of the staged DMA. */
+  iommuUs: number
+  /** The assumptions and sources, in words (shown with the preset). */
+  basis: string
+}
 
 /** Options of one simulated run (the CLI's flags, already parsed). */
 export interface SimOptions {
@@ -189,6 +206,8 @@ export interface SimOptions {
   trial?: number
   /** Requested environment (NCCL_P2P_DISABLE, NCCL_PROTO, NCCL_P2P_LEVEL, …). */
   env?: Readonly<Record<string, string>>
+  /** Host knob values to model (cstates, numa, iommu), as `sweep --host-axis` sets them. */
+  host?: Readonly<Record<string, string>>
   fault?: Fault
   /** Number of MPI/Slurm processes the ranks are spread over (1 = a single `-g N` process). */
   processes?: number

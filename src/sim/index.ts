@@ -8,6 +8,7 @@ import { collectiveModel, p2pBandwidth, p2pLatency, presetByName, trueTimeOf } f
 import type { BandwidthQuery, Collective, CollectiveModel, NoiseParams, TruthQuery } from './_types.ts'
 
 export { parseBytes, parseEnvList, parseGpuList, parsePairs, parseSizes } from './_args.ts'
+export { hostDeltaS, parseSimHost, SIM_HOST_VALUES } from './_host.ts'
 export { renderLspciTree } from './_lspci.ts'
 export type { LaunchContext } from './_mpi.ts'
 export { launchContext } from './_mpi.ts'

@@ -67,9 +67,10 @@ export function plan(spec: SweepSpec, ctx: PlanContext): Plan {
       throw badInput(`the plan has two points named ${c.base}; list each instrument and grouping once`)
     ids.add(c.base)
   }
+  const crossed = withHostAxes(configs, spec.host ?? [])
   let points: Point[] = []
   for (let t = 1; t <= spec.trials; t++) {
-    for (const c of configs) points.push({ id: `${c.base}~t${t}`, ...c.point, trial: t })
+    for (const c of crossed) points.push({ id: `${c.base}~t${t}`, ...c.point, trial: t })
   }
   if (spec.order === 'shuffled') points = shuffle(points, spec.seed)
   return { points, skipped }
@@ -102,6 +103,17 @@ function pairConfigs(spec: SweepSpec, b: BenchDef): Config[] {
   return [{ base: `${b.bench}~${where}`, point: point([used], pairs) }]
 }
 
+/** Every config once per host-axis combination (ids gain `~NAME=VALUE`); unchanged without host axes. */
+function withHostAxes(configs: readonly Config[], axes: readonly [string, string[]][]): Config[] {
+  if (axes.length === 0) return [...configs]
+  return configs.flatMap((c) =>
+    envCombos(axes).map((host) => ({
+      base: [c.base, ...Object.entries(host).map(([k, v]) => `${k}=${v}`)].join('~'),
+      point: { ...c.point, host },
+    })),
+  )
+}
+
 /** The cartesian product of env axes, in axis order; one empty combination without axes. */
 export function envCombos(axes: readonly [string, string[]][]): Record<string, string>[] {
   let out: Record<string, string>[] = [{}]
@@ -126,6 +138,7 @@ export function pointDefinition(p: Point, spec: SweepSpec): string {
     pairs: p.pairs ?? null,
     sizes: p.sizes,
     env: p.env,
+    ...(p.host ? { host: p.host } : {}),
     trial: p.trial,
     warmup: spec.warmup,
     iters: spec.iters,

@@ -1,4 +1,5 @@
 import { badInput } from '../errors/index.ts'
+import { parseHostAxis } from '../host/_knobs.ts'
 import { splitGroupingTokens } from './_groupings.ts'
 import { parseEnvAxis, parseGpuList, parsePairs, parseSizes } from './_lists.ts'
 import type { AdaptiveSpec, SimFault, SweepSpec } from './_types.ts'
@@ -16,6 +17,8 @@ export interface SpecInput {
   collectives?: string | string[]
   sizes?: string | number[]
   env?: string[]
+  hostAxis?: string[]
+  sysfsRoot?: string
   trials?: number
   warmup?: number
   iters?: number
@@ -51,6 +54,8 @@ export const SPEC_SCHEMA: Readonly<Record<keyof SpecInput, Kind>> = {
   collectives: 'list',
   sizes: 'list',
   env: 'strings',
+  hostAxis: 'strings',
+  sysfsRoot: 'string',
   trials: 'int',
   warmup: 'int',
   iters: 'int',
@@ -171,6 +176,7 @@ export function resolveSpec(input: SpecInput, seed: number): SweepSpec {
       .filter(Boolean),
     sizes: parseSizes(text(i.sizes) ?? ''),
     env: envAxes(i.env ?? []),
+    host: hostAxes(i.hostAxis ?? []),
     trials: positiveInt(i.trials, '--trials'),
     warmup: nonNegativeInt(i.warmup, '--warmup'),
     iters: positiveInt(i.iters, '--iters'),
@@ -191,6 +197,7 @@ export function resolveSpec(input: SpecInput, seed: number): SweepSpec {
     faults: (i.simFaults ?? []).map(parseFault),
   }
   if (i.preset !== undefined) spec.preset = i.preset
+  if (i.sysfsRoot !== undefined) spec.hostRoot = i.sysfsRoot
   if (i.targetCi !== undefined) {
     spec.adaptive = adaptiveSpec(i.targetCi, i.minTrials, i.maxTrials)
     spec.trials = spec.adaptive.maxTrials
@@ -216,6 +223,13 @@ function envAxes(list: readonly string[]): [string, string[]][] {
   const names = axes.map((a) => a[0])
   const dup = names.find((n, k) => names.indexOf(n) !== k)
   if (dup) throw badInput(`--env: ${dup} is given twice (list its values once: ${dup}=A,B)`)
+  return axes
+}
+
+function hostAxes(list: readonly string[]): [string, string[]][] {
+  const axes = list.map(parseHostAxis)
+  const dup = axes.map((a) => a[0]).find((n, k, all) => all.indexOf(n) !== k)
+  if (dup) throw badInput(`--host-axis: ${dup} is given twice (list its values once: ${dup}=A,B)`)
   return axes
 }
 

@@ -41,6 +41,10 @@ export interface SweepSpec {
   sizes: number[]
   /** NCCL (or other) env axes, in order; the plan takes their cartesian product. */
   env: [string, string[]][]
+  /** Host knob axes (`--host-axis cstates=default,shallow`), crossed with every point. */
+  host: [string, string[]][]
+  /** A stand-in root whose sys/ the host knobs read and write instead of the live one (tests). */
+  hostRoot?: string
   trials: number
   warmup: number
   iters: number
@@ -94,6 +98,8 @@ export interface Point {
   sizes: number[]
   /** Requested env of this point (one value per env axis). */
   env: Record<string, string>
+  /** Host knob values of this point (one per host axis), when the sweep has host axes. */
+  host?: Record<string, string>
   /** 1-based trial number. */
   trial: number
 }

@@ -10,7 +10,8 @@ export const compareCommand = defineCommand({
       .option('by', {
         type: 'string',
         default: 'grouping',
-        describe: 'axis to compare: grouping, p2p, placement, env.NAME, … (any row field)',
+        describe:
+          'axis to compare: grouping, p2p, placement, env.NAME, host-axis (or host-axis.NAME), … (any row field)',
       })
       .option('model', { type: 'string', describe: 'decode model preset (glm-5)' })
       .option('layers', { type: 'number', describe: 'override the preset: transformer layers' })

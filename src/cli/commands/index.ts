@@ -7,6 +7,7 @@ import { exportCommand } from './export.ts'
 import { importCommand } from './import.ts'
 import { plotCommand } from './plot.ts'
 import { reportCommand } from './report.ts'
+import { restoreCommand } from './restore.ts'
 import { showCommand } from './show.ts'
 import { simCommand } from './sim.ts'
 import { sweepCommand } from './sweep.ts'
@@ -24,6 +25,7 @@ export const COMMANDS: readonly CommandDef[] = [
   buildCommand,
   topoCommand,
   sweepCommand,
+  restoreCommand,
   plotCommand,
   reportCommand,
 ]

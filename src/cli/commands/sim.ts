@@ -56,6 +56,13 @@ export const simCommand = defineCommand({
         describe:
           'NCCL env as NAME=VALUE (NCCL_P2P_DISABLE, NCCL_PROTO, NCCL_P2P_LEVEL, NCCL_SHM_DISABLE, NCCL_SHM_USE_CUDA_MEMCPY)',
       })
+      .option('host', {
+        type: 'string',
+        array: true,
+        default: [],
+        describe:
+          'host knob to MODEL as NAME=VALUE: cstates=default|shallow, numa=local|remote, iommu=as-found|identity (staged copies only; the preset says its assumptions)',
+      })
       .option('fault', {
         type: 'string',
         choices: ['hang', 'crash', 'garbage', 'truncated', 'corrupt', 'exit'],
@@ -98,6 +105,7 @@ export const simCommand = defineCommand({
       seed: args.seed as number,
       trial: args.trial as number,
       env: sim.parseEnvList((args.env as string[]).map(String)),
+      host: sim.parseSimHost((args.host as string[]).map(String)),
       ...(fault ? { fault } : {}),
       processes: launch.size,
     })

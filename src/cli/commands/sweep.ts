@@ -12,6 +12,8 @@ const SPEC_FLAGS: Record<string, string> = {
   collectives: 'collectives',
   sizes: 'sizes',
   env: 'env',
+  hostAxis: 'hostAxis',
+  sysfsRoot: 'sysfsRoot',
   trials: 'trials',
   warmup: 'warmup',
   iters: 'iters',
@@ -79,6 +81,16 @@ export const sweepCommand = defineCommand({
         type: 'string',
         array: true,
         describe: 'env axis NAME=V1,V2 (repeatable), e.g. NCCL_PROTO=LL,Simple',
+      })
+      .option('host-axis', {
+        type: 'string',
+        array: true,
+        describe:
+          'host knob axis NAME=V1,V2 (repeatable): cstates=default,shallow (root), numa=local,remote (numactl); every change is restored after its point (gpucomm restore DIR after a SIGKILL); the simulator models them',
+      })
+      .option('sysfs-root', {
+        type: 'string',
+        describe: 'host knobs read and write DIR/sys instead of /sys (tests)',
       })
       .option('trials', {
         type: 'number',

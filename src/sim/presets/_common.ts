@@ -2,7 +2,7 @@
  * Numbers several presets share, each with its source. "docs/REFERENCE.md" is the
  * project's table of published numbers (each with its original public source).
  */
-import type { LinkParams, NoiseParams, PathLevel, Preset, TransportParams } from '../_types.ts'
+import type { HostModel, LinkParams, NoiseParams, PathLevel, Preset, TransportParams } from '../_types.ts'
 
 /** NCCL's base latency per call, Ring LL / Ring Simple (µs): docs/REFERENCE.md, NVIDIA/nccl src/graph/tuning.cc baseLat. */
 export const NCCL_BASE_LL_US = 6.6
@@ -170,3 +170,20 @@ export const gen5BareMetalNccl = (p2pLevel: PathLevel, stagedCopyUs: number): Pr
   shmMemcpy: ceMemcpyTransport(stagedCopyUs, TURIN_SHM_BUSBW_GBS),
   simpleFromBytes: GEN5_SIMPLE_FROM_BYTES,
 })
+
+/**
+ * Host part of a host-staged copy (a MODEL, in µs per staged copy or SHM ring step), used by
+ * `--host` / `sweep --host-axis`. wakeUs 2: the middle of the 1–3 µs that BIOS power settings
+ * (DF C-states, APBDIS) "may shave" in the seed case's own advice, not a published measurement.
+ * crossSocketUs 0.6: the cross-NUMA surcharge of a small P2P copy through Broadcom switches,
+ * 1.27–1.36 vs 0.71–0.74 µs (github.com/voipmonitor/rtx6kpro
+ * hardware/asus-esc8000a-e13p-broadcom-switches.md), assumed the same for a staged copy.
+ * iommuUs 0.5: an assumption (one IOTLB miss page walk per staged DMA); no published figure.
+ */
+export const HOST_STAGED_MODEL: HostModel = {
+  wakeUs: 2,
+  crossSocketUs: 0.6,
+  iommuUs: 0.5,
+  basis:
+    'MODEL: cstates=shallow −2 µs (middle of the seed advice’s 1–3 µs, unpublished); numa=remote +0.6 µs (rtx6kpro asus-esc8000a-e13p-broadcom-switches.md, cross vs same NUMA P2P); iommu=identity −0.5 µs (assumption, no published figure)',
+}

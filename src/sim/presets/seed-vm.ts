@@ -10,6 +10,7 @@ import {
   GEN5_P2P_BUSBW_GBS,
   GEN5_STAGED_BI_GBS,
   GEN5_STAGED_UNI_GBS,
+  HOST_STAGED_MODEL,
   NCCL_BASE_LL_US,
   NCCL_BASE_SIMPLE_US,
   PCI_HOP_LL_US,
@@ -117,5 +118,7 @@ export const seedVm: Preset = {
   // A VM jitters more than bare metal: σ 3 % and 1 % drift between trials (assumption; the
   // p2p sample itself warns of "unstable Latency" on staged copies, FORMATS §2.1).
   noise: { ...BARE_METAL_NOISE, sigma: 0.03, driftSigma: 0.01 },
+  // The host knobs' effect on staged copies: a model, see HOST_STAGED_MODEL.
+  host: HOST_STAGED_MODEL,
   machine: MACHINE,
 }
