@@ -39,7 +39,7 @@ function compareCell(
   const reachable = canReach(ga.values.length, gb.values.length, alpha)
   const mw = tested ? mannWhitney(ga.values, gb.values) : { p: NaN, exact: false }
   const p = tested && Number.isNaN(mw.p) ? 1 : mw.p
-  const resolution = printedStep([...ga.values, ...gb.values])
+  const resolution = printedStep(ga.values, gb.values)
   const delta = relDelta(a.median, b.median)
   const lower = lowerIsBetter(config.metric, config.unit)
   const worse = lower ? delta : -delta

@@ -23,18 +23,19 @@ export function isTested(metric: Metric, chosen?: readonly Metric[]): boolean {
 }
 
 /**
- * The printed resolution of a cell: the largest power of ten every value is a whole multiple
+ * The printed resolution of a cell: the largest power of ten every value (of every sample) is a whole multiple
  * of. Values are the tool's printed decimals scaled to base units, correctly rounded (40.12 µs
  * → 4.012e-5 s), so the last printed digit survives: 0.07 GB/s gives 1e7 B/s. 0 when no
  * step can be told (all values zero, or digits beyond a printed number's).
  */
-export function printedStep(values: readonly number[]): number {
+export function printedStep(...samples: readonly (readonly number[])[]): number {
   let top = -Infinity
-  for (const v of values) if (v !== 0 && Number.isFinite(v)) top = Math.max(top, Math.floor(Math.log10(Math.abs(v))))
+  for (const values of samples)
+    for (const v of values) if (v !== 0 && Number.isFinite(v)) top = Math.max(top, Math.floor(Math.log10(Math.abs(v))))
   if (top === -Infinity) return 0
   for (let k = top; k >= top - 12; k--) {
     const step = 10 ** k
-    if (values.every((v) => isMultiple(v, step))) return step
+    if (samples.every((values) => values.every((v) => isMultiple(v, step)))) return step
   }
   return 0
 }
