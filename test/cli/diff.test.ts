@@ -44,12 +44,22 @@ test('--fail-on-regression exits 1 only on a significant regression over PCT', a
   assert.equal(bad.code, 1)
   assert.match(bad.stderr, /regression: bench=p2p\.latency .*\+\d/)
   assert.match(bad.stderr, /regression: bench=p2p\.bw_uni .*-\d/)
-  assert.match(bad.stderr, /24 significant regressions over 5%/)
-  assert.equal((await cli(['diff', A, B, '--fail-on-regression', '15'])).code, 0)
+  assert.match(bad.stderr, /24 significant regressions over 5% \(Benjamini–Hochberg q ≤ 0\.05\)/)
+  assert.match(bad.stderr, /regression: .*\(p=\S+, q=\S+\)/)
+  assert.equal((await cli(['diff', A, B, '--fail-on-regression', '5', '--no-fdr'])).code, 1)
+  const ok = await cli(['diff', A, B, '--fail-on-regression', '15'])
+  assert.equal(ok.code, 0)
+  assert.match(ok.stderr, /no significant regression over 15% \(Benjamini–Hochberg q ≤ 0\.05, 24 cells tested\)/)
   // B → A is an improvement (faster, more bandwidth): never a regression.
   assert.equal((await cli(['diff', B, A, '--fail-on-regression', '0'])).code, 0)
   assert.equal((await cli(['diff', A, C, '--fail-on-regression', '5'])).code, 0)
   assert.equal((await cli(['diff', A, B, '--fail-on-regression', '-1'])).code, 2)
+  const metric = await cli(['diff', A, B, '--metric', 'latency,speed'])
+  assert.equal(metric.code, 2)
+  assert.match(metric.stderr, /--metric speed: unknown metric \(known: time, latency, bandwidth, algbw, busbw\)/)
+  // --metric latency: bandwidth cells are shown untested, so only latency can fail the gate.
+  const lat = await cli(['diff', A, B, '--metric', 'latency', '--fail-on-regression', '5'])
+  assert.match(lat.stderr, /12 significant regressions over 5%/)
 })
 
 test('text, md and csv formats', async () => {
