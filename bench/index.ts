@@ -14,6 +14,7 @@ import { adaptiveBench } from './adaptive.bench.ts'
 import { analyzeBench } from './analyze.bench.ts'
 import { chartBench } from './chart.bench.ts'
 import { diffBench, SCENARIOS } from './diff.bench.ts'
+import { fuzzBench } from './fuzz.bench.ts'
 import { importBench } from './import.bench.ts'
 import { parseBench } from './parse.bench.ts'
 import { startupBench } from './startup.bench.ts'
@@ -24,6 +25,7 @@ import { sweepBench } from './sweep.bench.ts'
 const BENCHES: [string, () => Promise<Metric[]>][] = [
   ['startup', () => startupBench()],
   ['parse', () => parseBench(50e6, false, true)],
+  ['fuzz', () => fuzzBench(100_000)],
   ['import', () => importBench(200)],
   ['analyze', () => analyzeBench(1_000_000)],
   ['diff', () => diffBench(SCENARIOS.slice(0, 3), true)],

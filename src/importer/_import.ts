@@ -1,13 +1,25 @@
 import { createHash } from 'node:crypto'
-import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs'
-import { basename, join } from 'node:path'
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import { badInput } from '../errors/index.ts'
 import type { Diagnostic, Manifest, Row, SourceFile } from '../model/index.ts'
 import { SIM_MARKER } from '../model/index.ts'
 import { NcclInfoCollector } from '../nccl-log/index.ts'
 import type { Parser } from '../parsers/index.ts'
 import { DETECT_BYTES, detectParser } from '../parsers/index.ts'
-import { Appender, isNonEmptyDir, newManifest, RAW, readManifest, writeManifest } from '../resultset/index.ts'
+import { Appender, isNonEmptyDir, newManifest, RAW, readManifest, SAMPLES, writeManifest } from '../resultset/index.ts'
 import { eachLine } from './_lines.ts'
 
 /** One input to import: a path, or "-" with the bytes read from stdin. */
@@ -67,25 +79,67 @@ function plan(
 
 /**
  * Imports tool outputs into a result set: raw bytes copied to raw/, rows streamed into
- * samples.jsonl, sources (with sha256) recorded in manifest.json.
+ * samples.jsonl, sources (with sha256) recorded in manifest.json. Never leaves a half-written
+ * set: a new set is built in a hidden sibling directory and renamed into place once its
+ * manifest is written; an append that fails takes its rows and raw copies back out.
  */
 export async function importFiles(inputs: readonly ImportInput[], opts: ImportOptions): Promise<ImportSummary> {
   const diagnostics: Diagnostic[] = []
   const planned = plan(inputs, diagnostics)
-  let manifest: Manifest
-  if (isNonEmptyDir(opts.out)) {
-    if (!opts.append) throw badInput(`${opts.out}: directory is not empty (use --append to add to a result set)`)
-    manifest = readManifest(opts.out)
-  } else {
-    manifest = newManifest({ origin: 'import', simulated: planned.some((p) => p.simulated), command: opts.command })
+  if (!isNonEmptyDir(opts.out)) return staged(opts.out, (dir) => importInto(dir, planned, opts, undefined, diagnostics))
+  if (!opts.append) throw badInput(`${opts.out}: directory is not empty (use --append to add to a result set)`)
+  const manifest = readManifest(opts.out)
+  const samples = join(opts.out, SAMPLES)
+  const size = existsSync(samples) ? statSync(samples).size : 0
+  const before = (manifest.sources ?? []).length
+  try {
+    return await importInto(opts.out, planned, opts, manifest, diagnostics)
+  } catch (e) {
+    if (existsSync(samples)) truncateSync(samples, size)
+    for (let i = before; i < before + planned.length; i++) rmRaw(opts.out, i)
+    throw e
   }
-  mkdirSync(join(opts.out, RAW), { recursive: true })
+}
+
+/** Builds a new set in a hidden sibling of `out`, then renames it into place (atomic on one file system). */
+async function staged<T>(out: string, build: (dir: string) => Promise<T>): Promise<T> {
+  mkdirSync(dirname(out), { recursive: true })
+  const work = join(dirname(out), `.${basename(out)}.importing-${process.pid}`)
+  rmSync(work, { recursive: true, force: true })
+  try {
+    const r = await build(work)
+    renameSync(work, out)
+    return r
+  } catch (e) {
+    rmSync(work, { recursive: true, force: true })
+    throw e
+  }
+}
+
+const rawPrefix = (index: number): string => `${String(index).padStart(3, '0')}-`
+
+/** Removes the raw copy of source `index`, if any. */
+function rmRaw(dir: string, index: number): void {
+  for (const f of existsSync(join(dir, RAW)) ? readdirSync(join(dir, RAW)) : [])
+    if (f.startsWith(rawPrefix(index))) rmSync(join(dir, RAW, f), { force: true })
+}
+
+async function importInto(
+  dir: string,
+  planned: ReturnType<typeof plan>,
+  opts: ImportOptions,
+  existing: Manifest | undefined,
+  diagnostics: Diagnostic[],
+): Promise<ImportSummary> {
+  const manifest =
+    existing ?? newManifest({ origin: 'import', simulated: planned.some((p) => p.simulated), command: opts.command })
+  mkdirSync(join(dir, RAW), { recursive: true })
   const sources = manifest.sources ?? []
-  const appender = new Appender(opts.out)
+  const appender = new Appender(dir)
   let total = 0
   try {
     for (const { input, parser, simulated } of planned) {
-      const src = await importOne(input, parser, opts.out, sources.length, appender)
+      const src = await importOne(input, parser, dir, sources.length, appender)
       sources.push(src.file)
       diagnostics.push(...src.diagnostics)
       total += src.file.rows
@@ -100,7 +154,7 @@ export async function importFiles(inputs: readonly ImportInput[], opts: ImportOp
     const v = first.meta.version
     manifest.instrument = { name: first.format, ...(typeof v === 'string' ? { version: v } : {}) }
   }
-  writeManifest(opts.out, manifest)
+  writeManifest(dir, manifest)
   return { manifest, rows: total, diagnostics }
 }
 
@@ -112,7 +166,7 @@ async function importOne(
   appender: Appender,
 ): Promise<{ file: SourceFile; diagnostics: Diagnostic[] }> {
   const name = input.path === '-' ? 'stdin.txt' : basename(input.path)
-  const raw = `${RAW}/${String(index).padStart(3, '0')}-${name.replace(/[^\w.+-]/g, '_')}`
+  const raw = `${RAW}/${rawPrefix(index)}${name.replace(/[^\w.+-]/g, '_')}`
   const rawFd = openSync(join(out, raw), 'w')
   const hash = createHash('sha256')
   let bytes = 0

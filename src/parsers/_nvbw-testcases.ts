@@ -110,11 +110,14 @@ export interface NvbwDevice {
   localDevice?: number
 }
 
-const NAME_PCI = /^(.*?)\s*\(([0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2})\)$/
+const PCI = /^\(([0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2})\)$/
 
+/** `NAME (dddddddd:bb:dd)` → name and PCI id; found from the last `(`, so linear on any input. */
 function namePci(rest: string): { name: string; pci: string | null } {
-  const m = NAME_PCI.exec(rest.trim())
-  return m ? { name: m[1] as string, pci: (m[2] as string).toLowerCase() } : { name: rest.trim(), pci: null }
+  const t = rest.trim()
+  const at = t.lastIndexOf('(')
+  const m = at >= 0 ? PCI.exec(t.slice(at)) : null
+  return m ? { name: t.slice(0, at).trimEnd(), pci: (m[1] as string).toLowerCase() } : { name: t, pci: null }
 }
 
 /** `Device 0: NAME (dddddddd:bb:dd)` or `Process 3 (host): device 1: NAME (...)`, or undefined. */
@@ -128,9 +131,13 @@ export function deviceLine(t: string): NvbwDevice | undefined {
 
 /** A `GPU Device list` entry of the JSON output: `0: NAME (dddddddd:bb:dd): (hostname)`. */
 export function jsonDevice(s: string): NvbwDevice | undefined {
-  const m = /^(\d+): (.*?)(?:: \((.*)\))?$/.exec(s.trim())
+  const m = /^(\d+): /.exec(s.trim())
   if (!m) return undefined
-  return { index: Number(m[1]), ...namePci(m[2] as string), ...(m[3] !== undefined ? { host: m[3] } : {}) }
+  // `NAME (pci): (host)`: the host part starts at the first `: (` of a text ending in `)`.
+  const rest = s.trim().slice(m[0].length)
+  const at = rest.endsWith(')') ? rest.indexOf(': (') : -1
+  const name = at >= 0 ? rest.slice(0, at) : rest
+  return { index: Number(m[1]), ...namePci(name), ...(at >= 0 ? { host: rest.slice(at + 3, -1) } : {}) }
 }
 
 /** `13.2 (13020)` or `12080` → 12080-style integer (1000·major + 10·minor), or null. */

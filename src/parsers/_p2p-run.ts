@@ -55,11 +55,14 @@ export class P2pRun {
     return c === undefined ? undefined : c !== 0
   }
 
-  /** Number of devices the text speaks of. */
+  /**
+   * Number of devices the text states something about (device, CAN/CANNOT and connectivity
+   * lines; each index below P2P_MAX_DEVICES). Matrix headers do not count: one header line
+   * grown to thousands of columns would make the peer-access matrix quadratic in the input.
+   */
   size(): number {
-    let n = this.devices.length
-    n = Math.max(n, this.lines.length, this.conn.length)
-    for (const m of this.matrices) n = Math.max(n, m.columns)
+    let n = Math.max(this.lines.length, this.conn.length)
+    for (const d of this.devices) n = Math.max(n, d.index + 1)
     return n
   }
 

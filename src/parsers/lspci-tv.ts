@@ -154,7 +154,7 @@ function detect(head: string): number {
   const roots = lines.filter((l) =>
     /^(?:-|[ +\\-]*[+\\-]-)\[(?:[0-9a-f]{4}:)?[0-9a-f]{2}\]-[+-]-?[0-9a-f-]/.test(l),
   ).length
-  const kids = lines.filter((l) => /^[ |]*[ |]+[+\\]-[0-9a-f]{2}\.[0-7]/.test(l)).length
+  const kids = lines.filter((l) => /^[ |]+[+\\]-[0-9a-f]{2}\.[0-7]/.test(l)).length
   if (roots > 0 && kids > 0) return 0.95
   return roots > 0 ? 0.7 : 0
 }

@@ -225,7 +225,7 @@ class NvbwJsonParser extends GuardedLineParser {
 
 /** Confidence that `head` is nvbandwidth `-j` output. */
 function detect(head: string): number {
-  if (/^\s*\{/m.test(head) && /"nvbandwidth"\s*:/.test(head)) return 0.95
+  if (/^[ \t]*\{/m.test(head) && /"nvbandwidth"\s*:/.test(head)) return 0.95
   return 0
 }
 

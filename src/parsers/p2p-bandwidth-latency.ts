@@ -94,7 +94,7 @@ class P2pLineParser extends GuardedLineParser {
     if (t === SIM_MARKER || t.startsWith(SIM_MARKER)) this.simulated = true
     const opts = optionsOf(t)
     if (opts) this.pending = opts
-    else if (/\bCUDA\b.*\bVersion\b/i.test(t) && this.cudaLines.length < 16) this.cudaLines.push(t)
+    else if (this.cudaLines.length < 16 && cudaVersionLine(t)) this.cudaLines.push(t)
   }
 
   private ensureRun(no: number): P2pRun {
@@ -257,6 +257,12 @@ class P2pLineParser extends GuardedLineParser {
       ...(rest.length ? { otherRuns: rest.map((r) => r.meta()) } : {}),
     }
   }
+}
+
+/** `CUDA … Version …` (two searches, not `CUDA.*Version`, which is quadratic on a line full of "CUDA"). */
+function cudaVersionLine(t: string): boolean {
+  const at = t.search(/\bCUDA\b/i)
+  return at >= 0 && /\bVersion\b/i.test(t.slice(at))
 }
 
 /** Confidence that `head` is p2pBandwidthLatencyTest output. */
