@@ -48,14 +48,46 @@ export async function main(
       io.stderr(`gpucomm: ${err.message}\n`)
       return err.code
     }
+    const sys = systemError(err)
+    if (sys) {
+      io.stderr(`gpucomm: ${sys.message}\n`)
+      return sys.code
+    }
     io.stderr(`gpucomm: internal error: ${err.stack ?? String(e)}\n`)
     return 1
   }
   return code
 }
 
+/** Errors a path given on the command line causes: bad input (exit 2), not an internal error. */
+const PATH_ERRORS = new Set([
+  'EEXIST',
+  'ENOTDIR',
+  'EISDIR',
+  'EACCES',
+  'EPERM',
+  'ENOENT',
+  'EROFS',
+  'ENAMETOOLONG',
+  'ELOOP',
+])
+
+/** A file-system error as one line (`EACCES: permission denied, open '/x'`) and its exit code. */
+function systemError(
+  err: Error & { code?: unknown; syscall?: unknown },
+): { message: string; code: number } | undefined {
+  if (typeof err.code !== 'string' || typeof err.syscall !== 'string') return undefined
+  return { message: err.message.split('\n')[0] as string, code: PATH_ERRORS.has(err.code) ? 2 : 1 }
+}
+
 /** The process entry: real stdout/stderr/stdin, then process.exit with main's code. */
 export async function runMain(): Promise<void> {
+  // A closed pipe (`gpucomm show DIR | head`) ends the command quietly, as Unix tools do.
+  const quietOnEpipe = (e: Error & { code?: unknown }): void => {
+    if (e.code !== 'EPIPE') throw e
+    process.exit(process.exitCode ?? 0)
+  }
+  process.stdout.on('error', quietOnEpipe)
   const io: Io = {
     stdout: (t) => void process.stdout.write(t),
     stderr: (t) => void process.stderr.write(t),

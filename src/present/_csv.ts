@@ -33,10 +33,13 @@ const KEYS = [
   'host',
 ] as const
 
-/** Rows as CSV with human units in the column names (time_us, busbw_GBps, …). */
-export function rowsToCsv(rows: readonly Row[]): string {
+/**
+ * Rows as CSV with human units in the column names (time_us, busbw_GBps, …). Rows of a
+ * simulated set carry a `simulated` column saying so, so the label survives the export.
+ */
+export function rowsToCsv(rows: readonly Row[], simulated = false): string {
   const metricCols = Object.values(METRIC_COLUMNS).map((c) => c.name)
-  const header = [...KEYS, ...metricCols, 'source_file', 'source_line']
+  const header = [...KEYS, ...metricCols, 'source_file', 'source_line', ...(simulated ? ['simulated'] : [])]
   const records = rows.map((r) => {
     const rec: (string | number)[] = KEYS.map((k) => {
       const v = r[k]
@@ -45,14 +48,15 @@ export function rowsToCsv(rows: readonly Row[]): string {
     const col = METRIC_COLUMNS[r.metric]
     for (const name of metricCols) rec.push(name === col.name ? Number((r.value * col.scale).toPrecision(12)) : '')
     rec.push(r.source.file, r.source.line)
+    if (simulated) rec.push('SIMULATED')
     return rec
   })
   return stringify([header, ...records])
 }
 
-/** Rows as JSON lines, exactly as stored. */
-export function rowsToJsonl(rows: readonly Row[]): string {
+/** Rows as JSON lines, exactly as stored; each row of a simulated set with `"simulated": true`. */
+export function rowsToJsonl(rows: readonly Row[], simulated = false): string {
   let s = ''
-  for (const r of rows) s += `${JSON.stringify(r)}\n`
+  for (const r of rows) s += `${JSON.stringify(simulated ? { ...r, simulated: true } : r)}\n`
   return s
 }

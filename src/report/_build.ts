@@ -10,8 +10,8 @@ import * as plot from '../plot/index.ts'
 import type { LoadedSet } from '../resultset/index.ts'
 import { loadSet } from '../resultset/index.ts'
 import { formatBytes, formatRate, formatSeconds } from '../units/index.ts'
-import type { ReportChart, ReportPage, Section } from './_html.ts'
-import { escapeHtml, list, paragraphs, renderHtml, table } from './_html.ts'
+import type { Html, ReportChart, ReportPage, Section } from './_html.ts'
+import { details, html, list, paragraphs, renderHtml, table } from './_html.ts'
 import { chartContext } from './_plot.ts'
 import { summaryLines } from './_summary.ts'
 
@@ -37,14 +37,11 @@ async function topologySection(dir: string): Promise<Section | undefined> {
   return {
     id: 'topology',
     title: 'Topology verdict',
-    body: list(findings) + (advice.length ? `<h3>Grouping advice</h3>${list(advice)}` : ''),
+    body: html`${list(findings)}${advice.length ? html`<h3>Grouping advice</h3>${list(advice)}` : ''}`,
   }
 }
 
 const toReportChart = (c: NamedChart): ReportChart => ({ id: c.name, title: c.title, caption: c.caption, spec: c.spec })
-
-const details = (summary: string, body: string): string =>
-  `<details><summary>${escapeHtml(summary)}</summary>${body}</details>`
 
 function floorSection(a: Analysis, charts: NamedChart[]): Section {
   const lines = [
@@ -72,20 +69,17 @@ function floorSection(a: Analysis, charts: NamedChart[]): Section {
     f.beta ? formatRate(f.beta) : '–',
     f.bands.join(' ') || '–',
   ])
-  const body =
-    paragraphs(lines) +
-    (classes.length ? table(['link class', 'bench', 'p2p', 'pairs', 'median floor α', 'range'], classes) : '') +
-    (collective.length ? list(collective) : '') +
-    details(
-      `All ${a.fits.length} fits (α–β per pair and group, 95% bootstrap CI, bands the floor falls in)`,
-      table(['subject', 'link', 'α (floor)', 'α 95% CI', 'β', 'bands'], rows),
-    ) +
-    (a.warnings.length ? details(`${a.warnings.length} warnings`, list(a.warnings)) : '')
+  const body = html`${paragraphs(lines)}${
+    classes.length ? table(['link class', 'bench', 'p2p', 'pairs', 'median floor α', 'range'], classes) : ''
+  }${collective.length ? list(collective) : ''}${details(
+    `All ${a.fits.length} fits (α–β per pair and group, 95% bootstrap CI, bands the floor falls in)`,
+    table(['subject', 'link', 'α (floor)', 'α 95% CI', 'β', 'bands'], rows),
+  )}${a.warnings.length ? details(`${a.warnings.length} warnings`, list(a.warnings)) : ''}`
   return { id: 'floors', title: 'Floors against the expectation bands', body, charts: charts.map(toReportChart) }
 }
 
 function groupingSection(c: Comparison, charts: NamedChart[]): Section | undefined {
-  const parts: string[] = []
+  const parts: Html[] = []
   for (const b of c.benches.filter((x) => x.groupings.length > 1)) {
     const rows = b.sizes.map((z) => [
       formatBytes(z.sizeBytes),
@@ -93,15 +87,15 @@ function groupingSection(c: Comparison, charts: NamedChart[]): Section | undefin
       z.winner ?? '–',
       z.ratio ? `${z.ratio.toFixed(2)}×` : '–',
     ])
-    parts.push(`<h3>${b.bench}</h3>${table(['size', ...b.groupings, 'winner', 'ratio'], rows)}`)
+    parts.push(html`<h3>${b.bench}</h3>${table(['size', ...b.groupings, 'winner', 'ratio'], rows)}`)
   }
   const d = c.decode
   if (d) {
     parts.push(
-      `<h3>Decode model: ${d.model.name}</h3>` +
-        paragraphs([
-          `${d.allreducesPerStep} all-reduces per step of ${formatBytes(d.payloadBytes)} each (${d.model.layers} layers × ${d.model.allreducesPerLayer}, batch ${d.model.batch}, hidden ${d.model.hidden}, ${d.model.dtypeBytes} B/element; ${d.model.source}).`,
-        ]),
+      html`<h3>Decode model: ${d.model.name}</h3>`,
+      paragraphs([
+        `${d.allreducesPerStep} all-reduces per step of ${formatBytes(d.payloadBytes)} each (${d.model.layers} layers × ${d.model.allreducesPerLayer}, batch ${d.model.batch}, hidden ${d.model.hidden}, ${d.model.dtypeBytes} B/element; ${d.model.source}).`,
+      ]),
     )
     parts.push(
       table(
@@ -121,11 +115,11 @@ function groupingSection(c: Comparison, charts: NamedChart[]): Section | undefin
       parts.push(
         paragraphs([
           `From the p2p floor ${s(d.p2pReadings.alpha)}: the data supports the ${d.p2pReadings.supported} reading. ${d.p2pReadings.why}`,
-        ]) +
-          table(
-            ['reading', 'formula', 'TP8 step', 'TP4 step'],
-            d.p2pReadings.readings.map((r) => [r.reading, r.formula, s(r.tp8.step), s(r.tp4.step)]),
-          ),
+        ]),
+        table(
+          ['reading', 'formula', 'TP8 step', 'TP4 step'],
+          d.p2pReadings.readings.map((r) => [r.reading, r.formula, s(r.tp8.step), s(r.tp4.step)]),
+        ),
       )
     parts.push(paragraphs(d.notes))
   }
@@ -133,7 +127,7 @@ function groupingSection(c: Comparison, charts: NamedChart[]): Section | undefin
     ? {
         id: 'groupings',
         title: 'Groupings compared',
-        body: parts.join('\n') + (c.warnings.length ? details(`${c.warnings.length} warnings`, list(c.warnings)) : ''),
+        body: html`${parts}${c.warnings.length ? details(`${c.warnings.length} warnings`, list(c.warnings)) : ''}`,
         charts: charts.map(toReportChart),
       }
     : undefined
@@ -151,11 +145,11 @@ function diffSection(d: DiffResult, charts: NamedChart[]): Section {
   const only =
     d.onlyA.length + d.onlyB.length
       ? paragraphs([`${d.onlyA.length} cells only in the baseline, ${d.onlyB.length} only in this set.`])
-      : ''
+      : undefined
   return {
     id: 'diff',
     title: `Change against the baseline ${d.a.dir}`,
-    body: table(['cell', 'baseline median', 'this median', 'delta', 'p'], rows) + only,
+    body: html`${table(['cell', 'baseline median', 'this median', 'delta', 'p'], rows)}${only}`,
     charts: charts.map(toReportChart),
   }
 }
@@ -177,10 +171,9 @@ function provenanceSection(m: Manifest, set: LoadedSet): Section {
   return {
     id: 'provenance',
     title: 'Provenance',
-    body:
-      table(['fact', 'value'], facts) +
-      (sources.length ? table(['source', 'format', 'sha256 (16)', 'rows'], sources) : '') +
-      (set.diagnostics.length ? list(set.diagnostics.map((d) => d.message)) : ''),
+    body: html`${table(['fact', 'value'], facts)}${
+      sources.length ? table(['source', 'format', 'sha256 (16)', 'rows'], sources) : ''
+    }${set.diagnostics.length ? list(set.diagnostics.map((d) => d.message)) : ''}`,
   }
 }
 
@@ -202,7 +195,7 @@ export async function buildReport(dir: string, opts: Omit<ReportOptions, 'out'> 
     sections.push({
       id: 'summary',
       title: 'Summary',
-      body: `<ol class="summary">${summary.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ol>`,
+      body: html`<ol class="summary">${summary.map((l) => html`<li>${l}</li>`)}</ol>`,
     })
   const topo = await topologySection(dir)
   if (topo) sections.push(topo)

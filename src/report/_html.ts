@@ -10,6 +10,29 @@ export function escapeHtml(s: unknown): string {
   )
 }
 
+/**
+ * HTML made by `html` (or the helpers below): the only kind of text that is written into the
+ * page unescaped. Every other value interpolated into `html` is escaped, so escaping does not
+ * depend on remembering it at each call.
+ */
+export class Html {
+  constructor(readonly text: string) {}
+  toString(): string {
+    return this.text
+  }
+}
+
+/** One interpolated value: Html as is, arrays joined, anything else escaped. */
+const piece = (v: unknown): string =>
+  v instanceof Html ? v.text : Array.isArray(v) ? v.map(piece).join('') : v === undefined ? '' : escapeHtml(v)
+
+/** The one templating path of the report: html`<h3>${name}</h3>${table}` escapes `name`, keeps `table`. */
+export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+  let out = strings[0] as string
+  for (let i = 0; i < values.length; i++) out += piece(values[i]) + (strings[i + 1] as string)
+  return new Html(out)
+}
+
 /** JSON safe inside a <script> element: no `<`, so no `</script>` and no `<!--`. */
 export function scriptJson(v: unknown): string {
   return JSON.stringify(v)
@@ -18,11 +41,11 @@ export function scriptJson(v: unknown): string {
     .replace(/\u2029/g, '\\u2029')
 }
 
-/** A block of the report: a heading and already-escaped HTML (built with `html`/`table`). */
+/** A block of the report: a heading and its body, built with `html`/`table`/`list`. */
 export interface Section {
   id: string
   title: string
-  body: string
+  body: Html
   /** Charts drawn after the body. */
   charts?: ReportChart[]
 }
@@ -43,17 +66,18 @@ export interface ReportPage {
   generated: string
 }
 
-/** A table as escaped HTML. */
-export function table(header: readonly string[], rows: readonly (readonly unknown[])[], cls = ''): string {
-  const th = header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')
-  const trs = rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n')
-  return `<table class="${escapeHtml(cls)}"><thead><tr>${th}</tr></thead><tbody>\n${trs}\n</tbody></table>`
+/** A table; every header and cell escaped. */
+export function table(header: readonly unknown[], rows: readonly (readonly unknown[])[], cls = ''): Html {
+  const trs = rows.map((r) => html`<tr>${r.map((c) => html`<td>${c}</td>`)}</tr>\n`)
+  return html`<table class="${cls}"><thead><tr>${header.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>\n${trs}</tbody></table>`
 }
 
 /** Paragraphs or list items from plain strings, escaped. */
-export const paragraphs = (lines: readonly string[]): string => lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')
-export const list = (items: readonly string[]): string =>
-  `<ul>${items.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>`
+export const paragraphs = (lines: readonly unknown[]): Html => html`${lines.map((l) => html`<p>${l}</p>\n`)}`
+export const list = (items: readonly unknown[]): Html => html`<ul>${items.map((l) => html`<li>${l}</li>`)}</ul>`
+/** A collapsed block: an escaped summary line over a body. */
+export const details = (summary: unknown, body: Html): Html =>
+  html`<details><summary>${summary}</summary>${body}</details>`
 
 /** Finds node_modules/<pkg>/<file> above this module (the bundles are not in the packages' exports). */
 function packageFile(pkg: string, file: string): string {
@@ -78,14 +102,11 @@ th{background:#f4f4f4}.sim{background:#b00020;color:#fff;padding:.4em .8em;font-
 
 /** Writes the whole page: one self-contained HTML file (vega bundles inlined, no network). */
 export function renderHtml(page: ReportPage): string {
-  const figure = (c: ReportChart): string =>
-    `<figure class="chart" id="fig-${escapeHtml(c.id)}"><figcaption><b>${escapeHtml(c.title)}</b>${c.caption ? ` <span class="caption">${escapeHtml(c.caption)}</span>` : ''}</figcaption><div class="vis" data-chart="${escapeHtml(c.id)}"></div></figure>`
-  const sections = page.sections
-    .map(
-      (s) =>
-        `<section id="${escapeHtml(s.id)}"><h2>${escapeHtml(s.title)}</h2>\n${s.body}\n${(s.charts ?? []).map(figure).join('\n')}</section>`,
-    )
-    .join('\n')
+  const figure = (c: ReportChart): Html =>
+    html`<figure class="chart" id="fig-${c.id}"><figcaption><b>${c.title}</b>${c.caption ? html` <span class="caption">${c.caption}</span>` : ''}</figcaption><div class="vis" data-chart="${c.id}"></div></figure>\n`
+  const sections = page.sections.map(
+    (s) => html`<section id="${s.id}"><h2>${s.title}</h2>\n${s.body}\n${(s.charts ?? []).map(figure)}</section>\n`,
+  )
   const specs = Object.fromEntries(page.sections.flatMap((s) => s.charts ?? []).map((c) => [c.id, c.spec]))
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(page.title)}</title>
@@ -94,7 +115,7 @@ export function renderHtml(page: ReportPage): string {
 <h1>${escapeHtml(page.title)}</h1>
 ${page.simulated ? '<p class="sim">SIMULATED DATA: these numbers come from gpucomm\'s simulator, not from a GPU.</p>' : ''}
 <p class="caption">Generated by gpucomm on ${escapeHtml(page.generated)}.</p>
-${sections}
+${html`${sections}`.text}
 <script>${bundle('vega', 'build/vega.min.js')}</script>
 <script>${bundle('vega-lite', 'build/vega-lite.min.js')}</script>
 <script>${bundle('vega-embed', 'build/vega-embed.min.js')}</script>

@@ -2,7 +2,7 @@
 
 export type { ReportOptions } from './_build.ts'
 export { buildReport, writeReport } from './_build.ts'
-export type { ReportChart, ReportPage, Section } from './_html.ts'
-export { escapeHtml, list, paragraphs, renderHtml, scriptJson, table } from './_html.ts'
+export type { Html, ReportChart, ReportPage, Section } from './_html.ts'
+export { details, escapeHtml, html, list, paragraphs, renderHtml, scriptJson, table } from './_html.ts'
 export type { PlotKind, PlotOptions } from './_plot.ts'
 export { chartContext, chartsOf, PLOT_KINDS, plotSet } from './_plot.ts'

@@ -1,7 +1,7 @@
 /**
  * Hardening of the command line against careless and hostile use (issue: hardening): a killed
  * import leaves no half-written set, bad input is one line and exit 2, nothing is written
- * before the input is known good, a closed pipe ends a command quietly.
+ * before the input is known good, exports keep the SIMULATED label.
  */
 import assert from 'node:assert/strict'
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
@@ -9,7 +9,8 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { execa } from 'execa'
-import { BIN, FIXTURES, ROOT, tmp } from '../helpers.ts'
+import { BIN, bin, FIXTURES, ROOT, tmp } from '../helpers.ts'
+import { simSet } from '../simset.ts'
 
 const A100 = join(FIXTURES, 'nccl-tests', 'a100-sxm4-8gpu-single-process-g8-v2.13.txt')
 
@@ -31,4 +32,42 @@ test('SIGKILL in the middle of an import leaves no set without a manifest', asyn
   child.kill('SIGKILL')
   await child
   assert.ok(!existsSync(out) || existsSync(join(out, 'manifest.json')), `${out} holds rows but no manifest`)
+})
+
+test('export of a simulated set labels every row SIMULATED (csv column, jsonl field); a real set has no such label', async () => {
+  const set = await simSet({ preset: 'seed-vm', seed: 63 })
+  const csv = await bin(['export', set, '--format', 'csv'])
+  const [head, ...lines] = csv.stdout.trim().split('\n')
+  const at = (head ?? '').split(',').indexOf('simulated')
+  assert.ok(at >= 0, head)
+  assert.ok(lines.length > 10 && lines.every((l) => l.split(',')[at] === 'SIMULATED'))
+  const jsonl = await bin(['export', set, '--format', 'jsonl'])
+  const rows = jsonl.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { simulated?: boolean })
+  assert.ok(rows.length > 10 && rows.every((r) => r.simulated === true))
+  const real = join(tmp(), 'real')
+  assert.equal((await bin(['import', A100, '--out', real])).code, 0)
+  assert.doesNotMatch((await bin(['export', real, '--format', 'csv'])).stdout, /simulated|SIMULATED/)
+})
+
+test('paths that cannot be written are bad input: one line, exit 2, nothing overwritten', async () => {
+  const dir = tmp()
+  const set = await simSet({ preset: 'seed-vm', seed: 64, groups: [] })
+  const file = join(dir, 'a-file')
+  writeFileSync(file, 'keep me')
+  const cases = [
+    ['import', A100, '--out', file],
+    ['import', A100, '--out', join(file, 'sub')],
+    ['report', set, '--out', join(dir, 'missing', 'r.html')],
+    ['report', set, '--out', dir],
+  ]
+  for (const args of cases) {
+    const r = await bin(args)
+    assert.equal(r.code, 2, `${args.join(' ')}: exit ${r.code}: ${r.stderr}`)
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr)
+    assert.doesNotMatch(r.stderr, /internal error|\n\s+at /)
+  }
+  assert.equal(readFileSync(file, 'utf8'), 'keep me')
 })

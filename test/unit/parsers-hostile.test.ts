@@ -2,7 +2,7 @@
  * Hostile inputs that once made a parser quadratic in time or memory (issue: hardening):
  * a p2pBandwidthLatencyTest header grown to thousands of columns, long blank runs before a
  * stray character in nvbandwidth device lines, lspci trees and nvbandwidth JSON. Each must
- * parse in time and memory proportional to its size (200 ms for 100 KB leaves room for a busy machine).
+ * parse in time and memory proportional to its size.
  */
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
@@ -15,14 +15,25 @@ import { FIXTURES } from '../helpers.ts'
 
 const P2P = join(FIXTURES, 'p2pBandwidthLatencyTest', 'puget-wrx90-2x-rtx6000ada-p2p-enabled.txt')
 const parser = (id: string): Parser => parserById(id) as Parser
+/** Linear parses of these ~100 KB inputs take a few ms; the quadratic ones took 1.2 to 56 s. */
+const LIMIT_MS = 600
 
-/** Parses `text` with `id` (detect included); returns the milliseconds and the meta's JSON length. */
+/**
+ * Parses `text` with `id` (detect included); returns the best of three times (a busy machine
+ * slows one run, a quadratic parse is slow every time) and the meta's JSON length.
+ */
 function cost(id: string, text: string): { ms: number; metaChars: number } {
-  const t0 = performance.now()
-  const p = parser(id)
-  p.detect(text.slice(0, 65536))
-  const out = parseText(p, text, { file: 'hostile.txt' })
-  return { ms: performance.now() - t0, metaChars: JSON.stringify(out.meta).length }
+  let ms = Infinity
+  let metaChars = 0
+  for (let i = 0; i < 3 && ms >= LIMIT_MS; i++) {
+    const t0 = performance.now()
+    const p = parser(id)
+    p.detect(text.slice(0, 65536))
+    const out = parseText(p, text, { file: 'hostile.txt' })
+    ms = Math.min(ms, performance.now() - t0)
+    metaChars = JSON.stringify(out.meta).length
+  }
+  return { ms, metaChars }
 }
 
 test('p2pBandwidthLatencyTest: a header line grown by 8,000 columns keeps the meta small (was 20 MB for 46 KB)', () => {
@@ -37,29 +48,29 @@ test('p2pBandwidthLatencyTest: a header line grown by 8,000 columns keeps the me
   assert.ok(rows.some((r) => r.bench === 'p2p.latency' && r.src === 0 && r.dst === 1))
 })
 
-test('p2pBandwidthLatencyTest: a 100 KB line repeating "cuda" parses in under 200 ms', () => {
+test('p2pBandwidthLatencyTest: a 100 KB line repeating "cuda" parses in well under a second', () => {
   const c = cost('p2pBandwidthLatencyTest', 'cuda-runtime: 13000 '.repeat(5_000))
-  assert.ok(c.ms < 200, `${c.ms.toFixed(0)} ms`)
+  assert.ok(c.ms < LIMIT_MS, `${c.ms.toFixed(0)} ms`)
 })
 
-test('nvbandwidth: a Device line with 100 KB of blanks before a stray character parses in under 200 ms (was 10.9 s)', () => {
+test('nvbandwidth: a Device line with 100 KB of blanks before a stray character parses in well under a second (was 10.9 s)', () => {
   for (const text of [`Device 0: ${' '.repeat(1e5)}x`, `Device 0: NVIDIA H100${' '.repeat(1e5)}(x`]) {
     const c = cost('nvbandwidth', text)
-    assert.ok(c.ms < 200, `${c.ms.toFixed(0)} ms`)
+    assert.ok(c.ms < LIMIT_MS, `${c.ms.toFixed(0)} ms`)
   }
 })
 
-test('nvbandwidth JSON: 60 KB of blank lines and a device entry full of ": (" parse in under 200 ms', () => {
+test('nvbandwidth JSON: 60 KB of blank lines and a device entry full of ": (" parse in well under a second', () => {
   const devices = `{"nvbandwidth": {"GPU Device list": ["0: A${': (x'.repeat(25_000)}"]}}`
   for (const text of [`\n${' \n'.repeat(3e4)}x`, devices]) {
     const c = cost('nvbandwidth-json', text)
-    assert.ok(c.ms < 200, `${c.ms.toFixed(0)} ms`)
+    assert.ok(c.ms < LIMIT_MS, `${c.ms.toFixed(0)} ms`)
   }
 })
 
-test('lspci -tv: a 100 KB run of blanks and bars parses in under 200 ms', () => {
-  for (const text of [`${' |'.repeat(5e4)}x`, `${' +-'.repeat(3e4)}x`]) {
+test('lspci -tv: a 200 KB run of blanks and bars parses in well under a second', () => {
+  for (const text of [`${' |'.repeat(1e5)}x`, `${' +-'.repeat(6e4)}x`]) {
     const c = cost('lspci-tv', text)
-    assert.ok(c.ms < 200, `${c.ms.toFixed(0)} ms`)
+    assert.ok(c.ms < LIMIT_MS, `${c.ms.toFixed(0)} ms`)
   }
 })

@@ -14,7 +14,8 @@ export const exportCommand = defineCommand({
     const { rowsToCsv, rowsToJsonl } = await import('../../present/index.ts')
     const set = await loadSet(args.dir as string)
     for (const d of set.diagnostics) io.stderr(`${d.message}\n`)
-    io.stdout(args.format === 'csv' ? rowsToCsv(set.rows) : rowsToJsonl(set.rows))
+    const sim = set.manifest.simulated === true
+    io.stdout(args.format === 'csv' ? rowsToCsv(set.rows, sim) : rowsToJsonl(set.rows, sim))
     return set.diagnostics.length > 0 ? 1 : 0
   },
 })
