@@ -25,6 +25,8 @@ export interface NvbwTestcaseMeta {
   error?: string
   /** The `sum` field of the JSON output. */
   sum?: number
+  /** Set when no `Running …` line named the testcase and its SUM line did. */
+  nameFrom?: 'SUM line'
 }
 
 /** A summary line: SUM, COEFFICIENT_OF_VARIATION, MIN/MAX/AVG (-v), `&&&& PERF` (--perfFormatter). */

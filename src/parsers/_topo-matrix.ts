@@ -21,9 +21,17 @@ const GPU_LABEL = /^GPU\d+$/
 /** GPU0…, NIC0…, or old device-named NIC columns such as mlx5_0. */
 const DEVICE_LABEL = /^(GPU\d+|NIC\d+|[a-z][a-z0-9]*_\d+)$/
 
+/** A command and the header on one line (`$ nvidia-smi topo -m\tGPU0\tGPU1 …`): the command cut off. */
+const COMMAND_BEFORE_HEADER = /\btopo\s+(?:-m|--matrix|-p2p\s+[rwnap])[ \t]+(?=GPU0\s)/
+
+function afterCommand(s: string): string {
+  const m = COMMAND_BEFORE_HEADER.exec(s)
+  return m ? s.slice(m.index + m[0].length) : s
+}
+
 /** The header of a matrix, or undefined when `line` is not one (it must start with GPU0). */
 export function parseMatrixHeader(line: string): MatrixHeader | undefined {
-  const s = stripAnsi(line)
+  const s = afterCommand(stripAnsi(line))
   let cut = s.length
   for (const l of AFFINITY_LABELS) {
     const i = s.indexOf(l)

@@ -47,6 +47,7 @@ class NvbwTextParser extends GuardedLineParser {
     if (this.matrixLine(t, no)) return
     if (this.bannerLine(t, other)) return
     if (this.statusLine(t, no)) return
+    if (this.corrupt(t, no)) return
     this.otherLine(t)
   }
 
@@ -150,10 +151,33 @@ class NvbwTextParser extends GuardedLineParser {
     if (!Number.isFinite(value)) return
     if ((kind === 'SUM' || isPerf) && this.mx) {
       this.mx.sumKey = key
+      if (!this.tc || (this.tc.nameFrom && !key.startsWith(this.tc.name ?? ''))) this.testcaseFromSum(key, no)
       this.flush()
     }
     if (this.meta.summaries.length < NVBW_META_CAP)
       this.meta.summaries.push({ kind, key, value, ...(isPerf && m[3] ? { unit: m[3] } : {}), line: no })
+  }
+
+  /** A matrix printed without its `Running …` line (elided in a paste): the SUM line names the testcase. */
+  private testcaseFromSum(key: string, no: number): void {
+    const name = key.replace(/_(?:read1|read2|write1|write2|total)$/, '')
+    this.tc = { name, status: 'running', line: no, matrices: [], nameFrom: 'SUM line' }
+    if (this.meta.testcases.length < NVBW_META_CAP) this.meta.testcases.push(this.tc)
+    this.diags.add(no, 'info', 'testcase-from-sum', `no "Running ${name}." line; the testcase is named by its SUM line`)
+  }
+
+  /** nvbandwidth's data check failing (`Invalid value when checking the pattern`, then an abort). */
+  private corrupt(t: string, no: number): boolean {
+    if (!/^Invalid value when checking the pattern|^Aborted\b/.test(t)) return false
+    this.flush()
+    if (this.tc) Object.assign(this.tc, { status: 'error', error: t })
+    this.diags.add(
+      no,
+      'error',
+      'corrupt-run',
+      `nvbandwidth's data check failed, the run is corrupt: ${t.slice(0, 200)}`,
+    )
+    return true
   }
 
   private otherLine(t: string): void {

@@ -22,8 +22,11 @@ import type { LineParser, Origin, Parser } from './types.ts'
 /** P2P status values (NVML nvmlGpuP2PStatus) and X for self. */
 export const P2P_STATUSES = ['OK', 'CNS', 'GNS', 'TNS', 'NS', 'DR', 'U'] as const
 
-/** The capability a `-p2p` matrix describes, named as in the `--json` output. */
-export type P2PCapability = 'read' | 'write' | 'nvlink' | 'atomics' | 'pci'
+/**
+ * The capability a `-p2p` matrix describes, named as in the `--json` output; `unknown` when
+ * neither the command line in the text nor the file name says which.
+ */
+export type P2PCapability = 'read' | 'write' | 'nvlink' | 'atomics' | 'pci' | 'unknown'
 
 const CAPS: Record<string, P2PCapability> = { r: 'read', w: 'write', n: 'nvlink', a: 'atomics', p: 'pci' }
 
@@ -38,9 +41,9 @@ export interface P2PCell {
 /** What `nvidia-smi topo -p2p <cap>` said, as put in `meta.topology`. */
 export interface P2PMatrix {
   format: 'nvidia-smi topo -p2p'
-  /** Undefined when neither the command line in the text nor the file name tells. */
+  /** `unknown` when neither the command line in the text nor the file name tells. */
   capability?: P2PCapability
-  /** Where the capability was read: `command line:N` or `file name`. */
+  /** Where the capability was read: `command line:N`, `file name` or `not stated`. */
   capabilityFrom?: string
   devices: string[]
   cells: P2PCell[]
@@ -116,16 +119,19 @@ class P2PParser implements LineParser {
     if (!this.t.capability) {
       const c = capabilityFromName(this.file)
       if (c) [this.t.capability, this.t.capabilityFrom] = [c, 'file name']
-      else
+      else {
+        // The statuses are kept: any non-OK one says P2P is unavailable for something.
+        ;[this.t.capability, this.t.capabilityFrom] = ['unknown', 'not stated']
         this.diagnostics.push(
           diag(
             this.file,
             1,
             'warn',
             'capability-unknown',
-            'which capability (r, w, n, a, p) this -p2p matrix shows is not stated; name the file e.g. topo-p2p-r.txt or keep the command line',
+            'which capability (r, w, n, a, p) this -p2p matrix shows is not stated; its statuses are kept under "unknown" (name the file e.g. topo-p2p-r.txt or keep the command line)',
           ),
         )
+      }
     }
     const missing = missingRowWarning(this.file, line, header.devices, this.rows)
     if (missing) this.diagnostics.push(missing)

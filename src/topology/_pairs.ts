@@ -47,9 +47,12 @@ export const BANDS: Record<'staged' | 'nvlink' | 'pcieSwitch' | 'hostBridge' | '
 /** Capabilities whose non-OK status means copies cannot go peer to peer. */
 export const COPY_CAPS: readonly P2PCapability[] = ['read', 'write', 'pci']
 
-/** True when a pair's P2P is reported unavailable for copies (NS, CNS, GNS, TNS, DR, U). */
+/**
+ * True when a pair's P2P is reported unavailable for copies (NS, CNS, GNS, TNS, DR, U), or
+ * unavailable under a capability the capture does not name (`unknown`).
+ */
 export const p2pBlocked = (p: Pick<TopoPair, 'p2p'>): boolean =>
-  COPY_CAPS.some((c) => p.p2p[c] !== undefined && p.p2p[c] !== 'OK')
+  [...COPY_CAPS, 'unknown' as const].some((c) => p.p2p[c] !== undefined && p.p2p[c] !== 'OK')
 
 /** True when some copy capability is reported OK and none is blocked. */
 export const p2pOk = (p: Pick<TopoPair, 'p2p'>): boolean => !p2pBlocked(p) && COPY_CAPS.some((c) => p.p2p[c] === 'OK')

@@ -8,8 +8,8 @@ import type { Diagnostic } from '../model/index.ts'
 /** nvidia-smi's P2P status values (OK, CNS, GNS, TNS, NS, DR, U). */
 export type P2PStatus = 'OK' | 'CNS' | 'GNS' | 'TNS' | 'NS' | 'DR' | 'U'
 
-/** P2P capabilities `topo -p2p` reports: r, w, n, a, p. */
-export type P2PCapability = 'read' | 'write' | 'nvlink' | 'atomics' | 'pci'
+/** P2P capabilities `topo -p2p` reports: r, w, n, a, p; `unknown` when the capture does not say which. */
+export type P2PCapability = 'read' | 'write' | 'nvlink' | 'atomics' | 'pci' | 'unknown'
 
 /** A bridge on a GPU's path to its root bus. */
 export interface TopoBridge {

@@ -27,6 +27,7 @@ export const importCommand = defineCommand({
     io.stdout(
       `imported ${s.rows} rows from ${files.length} file(s) (${formats}) into ${args.out as string}${s.manifest.simulated ? ' [SIMULATED]' : ''}\n`,
     )
-    return 0
+    // The set keeps what was read (and the raw copy), but a run the tool itself found corrupt fails.
+    return s.diagnostics.some((d) => d.code === 'corrupt-run') ? 1 : 0
   },
 })
