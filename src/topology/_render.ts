@@ -102,5 +102,5 @@ export function noGpuLine(r: TopologyReport): string {
       ? `${sysfs.name}: ${sysfs.ok ? 'no NVIDIA display device (vendor 0x10de, class 0x03xx)' : 'no PCI devices'}`
       : undefined,
   ].filter((x) => x !== undefined)
-  return `no NVIDIA GPU found (${tried.join('; ') || 'no source named one'}); --json shows what was read (hypervisor, PCI root buses)`
+  return `no NVIDIA GPU found (${tried.join('; ') || 'no source named one'}); --json shows what was read (hypervisor, PCI root buses); to read another machine use topo --from CAPTURE_DIR or --input FILE..., or try the simulator (gpucomm sim --preset seed-vm --format topo-m)`
 }

@@ -84,6 +84,7 @@ test('this machine (no nvidia-smi, no GPU): exit 1 with one line; --json still r
   assert.equal(r.stdout, '')
   assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr)
   assert.match(r.stderr, /^gpucomm: no NVIDIA GPU found \(nvidia-smi: not installed; /)
+  assert.match(r.stderr, /topo --from CAPTURE_DIR or --input FILE\.\.\., or try the simulator \(gpucomm sim --preset/)
   const j = await cli(['topo', '--json'])
   assert.equal(j.code, 1)
   const rep = json(j.stdout)
