@@ -89,6 +89,11 @@ export async function importFiles(inputs: readonly ImportInput[], opts: ImportOp
   if (!isNonEmptyDir(opts.out)) return staged(opts.out, (dir) => importInto(dir, planned, opts, undefined, diagnostics))
   if (!opts.append) throw badInput(`${opts.out}: directory is not empty (use --append to add to a result set)`)
   const manifest = readManifest(opts.out)
+  const mixed = planned.find((p) => p.simulated !== (manifest.simulated === true))
+  if (mixed)
+    throw badInput(
+      `${mixed.input.path}: ${mixed.simulated ? 'SIMULATED output' : 'real output'} cannot be appended to ${opts.out}, a ${manifest.simulated ? 'SIMULATED' : 'real'} result set (import it into its own set)`,
+    )
   const samples = join(opts.out, SAMPLES)
   const size = existsSync(samples) ? statSync(samples).size : 0
   const before = (manifest.sources ?? []).length

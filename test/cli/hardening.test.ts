@@ -71,3 +71,19 @@ test('paths that cannot be written are bad input: one line, exit 2, nothing over
   }
   assert.equal(readFileSync(file, 'utf8'), 'keep me')
 })
+
+test('import --append refuses real rows into a SIMULATED set and the reverse: exit 2, the set unchanged', async () => {
+  const sim = await simSet({ preset: 'seed-vm', seed: 65, groups: [] })
+  const before = readFileSync(join(sim, 'samples.jsonl'), 'utf8')
+  const r = await bin(['import', A100, '--out', sim, '--append'])
+  assert.equal(r.code, 2, r.stderr)
+  assert.match(r.stderr, /real output cannot be appended to .*, a SIMULATED result set/)
+  assert.equal(readFileSync(join(sim, 'samples.jsonl'), 'utf8'), before)
+  const real = join(tmp(), 'real')
+  assert.equal((await bin(['import', A100, '--out', real])).code, 0)
+  const simText = join(tmp(), 'sim.txt')
+  writeFileSync(simText, (await bin(['sim', '--preset', 'seed-vm', '--format', 'p2p'])).stdout)
+  const back = await bin(['import', simText, '--out', real, '--append'])
+  assert.equal(back.code, 2, back.stderr)
+  assert.match(back.stderr, /SIMULATED output cannot be appended/)
+})
