@@ -7,13 +7,12 @@
 #include "common.cuh"
 #include "nccl_loader.cuh"
 
-#include <sys/stat.h>
+#include <unistd.h>
 #include <algorithm>
 
 using coll::api;
 using coll::Case;
 using coll::Dev;
-using coll::kTypeSize;
 using coll::World;
 using gc::die;
 
@@ -93,21 +92,20 @@ void measure(Bench& B, const Case& c) {
   bool graph = B.o.graph != 0;
   if (graph) coll::captureGraphs(c, B.devs);
   coll::initData(c, B.devs);
-  long timedOut = 0;
+  bool timedOut = false;
   std::vector<double> times = coll::timeIterations(c, B.devs, graph, B.o.warmup, B.o.iters, latch, B.o.latch != 0, timedOut);
-  std::vector<double> wrong = {B.o.check ? coll::countWrong(c, B.devs, graph) : 0.0};
+  std::vector<double> wrong = {B.o.check ? coll::countWrong(c, B.devs, graph) : 0.0, timedOut ? 1.0 : 0.0};
   if (B.w.nprocs > 1) coll::reduceAcrossProcs(times, 2, B.devs), coll::reduceAcrossProcs(wrong, 0, B.devs);
-  for (Dev& d : B.devs)
-    if (d.exec) CUDA_CHECK(cudaGraphExecDestroy(d.exec)), d.exec = nullptr;
+  coll::destroyGraphs(B.devs);
   if (B.w.proc != 0) return;
-  size_t bytes = c.count * kTypeSize[c.dtype];
+  size_t bytes = c.n.count * coll::typeSize(c.type);
   bool reduces = c.kind == coll::AllReduce || c.kind == coll::ReduceScatter;
   std::string base = std::string("BenchmarkNccl") + kCamel[c.kind];
-  gc::kv(base, "ranks", c.nranks), gc::kv(base, "size", (long long)bytes), gc::kv(base, "count", (long long)c.count);
-  gc::kv(base, "type", gc::splitList(kTypes)[c.dtype]), gc::kv(base, "redop", reduces ? gc::splitList(kOps)[c.op] : "none");
+  gc::kv(base, "ranks", c.nranks), gc::kv(base, "size", (long long)bytes), gc::kv(base, "count", (long long)c.n.count);
+  gc::kv(base, "type", gc::splitList(kTypes)[c.type]), gc::kv(base, "redop", reduces ? gc::splitList(kOps)[c.op] : "none");
   gc::kv(base, "root", c.kind == coll::Broadcast ? c.root : -1), gc::kv(base, "place", c.inPlace ? "in" : "out");
   gc::kv(base, "graph", graph ? 1 : 0);
-  if (timedOut > 0) std::printf("WARN %s  the latch timed out at iteration %ld (the host blocks while enqueueing): from there on the times include enqueueing\n", base.c_str(), timedOut - 1);
+  if (wrong[1] > 0) std::printf("WARN %s  the latch timed out on %.0f process(es) (the host blocked while enqueueing the batch): the first iterations include enqueueing\n", base.c_str(), wrong[1]);
   for (size_t i = 0; i < times.size(); i++) {
     std::string name = base;
     gc::kv(name, "iter", (long long)i);
@@ -125,12 +123,11 @@ void setupDevs(Bench& B) {
   size_t maxBytes = (gc::sizeSweep(B.o.b, B.o.e, B.o.f).back() + 255) / 256 * 256;
   std::vector<int> gpus = B.o.gpus;
   int count = gc::deviceCount();
-  // Each process takes the -g GPUs at its local rank's offset, unless the launcher gave every
-  // process only its own GPUs (srun --gpus-per-task): then it takes those, from 0.
-  long first = B.w.local * B.o.ngpus;
-  if (first + B.o.ngpus > count && B.o.ngpus == count) first = 0;
-  if (gpus.empty())
+  if (gpus.empty()) {
+    long first = coll::firstGpu(B.w.local, B.o.ngpus, count);
+    if (first < 0) die(gc::kUsage, "-g %ld: this process sees only %d GPU(s)", B.o.ngpus, count);
     for (long j = 0; j < B.o.ngpus; j++) gpus.push_back((int)(first + j));
+  }
   gc::checkGpus(gpus, count);
   B.nranks = B.w.nprocs * (int)gpus.size();
   B.devs.resize(gpus.size());
@@ -141,9 +138,13 @@ void setupDevs(Bench& B) {
     CUDA_CHECK(cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking));
     CUDA_CHECK(cudaMalloc(&d.send, maxBytes));
     CUDA_CHECK(cudaMalloc(&d.recv, maxBytes));
+    CUDA_CHECK(cudaMemset(d.send, 0, maxBytes));
+    CUDA_CHECK(cudaMemset(d.recv, 0, maxBytes));
+    d.cap = maxBytes;
     CUDA_CHECK(cudaMalloc(&d.wrong, sizeof(unsigned long long)));
     CUDA_CHECK(cudaMalloc(&d.red, (B.o.iters + 1) * sizeof(double)));
-    d.timer.init(d.gpu);
+    d.ev.resize(B.o.iters + 1);
+    for (cudaEvent_t& e : d.ev) CUDA_CHECK(cudaEventCreate(&e));
   }
   if (B.o.root >= B.nranks) die(gc::kUsage, "-r %ld: there are only %d ranks", B.o.root, B.nranks);
   if (B.w.proc == 0) gc::printCudaConfig(gpus);
@@ -164,14 +165,21 @@ int main(int argc, char** argv) {
   B.w = coll::detectWorld();
   if (B.w.proc == 0) gc::printHeader("coll_bench");
   coll::loadNccl(B.w.proc == 0);
+  bool reduces = std::find(B.o.colls.begin(), B.o.colls.end(), coll::AllReduce) != B.o.colls.end() ||
+                 std::find(B.o.colls.begin(), B.o.colls.end(), coll::ReduceScatter) != B.o.colls.end();
+  if (reduces && std::find(B.o.ops.begin(), B.o.ops.end(), coll::OpAvg) != B.o.ops.end() && api.version < 21000)
+    die(gc::kNcclMissing, "-o avg needs NCCL 2.10 or later; %s is NCCL %s", api.path.c_str(), nccl::versionString(api.version).c_str());
   nccl::UniqueId id = coll::bootstrapId(B.w, B.o.bootstrap, B.o.timeoutS);
   setupDevs(B);
   if (B.o.latch) latch.init();
   initComms(B, id);
+  // Every rank has joined, so every rank has read the id: the file goes, and cannot go stale.
+  if (B.w.nprocs > 1 && B.w.proc == 0) unlink(coll::idPath(B.o.bootstrap).c_str());
   if (B.w.proc == 0) {
     gc::config("nprocs", "%d", B.w.nprocs), gc::config("nranks", "%d", B.nranks);
     gc::config("iters", "%ld", B.o.iters), gc::config("warmup", "%ld", B.o.warmup), gc::config("check", "%ld", B.o.check);
     gc::config("graph", "%ld", B.o.graph), gc::config("timer", "cuda-events"), gc::config("latch", "%ld", B.o.latch);
+    gc::config("timing", "batch");
   }
   std::vector<size_t> sizes = gc::sizeSweep(B.o.b, B.o.e, B.o.f);
   for (int kind : B.o.colls) {
@@ -182,11 +190,12 @@ int main(int argc, char** argv) {
         for (size_t bytes : sizes)
           for (const std::string& place : B.o.places) {
             if (place == "in" && (kind == coll::Alltoall || kind == coll::Sendrecv)) continue;
-            Case c = coll::makeCase(kind, dtype, op, (int)B.o.root, B.nranks, place == "in", bytes);
-            if (c.count == 0) continue;
+            Case c = coll::makeCase(kind, dtype, op, (int)B.o.root, B.nranks, place == "in", bytes, B.devs[0].cap, B.o.iters);
+            if (c.n.count == 0) continue;
             measure(B, c);
           }
   }
   for (Dev& d : B.devs) NCCL_CHECK(api.commDestroy(d.comm));
+  nccl::unload(api);
   return B.corrupt ? gc::kCorrupt : gc::kOk;
 }

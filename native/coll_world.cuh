@@ -6,7 +6,9 @@
 
 #include <sys/stat.h>
 #include <unistd.h>
+#include <cctype>
 #include <cerrno>
+#include <ctime>
 #include <cstring>
 #include <chrono>
 #include <cstdio>
@@ -48,9 +50,33 @@ inline bool makeDirs(const std::string& dir) {
   return true;
 }
 
-// Rank 0 creates DIR and writes the unique id to DIR/nccl-unique-id (atomically); the others
-// wait for it. Called before any GPU is touched, so a rank 0 that fails later never leaves the
-// others waiting out the timeout.
+// The launcher's name for this job step, shared by all its processes and new for every launch
+// (Slurm job.step, the PMIx namespace of Open MPI 5 / PRRTE, Open MPI 4's job id); "" when
+// the processes were started some other way.
+inline std::string jobKey() {
+  std::string key;
+  const char* job = std::getenv("SLURM_JOB_ID");
+  const char* step = std::getenv("SLURM_STEP_ID");
+  if (job && *job) key = std::string(job) + "." + (step && *step ? step : "0");
+  else if (const char* ns = std::getenv("PMIX_NAMESPACE")) key = ns;
+  else if (const char* id = std::getenv("OMPI_MCA_ess_base_jobid")) key = id;
+  for (char& ch : key)
+    if (!std::isalnum((unsigned char)ch) && ch != '.' && ch != '-' && ch != '_') ch = '_';
+  return key;
+}
+
+// The id file in DIR: nccl-unique-id, or nccl-unique-id.<job key> when the launcher names the
+// job step (so a file left by another launch is never read).
+inline std::string idPath(const std::string& dir) {
+  std::string key = jobKey();
+  return dir + "/nccl-unique-id" + (key.empty() ? "" : "." + key);
+}
+
+// Rank 0 creates DIR and writes the unique id to the id file (atomically); the others wait for
+// it. Called before any GPU is touched, so a rank 0 that fails later never leaves the others
+// waiting out the timeout. A file already there belongs to an earlier launch: rank 0 refuses
+// it, and the other ranks refuse one older than the bootstrap timeout when they start (a file
+// this launch's rank 0 wrote is younger than that); both exit 5 with the file named.
 inline nccl::UniqueId bootstrapId(const World& w, const std::string& dir, long timeoutS) {
   nccl::UniqueId id;
   if (w.nprocs == 1) {
@@ -58,8 +84,12 @@ inline nccl::UniqueId bootstrapId(const World& w, const std::string& dir, long t
     return id;
   }
   if (dir.empty()) gc::die(gc::kUsage, "%d processes: --bootstrap DIR is required", w.nprocs);
-  std::string path = dir + "/nccl-unique-id";
+  std::string path = idPath(dir);
+  struct stat st;
+  bool exists = stat(path.c_str(), &st) == 0;
   if (w.proc == 0) {
+    if (exists)
+      gc::die(gc::kNcclError, "bootstrap: %s already exists (left by an earlier launch): use a fresh --bootstrap DIR or remove the file", path.c_str());
     NCCL_CHECK(api.getUniqueId(&id));
     if (!makeDirs(dir)) gc::die(gc::kNcclError, "bootstrap: cannot create %s: %s", dir.c_str(), std::strerror(errno));
     std::string tmp = path + ".tmp." + std::to_string(getpid());
@@ -68,6 +98,9 @@ inline nccl::UniqueId bootstrapId(const World& w, const std::string& dir, long t
       gc::die(gc::kNcclError, "bootstrap: cannot write %s", path.c_str());
     return id;
   }
+  long age = exists ? (long)(std::time(nullptr) - st.st_mtime) : 0;
+  if (exists && age > timeoutS)
+    gc::die(gc::kNcclError, "bootstrap: %s is %ld s old, older than the bootstrap timeout (%ld s): left by an earlier launch; use a fresh --bootstrap DIR or remove the file", path.c_str(), age, timeoutS);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeoutS);
   while (std::chrono::steady_clock::now() < deadline) {
     FILE* f = std::fopen(path.c_str(), "rb");

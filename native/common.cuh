@@ -158,7 +158,7 @@ inline void config(const char* key, const char* fmt, ...) {
 
 // Prints the first config lines of every bench: the format and the bench name.
 inline void printHeader(const char* bench) {
-  config("format", "gpucomm-native/1");
+  config("format", "gpucomm-native/2");
   config("bench", "%s", bench);
 }
 

@@ -16,7 +16,8 @@
 namespace nccl {
 
 // ncclResult_t: 0 success; 1 unhandled CUDA error; 2 system error; 3 internal error;
-// 4 invalid argument; 5 invalid usage; 6 remote error; 7 in progress.
+// 4 invalid argument; 5 invalid usage; 6 remote error; 7 in progress; 8 timeout (ncclTimeout,
+// in recent releases).
 typedef int Result;
 const Result kSuccess = 0;
 
@@ -49,6 +50,7 @@ typedef Result (*RecvFn)(void* recvbuff, size_t count, int datatype, int peer, C
 
 // The loaded library: its path, version and entry points.
 struct Api {
+  void* handle = nullptr;
   std::string path;
   int version = 0;
   GetVersionFn getVersion = nullptr;
@@ -138,51 +140,66 @@ void bind(void* h, const char* name, Fn& fn, std::string& missing) {
   if (!fn) missing += missing.empty() ? name : std::string(", ") + name;
 }
 
-// Opens the first candidate that loads. Returns false with `tried` listing every place (and
-// why each failed) when none does; `error` is set when a library loaded but is unusable.
-inline bool load(Api& api, std::string& tried, std::string& error) {
+// Binds every entry point of the library at `h`; returns why it is unusable ("" when usable).
+inline std::string bindAll(void* h, Api& api) {
+  std::string missing;
+  bind(h, "ncclGetVersion", api.getVersion, missing);
+  bind(h, "ncclGetErrorString", api.getErrorString, missing);
+  bind(h, "ncclGetUniqueId", api.getUniqueId, missing);
+  bind(h, "ncclCommInitRank", api.commInitRank, missing);
+  bind(h, "ncclCommDestroy", api.commDestroy, missing);
+  bind(h, "ncclGroupStart", api.groupStart, missing);
+  bind(h, "ncclGroupEnd", api.groupEnd, missing);
+  bind(h, "ncclAllReduce", api.allReduce, missing);
+  bind(h, "ncclBroadcast", api.broadcast, missing);
+  bind(h, "ncclAllGather", api.allGather, missing);
+  bind(h, "ncclReduceScatter", api.reduceScatter, missing);
+  bind(h, "ncclSend", api.send, missing);
+  bind(h, "ncclRecv", api.recv, missing);
+  if (!missing.empty()) return "lacks " + missing;
+  if (api.getVersion(&api.version) != kSuccess) return "ncclGetVersion failed";
+  // ncclSend/ncclRecv appeared in 2.7; older libraries cannot run every collective here.
+  if (api.version < 2700) return "NCCL " + versionString(api.version) + " is older than 2.7";
+  return "";
+}
+
+// Opens the first candidate that loads and is usable; a library that loads but is unusable
+// (a missing symbol, too old) is closed and the search goes on. Returns false when none is
+// usable, with `tried` listing every place and why it failed and `unusable` the count of
+// libraries that loaded but could not be used; `tried` also names those passed over before the one
+// returned.
+inline bool load(Api& api, std::string& tried, int& unusable) {
+  unusable = 0;
   for (const std::string& path : candidates()) {
     void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    std::string why;
     if (!h) {
       const char* err = dlerror();
-      std::string why = err ? err : "not loadable";
+      why = err ? err : "not loadable";
       if (why.find("No such file") != std::string::npos) why = "not found";
-      tried += (tried.empty() ? "" : "; ") + path + " (" + why + ")";
-      continue;
+    } else {
+      Api next;
+      next.handle = h;
+      char resolved[4096] = {0};
+      if (dlinfo(h, RTLD_DI_ORIGIN, resolved) == 0 && path.find('/') == std::string::npos) next.path = std::string(resolved) + "/" + path;
+      else next.path = path;
+      why = bindAll(h, next);
+      if (why.empty()) {
+        api = next;
+        return true;
+      }
+      unusable++;
+      dlclose(h);
     }
-    std::string missing;
-    bind(h, "ncclGetVersion", api.getVersion, missing);
-    bind(h, "ncclGetErrorString", api.getErrorString, missing);
-    bind(h, "ncclGetUniqueId", api.getUniqueId, missing);
-    bind(h, "ncclCommInitRank", api.commInitRank, missing);
-    bind(h, "ncclCommDestroy", api.commDestroy, missing);
-    bind(h, "ncclGroupStart", api.groupStart, missing);
-    bind(h, "ncclGroupEnd", api.groupEnd, missing);
-    bind(h, "ncclAllReduce", api.allReduce, missing);
-    bind(h, "ncclBroadcast", api.broadcast, missing);
-    bind(h, "ncclAllGather", api.allGather, missing);
-    bind(h, "ncclReduceScatter", api.reduceScatter, missing);
-    bind(h, "ncclSend", api.send, missing);
-    bind(h, "ncclRecv", api.recv, missing);
-    char resolved[4096] = {0};
-    if (dlinfo(h, RTLD_DI_ORIGIN, resolved) == 0 && path.find('/') == std::string::npos) api.path = std::string(resolved) + "/" + path;
-    else api.path = path;
-    if (!missing.empty()) {
-      error = api.path + " lacks " + missing;
-      return false;
-    }
-    if (api.getVersion(&api.version) != kSuccess) {
-      error = api.path + ": ncclGetVersion failed";
-      return false;
-    }
-    // ncclSend/ncclRecv appeared in 2.7; older libraries cannot run every collective here.
-    if (api.version < 2700) {
-      error = api.path + ": NCCL " + versionString(api.version) + " is older than 2.7";
-      return false;
-    }
-    return true;
+    tried += (tried.empty() ? "" : "; ") + path + " (" + why + ")";
   }
   return false;
+}
+
+// Closes the library `load` opened.
+inline void unload(Api& api) {
+  if (api.handle) dlclose(api.handle);
+  api = Api();
 }
 
 }  // namespace nccl

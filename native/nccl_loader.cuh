@@ -20,15 +20,16 @@ inline void ncclCheck(nccl::Result r, const char* call, const char* file, int li
 
 // Loads NCCL (or exits 4 naming every place tried); prints its config lines when `print`.
 inline void loadNccl(bool print) {
-  std::string tried, error;
-  if (!nccl::load(api, tried, error)) {
-    if (!error.empty()) gc::die(gc::kNcclMissing, "NCCL library unusable: %s", error.c_str());
-    gc::die(gc::kNcclMissing, "NCCL library not found; tried: %s (set NCCL_LIBRARY to libnccl.so.2, or NCCL_HOME, or pip install nvidia-nccl-cu%d)", tried.c_str(), CUDART_VERSION / 1000);
-  }
+  std::string tried;
+  int unusable = 0;
+  if (!nccl::load(api, tried, unusable))
+    gc::die(gc::kNcclMissing, "%s; tried: %s (set NCCL_LIBRARY to libnccl.so.2, or NCCL_HOME, or pip install nvidia-nccl-cu%d)",
+            unusable ? "no usable NCCL library" : "NCCL library not found", tried.c_str(), CUDART_VERSION / 1000);
   if (!print) return;
   gc::config("nccl-library", "%s", api.path.c_str());
   gc::config("nccl-version", "%d", api.version);
   gc::config("nccl-version-string", "%s", nccl::versionString(api.version).c_str());
+  if (unusable) std::printf("# NCCL libraries passed over: %s\n", tried.c_str());
   std::fflush(stdout);
 }
 

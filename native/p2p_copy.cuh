@@ -1,8 +1,10 @@
 // p2p_bench's copies: the data pattern and the copy / fill / check kernels, one GPU's buffers,
-// streams and events, and enqueueing one copy (copy engine or SM kernel, direct or staged
-// through pinned host memory), one iteration (one direction or both), or a checked copy.
+// streams and events, and enqueueing one copy (copy engine or SM kernel; direct, staged by the
+// driver, or bounced through pinned host memory in chunks), one iteration (one direction or
+// both), or a checked iteration.
 #pragma once
 #include "common.cuh"
+#include "p2p_plan.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -42,11 +44,13 @@ static __global__ void checkKernel(const uint8_t* p, size_t n, uint32_t seed, un
   if (bad) atomicAdd(&counters[0], bad), atomicMin(&counters[1], first);
 }
 
-// Buffers, streams and events of one GPU. Slot 0 serves the forward copy, slot 1 the reverse.
+// Buffers, streams and events of one GPU. Slot 0 serves the forward copy, slot 1 the reverse;
+// stage[slot] takes the host → destination leg of a bounce, so it overlaps the first leg even
+// on one GPU.
 struct Gpu {
   int dev = -1, sms = 1;
   uint8_t *send = nullptr, *recv = nullptr, *recv2 = nullptr;
-  cudaStream_t stream[2] = {nullptr, nullptr};
+  cudaStream_t stream[2] = {nullptr, nullptr}, stage[2] = {nullptr, nullptr};
   cudaEvent_t mid[2] = {nullptr, nullptr}, done[2] = {nullptr, nullptr};
   unsigned long long* counters = nullptr;
   gc::EventTimer timer;
@@ -67,48 +71,55 @@ inline void initGpu(Gpu& g, int dev, size_t maxBytes) {
   CUDA_CHECK(cudaMalloc(&g.counters, 2 * sizeof(unsigned long long)));
   for (int s = 0; s < 2; s++) {
     CUDA_CHECK(cudaStreamCreateWithFlags(&g.stream[s], cudaStreamNonBlocking));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&g.stage[s], cudaStreamNonBlocking));
     CUDA_CHECK(cudaEventCreateWithFlags(&g.mid[s], cudaEventDisableTiming));
     CUDA_CHECK(cudaEventCreateWithFlags(&g.done[s], cudaEventDisableTiming));
   }
   g.timer.init(dev);
 }
 
-// What one measurement does: the mode and whether peer access is on for it.
+// How a copy travels: direct with peer access (`enabled`), staged by the driver with peer access
+// off for the pair (`disabled`: cudaMemcpyPeerAsync, as p2pBandwidthLatencyTest's
+// P2P=Disabled), or bounced by the bench through pinned host memory in chunks (`bounce`).
+enum Path { Direct, Driver, Bounce };
+const char* const kPathNames[] = {"enabled", "disabled", "bounce"};
+
 struct Mode {
-  bool p2p;    // enabled (direct) or disabled (staged through the host)
-  bool sm;     // SM kernel or copy engine
+  Path path;
+  bool sm;        // SM kernel or copy engine
+  size_t chunk;   // bounce chunk bytes
 };
 
+inline void copyOn(cudaStream_t st, const Gpu& g, uint8_t* dst, const uint8_t* src, size_t n, bool sm, cudaMemcpyKind kind) {
+  if (sm) {
+    copyKernel<<<blocksFor(g, n), 256, 0, st>>>(dst, src, n);
+    CUDA_CHECK_LAUNCH();
+  } else {
+    CUDA_CHECK(cudaMemcpyAsync(dst, src, n, kind, st));
+  }
+}
+
 // Enqueues one copy of n bytes a.send -> b.recv (slot 0) or a.send -> b.recv2 (slot 1); all work
-// is ordered before later work on a.stream[slot]. `host` is the mapped pinned staging buffer.
+// is ordered before later work on a.stream[slot]. `host` is the mapped pinned bounce buffer.
 inline void enqueueCopy(Gpu& a, Gpu& b, int slot, size_t n, Mode m, uint8_t* host) {
   uint8_t* dst = slot == 0 ? b.recv : b.recv2;
-  cudaStream_t sa = a.stream[slot], sb = b.stream[slot];
+  cudaStream_t sa = a.stream[slot], sb = b.stage[slot];
   CUDA_CHECK(cudaSetDevice(a.dev));
-  if (m.p2p && !m.sm) {
-    CUDA_CHECK(cudaMemcpyPeerAsync(dst, b.dev, a.send, a.dev, n, sa));
+  if (m.path != Bounce) {
+    if (m.sm) copyOn(sa, a, dst, a.send, n, true, cudaMemcpyDefault);
+    else CUDA_CHECK(cudaMemcpyPeerAsync(dst, b.dev, a.send, a.dev, n, sa));
     return;
   }
-  if (m.p2p && m.sm) {
-    copyKernel<<<blocksFor(a, n), 256, 0, sa>>>(dst, a.send, n);
-    CUDA_CHECK_LAUNCH();
-    return;
-  }
-  // Staged: a -> pinned host on a's stream, then host -> b on b's stream, then a waits for b.
-  if (m.sm) {
-    copyKernel<<<blocksFor(a, n), 256, 0, sa>>>(host, a.send, n);
-    CUDA_CHECK_LAUNCH();
-  } else {
-    CUDA_CHECK(cudaMemcpyAsync(host, a.send, n, cudaMemcpyDeviceToHost, sa));
-  }
-  CUDA_CHECK(cudaEventRecord(a.mid[slot], sa));
-  CUDA_CHECK(cudaSetDevice(b.dev));
-  CUDA_CHECK(cudaStreamWaitEvent(sb, a.mid[slot], 0));
-  if (m.sm) {
-    copyKernel<<<blocksFor(b, n), 256, 0, sb>>>(dst, host, n);
-    CUDA_CHECK_LAUNCH();
-  } else {
-    CUDA_CHECK(cudaMemcpyAsync(dst, host, n, cudaMemcpyHostToDevice, sb));
+  // Bounce, chunk by chunk: a -> host on a's stream, then host -> b on b's stage stream once
+  // that chunk is in host memory, so chunk k+1 leaves a while chunk k enters b.
+  for (size_t k = 0, count = chunkCount(n, m.chunk); k < count; k++) {
+    size_t off = k * m.chunk, len = chunkBytes(n, m.chunk, k);
+    CUDA_CHECK(cudaSetDevice(a.dev));
+    copyOn(sa, a, host + off, a.send + off, len, m.sm, cudaMemcpyDeviceToHost);
+    CUDA_CHECK(cudaEventRecord(a.mid[slot], sa));
+    CUDA_CHECK(cudaSetDevice(b.dev));
+    CUDA_CHECK(cudaStreamWaitEvent(sb, a.mid[slot], 0));
+    copyOn(sb, b, dst + off, host + off, len, m.sm, cudaMemcpyHostToDevice);
   }
   CUDA_CHECK(cudaEventRecord(b.done[slot], sb));
   CUDA_CHECK(cudaSetDevice(a.dev));
@@ -133,27 +144,39 @@ inline void enqueueIteration(Gpu& a, Gpu& b, size_t n, Mode m, bool bidir, uint8
   CUDA_CHECK(cudaStreamWaitEvent(a.stream[0], b.done[1], 0));
 }
 
-// Fills `src` with the pattern, the destination with its complement, copies, then counts the
-// destination's mismatches. Returns {mismatches, first offset}.
-inline std::pair<unsigned long long, unsigned long long> checkCopy(Gpu& a, Gpu& b, int slot, size_t n, Mode m, uint8_t* host, uint32_t seed) {
-  uint8_t* dst = slot == 0 ? b.recv : b.recv2;
-  CUDA_CHECK(cudaSetDevice(b.dev));
-  fillKernel<<<blocksFor(b, n), 256>>>(dst, n, seed, 1);
+// Mismatches of one direction: {count, first offset}.
+typedef std::pair<unsigned long long, unsigned long long> Mismatch;
+
+inline void fill(Gpu& g, uint8_t* p, size_t n, uint32_t seed, int invert) {
+  CUDA_CHECK(cudaSetDevice(g.dev));
+  fillKernel<<<blocksFor(g, n), 256>>>(p, n, seed, invert);
   CUDA_CHECK_LAUNCH();
   CUDA_CHECK(cudaDeviceSynchronize());
-  CUDA_CHECK(cudaSetDevice(a.dev));
-  fillKernel<<<blocksFor(a, n), 256>>>(a.send, n, seed, 0);
-  CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaDeviceSynchronize());
-  enqueueCopy(a, b, slot, n, m, host);
-  CUDA_CHECK(cudaStreamSynchronize(a.stream[slot]));
-  CUDA_CHECK(cudaSetDevice(b.dev));
+}
+
+inline Mismatch countMismatches(Gpu& g, const uint8_t* p, size_t n, uint32_t seed) {
+  CUDA_CHECK(cudaSetDevice(g.dev));
   unsigned long long init[2] = {0, ~0ull}, got[2];
-  CUDA_CHECK(cudaMemcpy(b.counters, init, sizeof init, cudaMemcpyHostToDevice));
-  checkKernel<<<blocksFor(b, n), 256>>>(dst, n, seed, b.counters);
+  CUDA_CHECK(cudaMemcpy(g.counters, init, sizeof init, cudaMemcpyHostToDevice));
+  checkKernel<<<blocksFor(g, n), 256>>>(p, n, seed, g.counters);
   CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaMemcpy(got, b.counters, sizeof got, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(got, g.counters, sizeof got, cudaMemcpyDeviceToHost));
   return {got[0], got[1]};
+}
+
+// Checks one iteration as measured: fills each source with its pattern and each destination
+// with the complement, runs the iteration once (both directions together when `bidir`), then
+// counts each destination's mismatches. out[0]: a -> b, out[1]: b -> a.
+inline void checkIteration(Gpu& a, Gpu& b, size_t n, Mode m, bool bidir, uint8_t* host[2], uint32_t seed, Mismatch out[2]) {
+  uint32_t seedB = a.dev == b.dev ? seed : seed + 1;  // one GPU has one send buffer
+  fill(b, b.recv, n, seed, 1);
+  fill(a, a.send, n, seed, 0);
+  if (bidir) fill(a, a.recv2, n, seedB, 1), fill(b, b.send, n, seedB, 0);
+  enqueueIteration(a, b, n, m, bidir, host);
+  CUDA_CHECK(cudaSetDevice(a.dev));
+  CUDA_CHECK(cudaStreamSynchronize(a.stream[0]));
+  out[0] = countMismatches(b, b.recv, n, seed);
+  out[1] = bidir ? countMismatches(a, a.recv2, n, seedB) : Mismatch{0, 0};
 }
 
 }  // namespace p2p

@@ -17,6 +17,7 @@ export interface SeriesId {
   p2p: 'enabled' | 'disabled' | null
   peerAccess?: boolean
   copy?: 'ce' | 'sm'
+  staging?: 'bounce'
   direction?: 'read' | 'write'
   placement?: 'out-of-place' | 'in-place'
   dtype?: string
@@ -70,6 +71,7 @@ export function seriesId(r: Row, bench: string): SeriesId {
     grouping: r.grouping,
     peerAccess: r.peerAccess,
     copy: r.copy,
+    staging: r.staging,
     direction: r.direction,
     placement: r.placement ?? undefined,
     dtype: r.dtype,

@@ -24,6 +24,7 @@ export interface CellConfig {
   p2p: Row['p2p']
   peerAccess?: boolean
   copy?: Row['copy']
+  staging?: Row['staging']
   direction?: Row['direction']
   timer: Row['timer']
   dtype?: string
@@ -52,6 +53,7 @@ export function cellConfig(r: Row): CellConfig {
   if (r.grouping !== undefined) c.grouping = r.grouping
   if (r.peerAccess !== undefined) c.peerAccess = r.peerAccess
   if (r.copy !== undefined) c.copy = r.copy
+  if (r.staging !== undefined) c.staging = r.staging
   if (r.direction !== undefined) c.direction = r.direction
   if (r.dtype !== undefined) c.dtype = r.dtype
   if (r.redop !== undefined) c.redop = r.redop
@@ -110,6 +112,7 @@ export function keyOf(c: CellConfig | Row, observed = true): string {
   if (c.p2p !== null) k += ` p2p=${c.p2p}`
   if (observed && c.peerAccess !== undefined) k += ` peerAccess=${c.peerAccess}`
   if (c.copy !== undefined) k += ` copy=${c.copy}`
+  if (c.staging !== undefined) k += ` staging=${c.staging}`
   if (c.direction !== undefined) k += ` direction=${c.direction}`
   if (c.timer !== null) k += ` timer=${c.timer}`
   if (c.dtype !== undefined) k += ` dtype=${v(c.dtype)}`

@@ -42,6 +42,13 @@ export interface Row {
   peerAccess?: boolean
   /** Copy engine (`ce`) or SM kernel (`sm`) copy, for p2p benches. */
   copy?: 'ce' | 'sm'
+  /**
+   * `bounce`: a P2P-disabled copy the bench itself staged through pinned host memory (in chunks),
+   * rather than one the driver staged (cudaMemcpyPeerAsync with peer access off, no field).
+   */
+  staging?: 'bounce'
+  /** Copies one timed sample covered (its value is per copy), for p2p benches that batch. */
+  batch?: number
   /** Read or write direction of a P2P test where the tool distinguishes it. */
   direction?: 'read' | 'write'
   /** Per-iteration index, when the instrument printed every iteration. */

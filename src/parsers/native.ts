@@ -69,13 +69,17 @@ function baseRow(bench: string, keys: Map<string, string>, origin: Origin, line:
     src: int(keys.get('src')),
     dst: int(keys.get('dst')),
     placement: place === 'out' ? 'out-of-place' : place === 'in' ? 'in-place' : null,
-    p2p: p2p === 'enabled' || p2p === 'disabled' ? p2p : null,
+    // bounce (format 2): P2P off, staged through host memory by the bench rather than the driver.
+    p2p: p2p === 'enabled' || p2p === 'disabled' ? p2p : p2p === 'bounce' ? 'disabled' : null,
     timer: 'gpu',
     trial: origin.trial ?? 0,
     source: { file: origin.file, line },
   }
   const copy = keys.get('copy')
   if (copy === 'ce' || copy === 'sm') row.copy = copy
+  if (p2p === 'bounce') row.staging = 'bounce'
+  const batch = int(keys.get('batch'))
+  if (batch !== null && batch > 0) row.batch = batch
   const peer = keys.get('peer')
   if (peer !== undefined) row.peerAccess = peer === '1'
   const iter = int(keys.get('iter'))

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { cellKey } from '../../../src/cells/index.ts'
 import type { Parser } from '../../../src/parsers/index.ts'
 import { detectParser, parserById, parseText } from '../../../src/parsers/index.ts'
 import { benchOf } from '../../../src/parsers/native.ts'
@@ -219,4 +220,33 @@ test('multi-process output: mpirun --tag-output and srun --label prefixes give t
       assert.deepEqual(got.diagnostics, want.diagnostics, `${name} with "${prefix}": diagnostics`)
     }
   }
+})
+
+test('format 2 (p2p_bench with --batch and the bounce mode): batch per row, bounce a staging of its own', () => {
+  const text = [
+    '# generated: a hand-written sample of the format-2 p2p_bench output, made-up numbers',
+    'format: gpucomm-native/2',
+    'bench: p2p_bench',
+    'batch: auto (a sample spans at least 20 us)',
+    'BenchmarkP2PLatency/src=0/dst=1/size=16/p2p=disabled/copy=ce/peer=0/batch=2/iter=0  1  13.712 us/op',
+    'BenchmarkP2PLatency/src=0/dst=1/size=16/p2p=bounce/copy=ce/peer=0/batch=2/iter=0  1  15.100 us/op',
+    'BenchmarkP2PLatency/src=0/dst=0/size=16/p2p=enabled/copy=sm/peer=1/batch=13/iter=0  1  2.000 us/op',
+  ].join('\n')
+  const out = parseText(parser, text, { file: 'p2p.txt' })
+  assert.deepEqual(out.diagnostics, [])
+  assert.deepEqual(
+    out.rows.map((r) => [r.p2p, r.staging, r.batch, r.value]),
+    [
+      ['disabled', undefined, 2, 13.712e-6],
+      ['disabled', 'bounce', 2, 15.1e-6],
+      ['enabled', undefined, 13, 2e-6],
+    ],
+  )
+  const [driver, bounce] = out.rows.map(cellKey)
+  assert.notEqual(driver, bounce, 'driver-staged and bounced copies are different cells')
+  assert.match(bounce as string, / p2p=disabled .*copy=ce staging=bounce /)
+  assert.equal(out.meta.version, 'gpucomm-native/2')
+  // Format-1 output (no batch key, p2p=disabled only) still parses, with neither field.
+  const old = parseText(parser, read('generated-p2p.txt'), { file: 'old.txt' }).rows
+  assert.ok(old.length > 0 && old.every((r) => r.batch === undefined && r.staging === undefined))
 })
