@@ -13,6 +13,7 @@
 import type { Row } from '../model/index.ts'
 import type { LoadedSet } from '../resultset/index.ts'
 import { medianOf, sortSample } from '../stats/index.ts'
+import { US } from '../units/index.ts'
 import { fitSeries } from './_alphabeta.ts'
 import type { SegmentFit, XY } from './_fit.ts'
 import { segmentedFit } from './_fit.ts'
@@ -20,7 +21,6 @@ import { buildSeries } from './_series.ts'
 import type { DecodeModel, DecodePlan, ModelPreset, P2pReading } from './_types.ts'
 import { NCCL_MODEL } from './bands.ts'
 
-const US = 1e-6
 const med = (v: readonly number[]): number => medianOf(sortSample(v))
 const isTime = (r: Row): boolean =>
   r.unit === 's' && r.metric === 'time' && r.sizeBytes !== null && r.placement !== 'in-place'

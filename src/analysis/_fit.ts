@@ -6,6 +6,7 @@
  * the protocol changes (NCCL LL → Simple, eager → rendezvous) come from a dynamic
  * programme over contiguous segments, the number of segments chosen by a penalised BIC.
  */
+import { medianOf, sortSample } from '../stats/index.ts'
 
 /** One point of a series: message size (bytes) and time (seconds). */
 export interface XY {
@@ -51,12 +52,6 @@ function wls(p: readonly XY[], w: readonly number[]): { a: number; b: number } {
   return { a: (sy - b * sx) / sw, b: b / xmax }
 }
 
-const median = (v: readonly number[]): number => {
-  const s = [...v].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2
-}
-
 /** Relative residuals (y − a − b·x)/y of a line. */
 export function relResiduals(p: readonly XY[], alpha: number, slope: number): number[] {
   return p.map((q) => (q.y - alpha - slope * q.x) / q.y)
@@ -68,14 +63,14 @@ export function relResiduals(p: readonly XY[], alpha: number, slope: number): nu
  */
 export function huberLine(p: readonly XY[], maxIter = 60): LineFit {
   if (new Set(p.map((q) => q.x)).size < 2) {
-    const alpha = median(p.map((q) => q.y))
+    const alpha = medianOf(sortSample(p.map((q) => q.y)))
     return { alpha, slope: 0, rss: sumSq(relResiduals(p, alpha, 0)), n: p.length }
   }
   const base = p.map((q) => 1 / (q.y * q.y))
   let { a, b } = wls(p, base)
   for (let it = 0; it < maxIter; it++) {
     const r = relResiduals(p, a, b)
-    const s = 1.4826 * median(r.map(Math.abs))
+    const s = 1.4826 * medianOf(sortSample(r.map(Math.abs)))
     if (!(s > 1e-12)) break
     const w = r.map((ri, i) => (base[i] as number) * (Math.abs(ri) <= HUBER_C * s ? 1 : (HUBER_C * s) / Math.abs(ri)))
     const next = wls(p, w)

@@ -7,9 +7,9 @@
  * conditions (`vm`, `gpuFamily`, `links`, `attach`, `transports`, `ranks`, `launch`, `env`)
  * decide which bands may be cited for a machine (see `_cite.ts`).
  */
+import { US } from '../units/index.ts'
 import type { Band } from './_types.ts'
 
-const US = 1e-6
 const GB = 1e9
 const RTX6K = 'github.com/voipmonitor/rtx6kpro'
 const STELLINE = 'github.com/luigifcruz/stelline'

@@ -34,7 +34,6 @@ export function rowProblem(v: unknown): string | undefined {
 }
 
 /** Type guard over rowProblem. */
-export const isRow = (v: unknown): v is Row => rowProblem(v) === undefined
 
 /** Builds a Row with the nullable fields defaulted to null, so parsers only state what they know. */
 export function makeRow(r: Pick<Row, 'bench' | 'metric' | 'unit' | 'value' | 'source'> & Partial<Row>): Row {

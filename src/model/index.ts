@@ -1,6 +1,6 @@
 /** The result-set model: types, schema version and row validation (pure, no IO). */
 
-export { isRow, makeRow, rowProblem } from './_validate.ts'
+export { makeRow, rowProblem } from './_validate.ts'
 export type {
   Diagnostic,
   HostFacts,

@@ -1,12 +1,7 @@
 import type { Manifest, Row } from '../model/index.ts'
 import type { NoEffectFlag } from '../nccl-log/index.ts'
+import { medianOf, sortSample } from '../stats/index.ts'
 import { formatBytes, formatRate, formatSeconds } from '../units/index.ts'
-
-const median = (v: readonly number[]): number => {
-  const s = [...v].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2
-}
 
 /** Counts of point outcomes, e.g. "12 ok, 1 hung". */
 export function outcomeCounts(m: Manifest): string {
@@ -61,7 +56,7 @@ function p2pLines(rows: readonly Row[]): string[] {
   if (latAt.length) {
     const per = pairMedians(latAt)
     out.push(
-      `p2p latency (${per.length} pairs${smallest ? `, ${formatBytes(smallest)}` : ''}): median ${formatSeconds(median(per))} (pairs range ${formatSeconds(Math.min(...per))} – ${formatSeconds(Math.max(...per))})`,
+      `p2p latency (${per.length} pairs${smallest ? `, ${formatBytes(smallest)}` : ''}): median ${formatSeconds(medianOf(sortSample(per)))} (pairs range ${formatSeconds(Math.min(...per))} – ${formatSeconds(Math.max(...per))})`,
     )
   }
   const bw = cross.filter((r) => r.bench === 'p2p.bw_uni')
@@ -70,7 +65,7 @@ function p2pLines(rows: readonly Row[]): string[] {
   if (bwAt.length) {
     const per = pairMedians(bwAt)
     out.push(
-      `p2p unidirectional bandwidth (${per.length} pairs): median ${formatRate(median(per))} (pairs range ${formatRate(Math.min(...per))} – ${formatRate(Math.max(...per))})`,
+      `p2p unidirectional bandwidth (${per.length} pairs): median ${formatRate(medianOf(sortSample(per)))} (pairs range ${formatRate(Math.min(...per))} – ${formatRate(Math.max(...per))})`,
     )
   }
   return out
@@ -79,7 +74,7 @@ function p2pLines(rows: readonly Row[]): string[] {
 function pairMedians(rows: readonly Row[]): number[] {
   const by = new Map<string, number[]>()
   for (const r of rows) by.set(`${r.src}>${r.dst}`, [...(by.get(`${r.src}>${r.dst}`) ?? []), r.value])
-  return [...by.values()].map(median)
+  return [...by.values()].map((v) => medianOf(sortSample(v)))
 }
 
 function collectiveLines(rows: readonly Row[]): string[] {
@@ -99,12 +94,12 @@ function collectiveLines(rows: readonly Row[]): string[] {
     const t = groupings.map((g) => ({ g, v: at(g, lo, 'time') })).filter((x) => x.v.length)
     if (t.length)
       out.push(
-        `${bench} time at ${formatBytes(lo)}: ${t.map((x) => `${x.g} ${formatSeconds(median(x.v))}`).join(' · ')}`,
+        `${bench} time at ${formatBytes(lo)}: ${t.map((x) => `${x.g} ${formatSeconds(medianOf(sortSample(x.v)))}`).join(' · ')}`,
       )
     const bw = groupings.map((g) => ({ g, v: at(g, hi, 'busbw') })).filter((x) => x.v.length)
     if (bw.length)
       out.push(
-        `${bench} busbw at ${formatBytes(hi)}: ${bw.map((x) => `${x.g} ${formatRate(median(x.v))}`).join(' · ')}`,
+        `${bench} busbw at ${formatBytes(hi)}: ${bw.map((x) => `${x.g} ${formatRate(medianOf(sortSample(x.v)))}`).join(' · ')}`,
       )
   }
   return out

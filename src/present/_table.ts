@@ -1,4 +1,5 @@
 import type { Row } from '../model/index.ts'
+import { medianOf, sortSample } from '../stats/index.ts'
 import { formatBytes, formatValue } from '../units/index.ts'
 
 /** One line of the `show` table: the median of every row sharing a key. */
@@ -19,12 +20,6 @@ export function who(r: Row): string {
   if (r.ranks !== null) return `${r.ranks} ranks`
   if (r.src !== null) return `GPU${r.src}`
   return '-'
-}
-
-function median(values: number[]): number {
-  const s = values.slice().sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2
 }
 
 /** Groups rows by bench, metric, pair/ranks, size and placement; one median per group. */
@@ -63,7 +58,7 @@ export function showLines(rows: readonly Row[]): ShowLine[] {
     size: row.sizeBytes === null ? '-' : formatBytes(row.sizeBytes),
     placement: row.placement ?? '-',
     n: values.length,
-    median: formatValue(median(values), row.unit),
+    median: formatValue(medianOf(sortSample(values)), row.unit),
   }))
 }
 

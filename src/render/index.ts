@@ -1,7 +1,5 @@
 /** Rendering of vega-lite specs to SVG (headless vega) and PNG (resvg with system fonts). */
 
 export { findFontFiles, requireFonts } from './_fonts.ts'
-export type { PngInfo } from './_png.ts'
-export { pngInfo } from './_png.ts'
 export type { RenderedChart } from './_render.ts'
 export { CHART_FONT, renderChart, renderSvg, svgToPng } from './_render.ts'

@@ -56,14 +56,6 @@ export function readManifest(dir: string): Manifest {
   return o as Manifest
 }
 
-/** Saves bytes under raw/ and returns the path relative to the set. */
-export function saveRaw(dir: string, name: string, data: string | Uint8Array): string {
-  mkdirSync(join(dir, RAW), { recursive: true })
-  const rel = `${RAW}/${name}`
-  writeFileSync(join(dir, rel), data)
-  return rel
-}
-
 /**
  * Appends rows to samples.jsonl. Every `append` is one write followed by fsync, so a crash
  * loses at most the line being written; a torn last line from an earlier crash is fenced

@@ -11,6 +11,5 @@ export {
   readManifest,
   readRows,
   SAMPLES,
-  saveRaw,
   writeManifest,
 } from './_store.ts'

@@ -5,6 +5,7 @@
 import type { CollectiveDef } from '../collectives/index.ts'
 import { busFactor as collectiveBusFactor, collectiveDef, SIMULATED_COLLECTIVES } from '../collectives/index.ts'
 import { badInput } from '../errors/index.ts'
+import { GBPS, US } from '../units/index.ts'
 import type {
   AlphaBeta,
   BandwidthQuery,
@@ -17,9 +18,6 @@ import type {
   TruthQuery,
 } from './_types.ts'
 import { PRESETS } from './presets/index.ts'
-
-const US = 1e-6
-const GB = 1e9
 
 /** The preset called `name`; bad input naming the known ones otherwise. */
 export function presetByName(name: string): Preset {
@@ -101,7 +99,7 @@ export const ringSteps = (c: Collective, n: number): number => (n <= 1 ? 0 : sim
 export const busFactor = (c: Collective, n: number): number => collectiveBusFactor(simulated(c).bus, n)
 
 function line(baseUs: number, steps: number, hopUs: number, busBwGBs: number, factor: number): AlphaBeta {
-  const busBwBps = busBwGBs * GB
+  const busBwBps = busBwGBs * GBPS
   return { alphaS: (baseUs + steps * hopUs) * US, betaBps: factor > 0 ? busBwBps / factor : Infinity, busBwBps }
 }
 
@@ -165,11 +163,11 @@ export function p2pLatency(
 
 /** True copy bandwidth (B/s) between physical GPUs. */
 export function p2pBandwidth(p: Preset, q: BandwidthQuery): number {
-  if (q.src === q.dst) return (q.direction === 'uni' ? p.local.bwUniGBs : p.local.bwBiGBs) * GB
+  if (q.src === q.dst) return (q.direction === 'uni' ? p.local.bwUniGBs : p.local.bwBiGBs) * GBPS
   const l = p.link(q.src, q.dst)
   const on = q.p2p === 'enabled' && l.peerAccess
-  if (q.direction === 'uni') return (on ? l.bwUniEnabledGBs : l.bwUniDisabledGBs) * GB
-  return (on ? l.bwBiEnabledGBs : l.bwBiDisabledGBs) * GB
+  if (q.direction === 'uni') return (on ? l.bwUniEnabledGBs : l.bwUniDisabledGBs) * GBPS
+  return (on ? l.bwBiEnabledGBs : l.bwBiDisabledGBs) * GBPS
 }
 
 /** The true time (seconds) a query asks for: one collective call, or one 16 B p2p copy. */

@@ -82,5 +82,4 @@ function trim(v: number): string {
 
 /** Conversions from the units upstream tools print to base units. */
 export const US = 1e-6
-export const MS = 1e-3
 export const GBPS = 1e9

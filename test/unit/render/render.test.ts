@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { findFontFiles, pngInfo, renderChart, svgToPng } from '../../../src/render/index.ts'
+import { findFontFiles, renderChart, svgToPng } from '../../../src/render/index.ts'
 import { tmp } from '../../helpers.ts'
+import { pngInfo } from '../../png.ts'
 import { systemSkip } from '../../system.ts'
 
 const fonts = findFontFiles()

@@ -1,6 +1,6 @@
 import { inflateSync } from 'node:zlib'
 
-/** Size and pixel facts of a PNG, read without a decoder library (8-bit RGB/RGBA only). */
+/** Test helper: size and pixel facts of a PNG, read without a decoder library (8-bit RGB/RGBA only). */
 export interface PngInfo {
   width: number
   height: number
