@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { pngInfo, renderChart } from '../../../src/render/index.ts'
+import { renderChart } from '../../../src/render/index.ts'
 import { chartsOf, PLOT_KINDS } from '../../../src/report/index.ts'
 import { loadSet } from '../../../src/resultset/index.ts'
 import { checkGolden } from '../../golden.ts'
+import { pngInfo } from '../../png.ts'
 import { simSet } from '../../simset.ts'
 
 const titles = (spec: unknown): string[] => {
