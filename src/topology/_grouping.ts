@@ -2,8 +2,9 @@
  * Grouping advice: every way to split the GPUs into tensor-parallel groups of one size,
  * ranked by the worst and then the mean cost of the GPU pairs inside the groups.
  */
+
+import { formatGpuList } from '../sweep/_lists.ts'
 import { p2pBlocked } from './_pairs.ts'
-import { gpuList } from './_rules.ts'
 import type { Grouping, TopologyReport, TopoPair } from './_types.ts'
 
 /** More candidate groupings than this are not enumerated (contiguous/strided/greedy instead). */
@@ -65,7 +66,7 @@ function describeGroup(
   if (numas.length === 1 && numas[0] !== undefined) parts.push(`NUMA ${numas[0]}`)
   else if (numas.every((n) => n !== undefined)) parts.push(`NUMA ${numas.join('+')}`)
   if (inside.some(p2pBlocked)) parts.push('P2P unavailable (host-staged)')
-  return `{${gpuList(group)}}: ${parts.join(', ')}`
+  return `{${formatGpuList([...group].sort((a, b) => a - b))}}: ${parts.join(', ')}`
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { HOST_RULES } from '../host/_rules.ts'
 import type { HostFacts } from '../host/_types.ts'
+import { formatGpuList } from '../sweep/_lists.ts'
 import { BANDS, p2pBlocked, p2pOk } from './_pairs.ts'
 import type { Finding, HypervisorInfo, TopoGpu, TopoPair } from './_types.ts'
 
@@ -26,12 +27,6 @@ export interface Rule {
   check: (c: RuleContext) => Finding | undefined
 }
 
-/** "0-3" for a contiguous run, else "0,2,4". */
-export const gpuList = (xs: readonly number[]): string => {
-  const s = [...xs].sort((a, b) => a - b)
-  const contiguous = s.length > 2 && s.every((x, i) => i === 0 || x === (s[i - 1] as number) + 1)
-  return contiguous ? `${s[0] as number}-${s[s.length - 1] as number}` : s.join(',')
-}
 const us = (b: { lowS: number; highS: number }): string =>
   `${+(b.lowS * 1e6).toFixed(2)}–${+(b.highS * 1e6).toFixed(2)} µs`
 const src = (g: TopoGpu, k: string): string => (g.from[k] ? ` (${g.from[k]})` : '')
@@ -200,7 +195,7 @@ const pcieSwitchP2p: Rule = {
       for (const s of g.switchPath?.slice(0, 1) ?? []) bySwitch.set(s, (bySwitch.get(s) ?? new Set()).add(g.index))
     const shared = [...bySwitch]
       .filter(([, s]) => s.size > 1)
-      .map(([sw, s]) => `GPUs ${gpuList([...s])} below switch ${sw}`)
+      .map(([sw, s]) => `GPUs ${formatGpuList([...s].sort((x, y) => x - y))} below switch ${sw}`)
     return {
       id: 'pcie-switch-p2p',
       severity: 'info',
