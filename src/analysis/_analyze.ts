@@ -12,6 +12,8 @@ import { fitSeries } from './_alphabeta.ts'
 import type { CiteContext } from './_cite.ts'
 import type { MachineContext } from './_context.ts'
 import { machineContext } from './_context.ts'
+import type { Fleet } from './_fleet.ts'
+import { analyzeFleet } from './_fleet.ts'
 import type { TopologyView } from './_join.ts'
 import { gpuOutliers, joinVerdicts, linkClasses } from './_join.ts'
 import { RANGES } from './_mechanism.ts'
@@ -170,5 +172,13 @@ export function analyzeSet(set: LoadedSet, opts: AnalyzeOptions = {}): Analysis 
       : { source: null, note: opts.topologyNote ?? 'no topology capture: pairs aggregated as one class' },
     notes,
     warnings,
+    ...fleetOf(set),
   }
+}
+
+/** The fleet analysis of a cluster sweep (its manifest records the nodes), else nothing. */
+function fleetOf(set: LoadedSet): { fleet?: Fleet } {
+  const rec = set.manifest.extra?.cluster as { nodes?: unknown } | undefined
+  if (!rec || !Array.isArray(rec.nodes)) return {}
+  return { fleet: analyzeFleet(set.rows, rec.nodes as string[]) }
 }

@@ -1,3 +1,4 @@
+import type { Fleet } from './_fleet.ts'
 /**
  * The JSON shapes `analyze` and `compare` return (and `--json` prints). All values are in
  * base units: seconds, bytes, bytes/second. Intervals that cannot be bounded (too few
@@ -243,6 +244,8 @@ export interface Analysis {
   /** Context the seeds need (e.g. the meaning of the 5–8 µs figure). */
   notes: string[]
   warnings: string[]
+  /** Across nodes, for a cluster sweep: outlier nodes and links, pairwise bandwidth, scaling. */
+  fleet?: Fleet
 }
 
 export type * from './_types-compare.ts'

@@ -23,6 +23,8 @@ export { gpuFamilyOf, machineContext, transportFamily } from './_context.ts'
 export { decodeModel, p2pReadings, timeAt } from './_decode.ts'
 export type { LineFit, SegmentFit, SegmentOptions, XY } from './_fit.ts'
 export { huberLine, relResiduals, segmentedFit } from './_fit.ts'
+export type { Fleet, FleetOutlier, FleetPair, FleetScaling } from './_fleet.ts'
+export { analyzeFleet, MIN_FLEET_DELTA } from './_fleet.ts'
 export type { TopologyView } from './_join.ts'
 export { gpuOutliers, linkClasses, OUTLIER_RATIO } from './_join.ts'
 export { judgePair, RANGES } from './_mechanism.ts'
@@ -76,5 +78,7 @@ export {
   ncclModelBand,
   POINT_TOLERANCE,
 } from './bands.ts'
+export type { Fabric } from './bands-network.ts'
+export { FABRICS, FAULT_FACTORS, NET_HOP, NICS_PER_NODE, networkReferenceRows } from './bands-network.ts'
 export type { ModelOverrides } from './models.ts'
 export { MODEL_PRESETS, resolveModel } from './models.ts'

@@ -5,6 +5,7 @@ import { progressLine, summarizeSweep } from '../present/index.ts'
 import { loadSet, readManifest } from '../resultset/index.ts'
 import type { SweepDeps, SweepResult } from '../run/index.ts'
 import { defaultDeps, describePlan, prepare, runSweep, storedSpec, sweepExtra } from '../run/index.ts'
+import { presetTruth } from '../sim/index.ts'
 import type { SpecInput, SweepSpec } from '../sweep/index.ts'
 import { checkSpecInput, resolveSpec } from '../sweep/index.ts'
 import { defaultOutDir, defaultSpecInput } from './_sweep-defaults.ts'
@@ -51,6 +52,11 @@ export async function sweepCommand(
 ): Promise<SweepOutcome> {
   const deps: SweepDeps = { ...defaultDeps(), ...depsIn }
   const spec = await specFor(req, io, deps)
+  if (spec.cluster) {
+    if (req.resume !== undefined) throw badInput('--resume: cluster sweeps cannot be resumed yet; start a new one')
+    const { clusterFlow } = await import('./_cluster-flow.ts')
+    return clusterFlow(req, io, spec, deps.env)
+  }
   if (req.dryRun) {
     const prep = await prepare(spec, deps, { dryRun: true, ...(req.out ? { out: req.out } : {}) })
     io.stdout(describePlan(prep, process.getuid?.() === 0))
@@ -108,6 +114,9 @@ async function specFor(req: SweepRequest, io: SweepIo, deps: SweepDeps): Promise
     base = defaultSpecInput(gpu)
   }
   const input = { ...base, ...presetInput(req.specFile), ...req.flags }
+  // A simulated cluster's nodes have the preset's GPUs: all of them unless --gpus says otherwise.
+  if (input.pattern !== undefined && input.gpus === undefined && input.instrument === 'sim')
+    input.gpus = `0-${presetTruth(input.preset ?? 'seed-vm').gpuCount - 1}`
   return resolveSpec(input, input.seed ?? randomInt(0, 2 ** 31))
 }
 

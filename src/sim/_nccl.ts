@@ -31,15 +31,22 @@ export function sizeAndCount(c: Collective, bytes: number, n: number): { size: n
   return { size: elems * TYPE_SIZE, count: elems }
 }
 
+/** Ranks of a run: the GPUs once, or once per host of a run across nodes (one process per host). */
+const ranksOf = (r: Run): number => r.gpus.length * (r.cluster?.hosts.length ?? 1)
+
 function banner(r: Run): string[] {
-  const n = r.gpus.length
-  const perProc = n / r.processes
+  const hosts = r.cluster?.hosts ?? [r.preset.hostname]
+  const perProc = r.cluster ? r.gpus.length : r.gpus.length / r.processes
   const name = `${r.collective}_perf`
-  const ranks = r.gpus.map((g, i) => {
-    const bus = (r.preset.pciBus[g] ?? 0).toString(16).padStart(2, '0')
-    const pid = r.pid + Math.floor(i / perProc)
-    return `#  Rank ${String(i).padStart(2)} Group  0 Pid ${String(pid).padStart(6)} on ${r.preset.hostname.padStart(10)} device ${String(i).padStart(2)} [0000:${bus}:00] ${r.preset.gpuName}`
-  })
+  const ranks = hosts.flatMap((host, h) =>
+    r.gpus.map((g, j) => {
+      const i = h * r.gpus.length + j
+      const bus = (r.preset.pciBus[g] ?? 0).toString(16).padStart(2, '0')
+      const pid = r.pid + Math.floor(i / perProc)
+      const dev = r.cluster ? j : i
+      return `#  Rank ${String(i).padStart(2)} Group  0 Pid ${String(pid).padStart(6)} on ${host.padStart(10)} device ${String(dev).padStart(2)} [0000:${bus}:00] ${r.preset.gpuName}`
+    }),
+  )
   return [
     '# nccl-tests version 2.18.3 nccl-headers=22807 nccl-library=22807',
     `# Collective test starting: ${name}`,
@@ -66,12 +73,13 @@ function cell(size: number, timeS: number, factor: number, wrong: string): Cell 
 const spoiled = (i: number, rows: number): boolean => i >= Math.floor(rows / 2) && (i - Math.floor(rows / 2)) % 4 === 0
 
 function rows(r: Run): { lines: string[]; busbw: number[]; failures: number } {
-  const n = r.gpus.length
-  const model = collectiveModel(r.preset, r.collective, r.gpus, r.env)
+  const n = ranksOf(r)
+  const model = r.cluster?.model ?? collectiveModel(r.preset, r.collective, r.gpus, r.env)
   const f = busFactor(r.collective, n)
-  const staged = model.transport.startsWith('SHM')
+  const staged = !r.cluster && model.transport.startsWith('SHM')
   const hostStep = staged ? hostDeltaS(r.preset, r.host, model.transport === r.preset.nccl.shmMemcpy.label) : 0
-  const scope = `${r.preset.name}|nccl|${r.collective}|${r.gpus.join(',')}|${JSON.stringify(r.env)}`
+  const where = r.cluster ? `${r.cluster.hosts.join(',')}:${r.gpus.join(',')}` : r.gpus.join(',')
+  const scope = `${r.preset.name}|nccl|${r.collective}|${where}|${JSON.stringify(r.env)}`
   const noise = makeNoise({ params: r.preset.noise, seed: r.seed, trial: r.trial, scope, iters: r.iters })
   const def = simulated(r.collective)
   const redop = def.reduction ? 'sum' : 'none'
@@ -111,8 +119,10 @@ export function renderNccl(r: Run): Rendered {
     '',
   ]
   if (table.failures > 0) {
-    for (let p = 0; p < r.processes; p++)
-      footer.push(` .. ${r.preset.hostname} pid ${r.pid + p}: Test failure common.cu:1189`)
+    const hosts = r.cluster?.hosts ?? Array.from({ length: r.processes }, () => r.preset.hostname)
+    hosts.forEach((h, p) => {
+      footer.push(` .. ${h} pid ${r.pid + p}: Test failure common.cu:1189`)
+    })
   }
   const lines = [...head, ...HEADER, ...table.lines, ...footer]
   const dataStart = head.length + HEADER.length

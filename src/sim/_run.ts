@@ -1,5 +1,5 @@
 /** A simulated run with every option resolved to its value (defaults filled in, checked). */
-import type { Collective, Fault, P2pPairs, Preset, SimFormat } from './_types.ts'
+import type { Collective, CollectiveModel, Fault, P2pPairs, Preset, SimFormat } from './_types.ts'
 
 /** Everything a renderer needs. */
 export interface Run {
@@ -26,6 +26,8 @@ export interface Run {
   processes: number
   /** Pid of the first process (the others count up from it). */
   pid: number
+  /** A run across nodes: one process per host, each driving `gpus`, under this model. */
+  cluster?: { hosts: readonly string[]; model: CollectiveModel }
 }
 
 /** What a renderer produced: the lines, and where its parts are (faults cut there). */
@@ -42,6 +44,7 @@ export interface Rendered {
 export const simHeader = (marker: string, r: Run): string[] => [
   marker,
   `# preset ${r.preset.name} seed ${r.seed} trial ${r.trial} gpus ${r.gpus.join(',')}` +
+    `${r.cluster ? ` nodes ${r.cluster.hosts.join(',')}` : ''}` +
     `${
       Object.keys(r.env).length
         ? ` env ${Object.entries(r.env)

@@ -99,8 +99,8 @@ function failureLine(r: Run): string {
     : `Cuda failure p2pBandwidthLatencyTest.cu:0: 'simulated fault (gpucomm sim --fault exit)'`
 }
 
-/** The text a fault leaves on stdout. */
-function applyFault(r: Run, out: Rendered): string {
+/** The text a fault leaves on stdout (the whole text without one). */
+export function applyFault(r: Run, out: Rendered): string {
   const mid = out.dataStart + Math.floor((out.dataEnd - out.dataStart) / 2)
   switch (r.fault) {
     case 'hang':

@@ -8,6 +8,8 @@ import { collectiveModel, p2pBandwidth, p2pLatency, presetByName, trueTimeOf } f
 import type { BandwidthQuery, Collective, CollectiveModel, NoiseParams, TruthQuery } from './_types.ts'
 
 export { parseBytes, parseEnvList, parseGpuList, parsePairs, parseSizes } from './_args.ts'
+export type { ClusterJob, Injection, InjectKind } from './_cluster.ts'
+export { clusterModel, FABRIC_IDS, INJECT_KINDS, parseInjections, simulateClusterJob } from './_cluster.ts'
 export { hostDeltaS, parseSimHost, SIM_HOST_VALUES } from './_host.ts'
 export { renderLspciTree } from './_lspci.ts'
 export type { LaunchContext } from './_mpi.ts'

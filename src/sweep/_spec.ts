@@ -2,7 +2,7 @@ import { badInput } from '../errors/index.ts'
 import { parseHostAxis } from '../host/_knobs.ts'
 import { splitGroupingTokens } from './_groupings.ts'
 import { parseEnvAxis, parseGpuList, parsePairs, parseSizes } from './_lists.ts'
-import type { AdaptiveSpec, SimFault, SweepSpec } from './_types.ts'
+import type { AdaptiveSpec, ClusterInput, SimFault, SweepSpec } from './_types.ts'
 
 /**
  * The textual form of a sweep spec: what flags give and what a bench/*.json preset holds
@@ -40,6 +40,16 @@ export interface SpecInput {
   targetCi?: number
   minTrials?: number
   maxTrials?: number
+  /** Cluster: simulated node count (names node01…), or how many allocation nodes to use. */
+  nodes?: number
+  /** Cluster patterns: per-node, node-pairs, scaling. */
+  pattern?: string | string[]
+  /** node-pairs: only the first K rounds (a K-regular subset). */
+  pairsPerNode?: number
+  /** Simulated cluster faults KIND@NODE. */
+  inject?: string | string[]
+  /** Simulated inter-node network: ib, roce or socket. */
+  fabric?: string
 }
 
 type Kind = 'string' | 'list' | 'int' | 'number' | 'boolean' | 'strings'
@@ -77,6 +87,11 @@ export const SPEC_SCHEMA: Readonly<Record<keyof SpecInput, Kind>> = {
   targetCi: 'number',
   minTrials: 'int',
   maxTrials: 'int',
+  nodes: 'int',
+  pattern: 'list',
+  pairsPerNode: 'int',
+  inject: 'list',
+  fabric: 'string',
 }
 
 /** Keys a preset may carry for people only. */
@@ -197,6 +212,8 @@ export function resolveSpec(input: SpecInput, seed: number): SweepSpec {
     faults: (i.simFaults ?? []).map(parseFault),
   }
   if (i.preset !== undefined) spec.preset = i.preset
+  const cluster = clusterInput(i)
+  if (cluster) spec.cluster = cluster
   if (i.sysfsRoot !== undefined) spec.hostRoot = i.sysfsRoot
   if (i.targetCi !== undefined) {
     spec.adaptive = adaptiveSpec(i.targetCi, i.minTrials, i.maxTrials)
@@ -206,6 +223,26 @@ export function resolveSpec(input: SpecInput, seed: number): SweepSpec {
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
     throw badInput('--seed: must be an integer in [0, 4294967295]')
   return spec
+}
+
+const words = (v: string | readonly (string | number)[] | undefined): string[] =>
+  (text(v) ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+
+/** The cluster part of a spec, when any cluster flag is given (checked further by the cluster plan). */
+function clusterInput(i: SpecInput): ClusterInput | undefined {
+  const given = [i.nodes, i.pattern, i.pairsPerNode, i.inject, i.fabric].some((v) => v !== undefined)
+  if (!given) return undefined
+  if (i.nodes !== undefined) positiveInt(i.nodes, '--nodes')
+  const patterns = words(i.pattern)
+  if (patterns.length === 0) throw badInput('--pattern: name a cluster pattern (per-node, node-pairs, scaling)')
+  const out: ClusterInput = { patterns, inject: words(i.inject) }
+  if (i.nodes !== undefined) out.nodes = i.nodes
+  if (i.pairsPerNode !== undefined) out.pairsPerNode = positiveInt(i.pairsPerNode, '--pairs-per-node')
+  if (i.fabric !== undefined) out.fabric = i.fabric
+  return out
 }
 
 /** Adaptive bounds: at least 6 trials by default (the fewest with a finite 95 % CI of the median), at most 20. */

@@ -66,6 +66,22 @@ export interface SweepSpec {
   faults: SimFault[]
   /** Adaptive repetition (--target-ci): `trials` is then the maximum. */
   adaptive?: AdaptiveSpec
+  /** A sweep across nodes (--nodes/--pattern); src/cluster plans and runs it. */
+  cluster?: ClusterInput
+}
+
+/** The cluster flags of a spec, as given (src/cluster checks them against the nodes). */
+export interface ClusterInput {
+  /** Simulated node count, or how many nodes of the allocation to use. */
+  nodes?: number
+  /** per-node, node-pairs, scaling. */
+  patterns: string[]
+  /** node-pairs: the first K rounds only (K-regular). */
+  pairsPerNode?: number
+  /** Simulated faults, KIND@NODE. */
+  inject: string[]
+  /** Simulated inter-node network. */
+  fabric?: string
 }
 
 /** Adaptive repetition: launch a point until its median's 95 % CI is within the target. */

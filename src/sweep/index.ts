@@ -14,6 +14,7 @@ export { checkSpecInput, resolveSpec, SPEC_DEFAULTS, SPEC_SCHEMA } from './_spec
 export type {
   AdaptiveSpec,
   BenchKind,
+  ClusterInput,
   InstrumentPaths,
   LauncherId,
   Order,

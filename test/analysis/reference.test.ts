@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { BANDS, referenceTable } from '../../src/analysis/index.ts'
+import { BANDS, FABRICS, networkReferenceRows, referenceTable } from '../../src/analysis/index.ts'
 import { ROOT } from '../helpers.ts'
 
 const DOC = join(ROOT, 'docs', 'REFERENCE.md')
@@ -43,4 +43,19 @@ test('nothing in src/ cites a reference file the repository does not ship ("REFE
     bad.map(([p, n]) => `${p.slice(ROOT.length + 1)}:${n}`),
     [],
   )
+})
+
+test('docs/REFERENCE.md holds the network figures of bands-network.ts (UPDATE_GOLDEN=1 rewrites the table)', () => {
+  const doc = readFileSync(DOC, 'utf8')
+  const begin = /<!-- network:begin[^\n]*-->\n/.exec(doc)
+  assert.ok(begin, 'docs/REFERENCE.md has no network:begin marker')
+  const at = begin.index + begin[0].length
+  const end = doc.indexOf('<!-- network:end -->', at)
+  assert.ok(end > 0, 'docs/REFERENCE.md has no network:end marker')
+  const want = `${networkReferenceRows().join('\n')}\n`
+  if (process.env.UPDATE_GOLDEN === '1') writeFileSync(DOC, doc.slice(0, at) + want + doc.slice(end))
+  else assert.equal(doc.slice(at, end), want, 'docs/REFERENCE.md is out of step with src/analysis/bands-network.ts')
+  for (const f of Object.values(FABRICS)) assert.ok(want.includes(f.source), f.id)
+  // NCCL's NET step latency as tuning.cc publishes it (Ring LL 2.7 µs, Simple 14.0 µs).
+  assert.match(want, /LL 2\.7 µs, Simple 14 µs/)
 })

@@ -1,4 +1,4 @@
-import { presetNames } from '../../sim/presets/index.ts'
+import { FABRIC_IDS, INJECT_KINDS, presetNames } from '../../sim/index.ts'
 import type { Io } from '../_types.ts'
 import { defineCommand } from '../_types.ts'
 
@@ -35,6 +35,11 @@ const SPEC_FLAGS: Record<string, string> = {
   targetCi: 'targetCi',
   minTrials: 'minTrials',
   maxTrials: 'maxTrials',
+  nodes: 'nodes',
+  pattern: 'pattern',
+  pairsPerNode: 'pairsPerNode',
+  inject: 'inject',
+  fabric: 'fabric',
 }
 
 /** After a sweep that wrote a result set: the HTML report beside it, and where it is. */
@@ -145,6 +150,23 @@ export const sweepCommand = defineCommand({
         hidden: true,
         describe: 'tests: POINT-SUBSTRING=hang|crash|garbage|truncated|corrupt|exit[@ATTEMPTS]',
       })
+      .option('nodes', {
+        type: 'number',
+        describe: 'cluster: simulated node count (node01…), or allocation nodes to use',
+      })
+      .option('pattern', { type: 'string', describe: 'cluster patterns: per-node, node-pairs, scaling (comma list)' })
+      .option('pairs-per-node', {
+        type: 'number',
+        describe: 'node-pairs: only the first K round-robin rounds (every node in K pairs)',
+      })
+      .option('inject', {
+        type: 'string',
+        describe: `simulated cluster faults KIND@NODE[,…]: ${INJECT_KINDS.join(', ')}`,
+      })
+      .option('fabric', {
+        type: 'string',
+        describe: `simulated inter-node network: ${FABRIC_IDS.join(', ')} (default ib)`,
+      })
       .option('spec', { type: 'string', describe: 'a sweep preset (bench/*.json); flags override it' })
       .option('out', {
         alias: 'o',
@@ -184,7 +206,7 @@ export const sweepCommand = defineCommand({
         },
         { stdout: io.stdout, stderr: io.stderr, isTTY: io.isTTY, signal: ac.signal },
       )
-      if (r.dir && !r.result?.interrupted) await afterSweep(r.dir, io)
+      if (r.dir && !r.result?.interrupted && !args.pattern) await afterSweep(r.dir, io)
       return r.code
     } finally {
       process.off('SIGINT', onSigint)

@@ -1,0 +1,243 @@
+/**
+ * Fleet analysis of a cluster sweep: which node is slower than its peers, and which node
+ * pair's link. Per node (per-node pattern: the intra-node collective; node-pairs: the
+ * sendrecv between one GPU per node, the network path alone) and per pair, a bandwidth value
+ * (busbw at the largest sizes) and a latency value (time at the smallest sizes), each the
+ * median of its samples. A unit is an outlier when it is worse than the fleet's median with a
+ * modified z-score beyond DEFAULT_THRESHOLDS.outlierZ (median and MAD across units), by at least
+ * MIN_FLEET_DELTA, and its samples differ from the others' by the Mann-Whitney U test at
+ * DEFAULT_THRESHOLDS.alpha: the statistics `diff` uses. A pair is a link outlier only when
+ * neither of its nodes is already one. Each outlier names its mechanism from which metrics
+ * moved (see `mechanismOf`). Pure.
+ */
+import { relDelta } from '../diff/index.ts'
+import type { Row } from '../model/index.ts'
+import { DEFAULT_THRESHOLDS, mannWhitney, medianOf, modifiedZ, sortSample } from '../stats/index.ts'
+
+/** Smallest relative change called an outlier: below it, noise of a healthy fleet (σ ≈ 3 % per value). */
+export const MIN_FLEET_DELTA = 0.1
+
+/** One fleet metric of a unit: its value and samples. */
+interface Unit {
+  key: string
+  hosts: string[]
+  value: number
+  samples: number[]
+}
+
+/** One outlier node or link. */
+export interface FleetOutlier {
+  kind: 'node' | 'link'
+  hosts: string[]
+  /** The metric that flagged it: intra.busbw, intra.latency, net.busbw, net.latency. */
+  metric: string
+  /** (value − fleet median) / fleet median of that metric. */
+  delta: number
+  value: number
+  fleetMedian: number
+  z: number
+  p: number
+  mechanism: string
+  /** Every metric that moved for this unit, in words. */
+  evidence: string[]
+}
+
+/** Pairwise bandwidth between nodes (the heatmap's cells). */
+export interface FleetPair {
+  hosts: [string, string]
+  busbwBps: number
+}
+
+/** all_reduce over k nodes, against NCCL's ring model (busbw independent of the node count). */
+export interface FleetScaling {
+  nodes: number
+  busbwBps: number
+  latencyS: number
+  /** busbw over the 2-node busbw: NCCL's ring model predicts 1. */
+  vsModel: number
+}
+
+/** The fleet part of an analysis. */
+export interface Fleet {
+  nodes: string[]
+  outliers: FleetOutlier[]
+  pairs: FleetPair[]
+  scaling: FleetScaling[]
+  notes: string[]
+}
+
+/** Rows of one pattern and bench, by their `host` (the job's nodes, comma-joined). */
+function byHost(rows: readonly Row[], grouping: string, bench: string, metric: Row['metric']): Map<string, Row[]> {
+  const m = new Map<string, Row[]>()
+  for (const r of rows) {
+    if (r.grouping !== grouping || r.bench !== bench || r.metric !== metric || !r.host || r.sizeBytes === null) continue
+    let l = m.get(r.host)
+    if (!l) m.set(r.host, (l = []))
+    l.push(r)
+  }
+  return m
+}
+
+/** Samples at the largest (bandwidth) or smallest (latency) sizes: a factor 16 from the end. */
+function units(rows: Map<string, Row[]>, end: 'large' | 'small'): Unit[] {
+  const out: Unit[] = []
+  for (const [key, rs] of rows) {
+    const sizes = rs.map((r) => r.sizeBytes as number)
+    const edge = end === 'large' ? Math.max(...sizes) / 16 : Math.max(8, Math.min(...sizes)) * 16
+    const samples = rs
+      .filter((r) => (end === 'large' ? (r.sizeBytes as number) >= edge : (r.sizeBytes as number) <= edge))
+      .map((r) => r.value)
+    if (samples.length) out.push({ key, hosts: key.split(','), value: medianOf(sortSample(samples)), samples })
+  }
+  return out
+}
+
+/** Per node from per-pair units: the median of its pairs' values, its pairs' values as samples. */
+function perNode(pairs: readonly Unit[]): Unit[] {
+  const m = new Map<string, number[]>()
+  for (const u of pairs)
+    for (const h of u.hosts) {
+      let l = m.get(h)
+      if (!l) m.set(h, (l = []))
+      l.push(u.value)
+    }
+  return [...m].map(([h, vals]) => ({ key: h, hosts: [h], value: medianOf(sortSample(vals)), samples: vals }))
+}
+
+interface Flag {
+  unit: Unit
+  metric: string
+  delta: number
+  ratio: number
+  fleetMedian: number
+  z: number
+  p: number
+}
+
+/** The units worse than the fleet (see the module comment); `higherIsWorse` for latency. */
+function flag(list: readonly Unit[], metric: string, higherIsWorse: boolean): Flag[] {
+  if (list.length < 3) return []
+  const values = list.map((u) => u.value)
+  const z = modifiedZ(values)
+  const med = medianOf(sortSample(values))
+  const out: Flag[] = []
+  list.forEach((u, i) => {
+    const d = relDelta(med, u.value)
+    const worse = higherIsWorse ? d : -d
+    const zi = z[i] as number
+    if (worse < MIN_FLEET_DELTA || Math.abs(zi) <= DEFAULT_THRESHOLDS.outlierZ) return
+    const others = list.flatMap((o, j) => (j === i ? [] : o.samples))
+    const p = mannWhitney(u.samples, others).p
+    if (!(p <= DEFAULT_THRESHOLDS.alpha)) return
+    out.push({ unit: u, metric, delta: d, ratio: med > 0 ? u.value / med : Infinity, fleetMedian: med, z: zi, p })
+  })
+  return out
+}
+
+const pct = (ratio: number): string => `×${ratio.toFixed(2)}`
+
+/**
+ * The mechanism behind a node's flags. Network latency up (with or without bandwidth): NET data
+ * staged through host memory, i.e. no GPUDirect RDMA, which the same PCIe setting that turns P2P
+ * off also blocks. Network bandwidth alone: the NIC. Intra-node latency and bandwidth moved by
+ * one factor: a slow GPU pacing the ring. Intra-node latency up otherwise: P2P off (SHM).
+ * Intra-node bandwidth alone: a PCIe link trained below its speed.
+ */
+function mechanismOf(flags: readonly Flag[]): { mechanism: string; primary: Flag } {
+  const get = (m: string): Flag | undefined => flags.find((f) => f.metric === m)
+  const netLat = get('net.latency')
+  const netBw = get('net.busbw')
+  const lat = get('intra.latency')
+  const bw = get('intra.busbw')
+  if (netLat)
+    return {
+      primary: netLat,
+      mechanism: `no P2P on this node: network latency ${pct(netLat.ratio)}${netBw ? `, bandwidth ${pct(netBw.ratio)}` : ''} on every link, as when NCCL's NET data is staged through host memory (no GPUDirect RDMA; the PCIe setting that blocks GPU peer access blocks the NIC's too)`,
+    }
+  if (lat && bw && Math.abs(lat.ratio * bw.ratio - 1) < 0.1)
+    return {
+      primary: lat,
+      mechanism: `a straggler GPU: intra-node latency ${pct(lat.ratio)} and bandwidth ${pct(bw.ratio)}, every size slower by one factor, as when one GPU runs at lower clocks and paces the ring`,
+    }
+  if (lat)
+    return {
+      primary: lat,
+      mechanism: `no P2P on this node: intra-node latency ${pct(lat.ratio)}${bw ? `, bandwidth ${pct(bw.ratio)}` : ''}, as when NCCL falls back from P2P to SHM through host memory`,
+    }
+  if (bw)
+    return {
+      primary: bw,
+      mechanism: `a degraded PCIe link: intra-node bandwidth ${pct(bw.ratio)} at unchanged latency, as when a link trains below its generation or width (e.g. Gen3 instead of Gen5)`,
+    }
+  const f = netBw as Flag
+  return {
+    primary: f,
+    mechanism: `the node's NIC: network bandwidth ${pct(f.ratio)} on every link of this node at unchanged latency (a port trained at a lower rate, or link errors)`,
+  }
+}
+
+const words = (f: Flag): string =>
+  `${f.metric} ${pct(f.ratio)} of the fleet median (z ${f.z.toFixed(1)}, p ${f.p.toPrecision(2)})`
+
+/** Fleet analysis of the rows of a cluster sweep (see the module comment). */
+export function analyzeFleet(rows: readonly Row[], nodes: readonly string[]): Fleet {
+  const intra = [...new Set(rows.filter((r) => r.grouping === 'per-node').map((r) => r.bench))].sort()[0]
+  const flags: Flag[] = []
+  if (intra) {
+    flags.push(...flag(units(byHost(rows, 'per-node', intra, 'busbw'), 'large'), 'intra.busbw', false))
+    flags.push(...flag(units(byHost(rows, 'per-node', intra, 'time'), 'small'), 'intra.latency', true))
+  }
+  const pairBw = units(byHost(rows, 'node-pairs', 'nccl.sendrecv', 'busbw'), 'large')
+  const pairLat = units(byHost(rows, 'node-pairs', 'nccl.sendrecv', 'time'), 'small')
+  flags.push(...flag(perNode(pairBw), 'net.busbw', false), ...flag(perNode(pairLat), 'net.latency', true))
+  const outliers: FleetOutlier[] = []
+  const bad = [...new Set(flags.map((f) => f.unit.key))].sort()
+  for (const node of bad) {
+    const mine = flags.filter((f) => f.unit.key === node)
+    const { mechanism, primary } = mechanismOf(mine)
+    outliers.push(outlier('node', primary, mechanism, mine))
+  }
+  const healthy = (u: Unit): boolean => !u.hosts.some((h) => bad.includes(h))
+  const linkFlags = [
+    ...flag(pairBw.filter(healthy), 'net.busbw', false),
+    ...flag(pairLat.filter(healthy), 'net.latency', true),
+  ]
+  for (const key of [...new Set(linkFlags.map((f) => f.unit.key))].sort()) {
+    const mine = linkFlags.filter((f) => f.unit.key === key)
+    const primary = mine[0] as Flag
+    const mechanism = `this link only: ${mine.map((f) => `${f.metric} ${pct(f.ratio)}`).join(', ')} while both nodes are normal with their other peers (the path between them: cable, switch port or routing)`
+    outliers.push(outlier('link', primary, mechanism, mine))
+  }
+  return {
+    nodes: [...nodes],
+    outliers,
+    pairs: pairBw.map((u) => ({ hosts: [u.hosts[0], u.hosts[1]] as [string, string], busbwBps: u.value })),
+    scaling: scalingOf(rows),
+    notes: intra ? [] : ['no per-node rows: intra-node mechanisms (P2P, PCIe, GPUs) cannot be told apart'],
+  }
+}
+
+function outlier(kind: 'node' | 'link', f: Flag, mechanism: string, all: readonly Flag[]): FleetOutlier {
+  return {
+    kind,
+    hosts: f.unit.hosts,
+    metric: f.metric,
+    delta: f.delta,
+    value: f.unit.value,
+    fleetMedian: f.fleetMedian,
+    z: f.z,
+    p: f.p,
+    mechanism,
+    evidence: all.map(words),
+  }
+}
+
+/** The scaling pattern's all_reduce by node count. */
+function scalingOf(rows: readonly Row[]): FleetScaling[] {
+  const bw = units(byHost(rows, 'scaling', 'nccl.all_reduce', 'busbw'), 'large')
+  const lat = new Map(units(byHost(rows, 'scaling', 'nccl.all_reduce', 'time'), 'small').map((u) => [u.key, u.value]))
+  const list = bw.map((u) => ({ nodes: u.hosts.length, busbwBps: u.value, latencyS: lat.get(u.key) ?? NaN }))
+  list.sort((a, b) => a.nodes - b.nodes)
+  const base = list[0]?.busbwBps ?? NaN
+  return list.map((x) => ({ ...x, vsModel: x.busbwBps / base }))
+}

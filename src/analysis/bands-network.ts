@@ -1,0 +1,81 @@
+/**
+ * Network figures for clusters: what NCCL's NET transport costs between nodes, each with its
+ * public source. The simulator's cluster model (src/sim/_cluster.ts) draws its inter-node α
+ * and β from here, and docs/REFERENCE.md lists them (generated, kept equal by a test). Units:
+ * bytes/second and seconds.
+ */
+import { GBPS, US } from '../units/index.ts'
+
+/** An inter-node fabric as NCCL's NET transport sees it. */
+export interface Fabric {
+  id: 'ib' | 'roce' | 'socket'
+  /** What NCCL_DEBUG=INFO calls the transport (RoCE runs NCCL's IB verbs plug-in too). */
+  label: string
+  /** Line rate of one NIC port (B/s). */
+  lineRateBps: number
+  /** Share of the line rate NCCL's ring reaches at large sizes. */
+  efficiency: number
+  source: string
+  conditions: string
+}
+
+/** NCCL's per-step latency on the NET transport, Ring LL / Ring Simple (tuning.cc hwLat, NET row). */
+export const NET_HOP = {
+  llS: 2.7 * US,
+  simpleS: 14.0 * US,
+  source: 'github.com/NVIDIA/nccl src/graph/tuning.cc (hwLat, NCCL_HW_NET, Ring: LL 2.7 µs, Simple 14.0 µs)',
+}
+
+/** NICs per node the cluster model gives each simulated node (the presets describe GPUs, not NICs). */
+export const NICS_PER_NODE = 1
+
+/** The fabrics `sweep --fabric` knows. */
+export const FABRICS: Readonly<Record<Fabric['id'], Fabric>> = {
+  ib: {
+    id: 'ib',
+    label: 'NET/IB',
+    lineRateBps: 50 * GBPS,
+    efficiency: 0.9,
+    source: 'InfiniBand NDR 4x = 400 Gb/s per port (NVIDIA ConnectX-7 product brief)',
+    conditions: 'one NIC per node; 0.9 of line rate at large sizes is an assumption (RDMA headers, no measurement)',
+  },
+  roce: {
+    id: 'roce',
+    label: 'NET/IB',
+    lineRateBps: 25 * GBPS,
+    efficiency: 0.9,
+    source: '200 GbE per port (NVIDIA ConnectX-6 Dx product brief); NCCL drives RoCE through its IB plug-in',
+    conditions: 'one NIC per node; 0.9 of line rate is an assumption (no measurement)',
+  },
+  socket: {
+    id: 'socket',
+    label: 'NET/Socket',
+    lineRateBps: 12.5 * GBPS,
+    efficiency: 0.5,
+    source: '100 GbE (IEEE 802.3ba); NCCL falls back to TCP sockets without an RDMA NIC',
+    conditions: 'one NIC per node; half the line rate through the kernel TCP stack is an assumption',
+  },
+}
+
+/**
+ * Injected-fault magnitudes. slow-nic: a 400 Gb/s port trained at 100 Gb/s (a quarter). pcie-gen3:
+ * a Gen5 x16 link trained at Gen3, 15.75 of 63.0 GB/s (PCIe spec arithmetic, docs/REFERENCE.md).
+ * straggler-gpu: one GPU at 0.7 of its clock paces every ring step it is in (an assumption).
+ */
+export const FAULT_FACTORS = {
+  slowNic: 100 / 400,
+  pcieGen3: 15.75 / 63.0,
+  stragglerClock: 0.7,
+}
+
+/** The figures as reference rows (docs/REFERENCE.md's network table). */
+export function networkReferenceRows(): string[] {
+  const rows = Object.values(FABRICS).map(
+    (f) =>
+      `| \`net-${f.id}\` | ${f.label} line rate per NIC | ${f.lineRateBps / GBPS} GB/s (× ${f.efficiency}) | ${f.conditions} | ${f.source} |`,
+  )
+  rows.push(
+    `| \`net-hop\` | NCCL NET step latency (Ring) | LL ${NET_HOP.llS / US} µs, Simple ${NET_HOP.simpleS / US} µs | NCCL's own cost model | ${NET_HOP.source} |`,
+  )
+  return ['| id | what | value | conditions | source |', '|---|---|---|---|---|', ...rows]
+}

@@ -1,0 +1,90 @@
+/**
+ * Fleet analysis of simulated clusters (issue 16 acceptance): with one degraded NIC and one
+ * node without P2P, `analyze` names exactly those two nodes, at 20 seeds, on 16 nodes (every
+ * pair) and 64 nodes (a 6-regular subset of the pairs); every injected kind gets its mechanism;
+ * a slow pair whose nodes are healthy is a link outlier. The simulator runs in-process.
+ */
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { analyzeFleet } from '../../src/analysis/index.ts'
+import { planCluster, runCluster } from '../../src/cluster/index.ts'
+import type { Row } from '../../src/model/index.ts'
+import { resolveSpec } from '../../src/sweep/index.ts'
+
+function fleet(nodes: number, inject: string, seed: number, more: Record<string, unknown> = {}) {
+  const spec = resolveSpec(
+    {
+      instrument: 'sim',
+      preset: 'seed-vm',
+      gpus: '0-7',
+      sizes: '8,128,32M,128M',
+      trials: 1,
+      nodes,
+      pattern: 'per-node,node-pairs',
+      inject,
+      ...more,
+    },
+    seed,
+  )
+  const plan = planCluster(spec, {})
+  const { rows } = runCluster({ spec, plan, out: '', command: [], write: false })
+  return { rows, nodes: plan.nodes }
+}
+
+const named = (rows: Row[], nodes: string[]): string[] =>
+  analyzeFleet(rows, nodes)
+    .outliers.map((o) => `${o.kind}:${o.hosts.join('+')}`)
+    .sort()
+
+for (const [n, more] of [
+  [16, {}],
+  [64, { pairsPerNode: 6 }],
+] as const) {
+  test(`${n} nodes, slow-nic@node05 and no-p2p@node11: exactly those two nodes, 20 seeds`, () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const { rows, nodes } = fleet(n, 'slow-nic@node05,no-p2p@node11', seed, more)
+      assert.deepEqual(named(rows, nodes), ['node:node05', 'node:node11'], `seed ${seed}`)
+    }
+  })
+}
+
+test('a healthy cluster has no outlier', () => {
+  for (let seed = 1; seed <= 5; seed++) {
+    const { rows, nodes } = fleet(16, '', seed)
+    assert.deepEqual(named(rows, nodes), [], `seed ${seed}`)
+  }
+})
+
+test('each fault kind gets its own mechanism, metric and a delta of the right sign', () => {
+  const { rows, nodes } = fleet(12, 'slow-nic@node02,no-p2p@node04,pcie-gen3@node06,straggler-gpu@node08', 7, {
+    preset: 'baremetal-turin',
+  })
+  const out = analyzeFleet(rows, nodes).outliers
+  const by = (h: string) => out.find((o) => o.hosts[0] === h)
+  assert.equal(out.length, 4, JSON.stringify(out, null, 1))
+  assert.match(by('node02')?.mechanism ?? '', /NIC/)
+  assert.equal(by('node02')?.metric, 'net.busbw')
+  // A quarter of the bandwidth (400 → 100 Gb/s), within the noise.
+  assert.ok(Math.abs((by('node02')?.delta ?? 0) + 0.75) < 0.05, String(by('node02')?.delta))
+  assert.match(by('node04')?.mechanism ?? '', /no P2P/)
+  assert.match(by('node06')?.mechanism ?? '', /PCIe/)
+  assert.equal(by('node06')?.metric, 'intra.busbw')
+  assert.match(by('node08')?.mechanism ?? '', /straggler/)
+  for (const o of out) assert.equal(o.kind, 'node')
+})
+
+test('one slow pair between healthy nodes is a link outlier naming both nodes', () => {
+  const { rows, nodes } = fleet(16, '', 3)
+  // A bad cable between node03 and node09: half the sendrecv bandwidth on that pair only.
+  const bad = rows.map((r) =>
+    r.host === 'node03,node09' && r.bench === 'nccl.sendrecv'
+      ? { ...r, value: r.metric === 'time' ? r.value * 2 : r.value / 2 }
+      : r,
+  )
+  const out = analyzeFleet(bad, nodes).outliers
+  assert.deepEqual(
+    out.map((o) => `${o.kind}:${o.hosts.join('+')}`),
+    ['link:node03+node09'],
+  )
+  assert.match(out[0]?.mechanism ?? '', /this link only/)
+})

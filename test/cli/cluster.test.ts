@@ -1,0 +1,91 @@
+/**
+ * `gpucomm sweep --nodes/--pattern` (issue 16): the dry-run plan of a 256-node cluster, bad
+ * input (one line, exit 2, nothing written), and a small simulated cluster sweep whose rows
+ * carry `host` and whose manifest carries the allocation.
+ */
+import assert from 'node:assert/strict'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { cli, tmp } from '../helpers.ts'
+
+const SIM = ['sweep', '--instrument', 'sim', '--preset', 'seed-vm']
+
+test('256 nodes, node-pairs, --dry-run: "# node-pairs: 255 rounds of 128 pairs", nothing written', async () => {
+  const out = join(tmp(), 'set')
+  const r = await cli([...SIM, '--nodes', '256', '--pattern', 'node-pairs', '--dry-run', '--out', out])
+  assert.equal(r.code, 0, r.stderr)
+  assert.match(r.stdout, /^# node-pairs: 255 rounds of 128 pairs\b/m)
+  assert.match(r.stdout, /^# cluster: 256 nodes \(node001…node256\), SIMULATED/m)
+  assert.ok(!existsSync(out))
+})
+
+test('odd node count: the plan says one node sits out each round', async () => {
+  const r = await cli([...SIM, '--nodes', '5', '--pattern', 'node-pairs', '--dry-run'])
+  assert.equal(r.code, 0, r.stderr)
+  assert.match(r.stdout, /# node-pairs: 5 rounds of 2 pairs/)
+  assert.match(r.stdout, /one node sits out each round/)
+  assert.match(r.stdout, /round 1: node02\+node05 node03\+node04 \(node01 sits out\)/)
+})
+
+test('bad cluster input: one line, exit 2, no result set', async () => {
+  const cases: [string[], RegExp][] = [
+    [['--nodes', '1', '--pattern', 'node-pairs'], /needs at least 2 nodes/],
+    [['--nodes', '4', '--pattern', 'per-node', '--hosts', 'node02,node09'], /node09 not in the simulated cluster/],
+    [['--nodes', '4', '--pattern', 'per-node', '--inject', 'slow-nic@node07'], /node node07 is not in the cluster/],
+    [['--nodes', '4', '--pattern', 'per-node', '--inject', 'melted@node01'], /unknown fault "melted"/],
+    [['--nodes', '4', '--pattern', 'ring'], /unknown pattern "ring"/],
+    [['--nodes', '4', '--pattern', 'node-pairs', '--pairs-per-node', '4'], /1 to 3/],
+    [['--pattern', 'per-node'], /--nodes/],
+    [['--nodes', '4', '--pattern', 'per-node', '--fabric', 'carrier-pigeon'], /--fabric carrier-pigeon/],
+  ]
+  for (const [args, msg] of cases) {
+    const out = join(tmp(), 'set')
+    const r = await cli([...SIM, ...args, '--out', out])
+    assert.equal(r.code, 2, `${args.join(' ')}: exit ${r.code}\n${r.stdout}${r.stderr}`)
+    assert.match(r.stderr, msg)
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr)
+    assert.ok(!existsSync(out), `${args.join(' ')} wrote ${out}`)
+  }
+})
+
+test('a real allocation smaller than --nodes, or --hosts outside it: exit 2 before anything runs', async () => {
+  const { planCluster } = await import('../../src/cluster/index.ts')
+  const { resolveSpec } = await import('../../src/sweep/index.ts')
+  const spec = (extra: object) =>
+    resolveSpec({ instrument: 'sim', gpus: '0-7', launcher: 'srun', pattern: 'node-pairs', ...extra }, 1)
+  const env = { SLURM_JOB_NODELIST: 'gpu[1-3]' }
+  assert.throws(() => planCluster(spec({ nodes: 8 }), env), /allocation has only 3 node\(s\)/)
+  assert.throws(() => planCluster(spec({ hosts: 'gpu2,gpu7' }), env), /gpu7 not in the Slurm allocation/)
+  assert.deepEqual(planCluster(spec({ nodes: 2 }), env).nodes, ['gpu1', 'gpu2'])
+})
+
+test('a simulated 4-node sweep: rows carry host, the manifest the allocation, SIMULATED', async () => {
+  const out = join(tmp(), 'set')
+  const r = await cli([
+    ...SIM,
+    ...['--nodes', '4', '--pattern', 'per-node,node-pairs,scaling', '--sizes', '8,1M,64M', '--trials', '1'],
+    ...['--inject', 'slow-nic@node03', '--seed', '3', '--out', out],
+  ])
+  assert.equal(r.code, 0, r.stderr)
+  assert.match(r.stdout, /SIMULATED/)
+  const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))
+  assert.equal(m.simulated, true)
+  assert.deepEqual(m.extra.cluster.allocation, ['node01', 'node02', 'node03', 'node04'])
+  assert.deepEqual(m.extra.cluster.inject, [{ kind: 'slow-nic', node: 'node03' }])
+  assert.equal(m.extra.cluster.rounds.length, 3)
+  const rows = readFileSync(join(out, 'samples.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+  assert.ok(rows.every((x) => typeof x.host === 'string'))
+  const hosts = new Set(rows.map((x) => x.host))
+  for (const h of ['node01', 'node01,node02', 'node03,node04', 'node01,node02,node03,node04'])
+    assert.ok(hosts.has(h), h)
+  // Every pair appears once per collective: 6 pairs of sendrecv.
+  const pairs = new Set(rows.filter((x) => x.bench === 'nccl.sendrecv').map((x) => x.host))
+  assert.equal(pairs.size, 6)
+  const raw = readFileSync(join(out, rows[0].source.file), 'utf8')
+  assert.match(raw, /^# SIMULATED by gpucomm sim/)
+  assert.match(raw, /Rank {2}0 Group {2}0 Pid +\d+ on +node01 device/)
+})
