@@ -5,8 +5,10 @@
  * nccl-tests run over one or more nodes) becomes the text nccl-tests prints in a multi-node
  * run: one process per node, rank lines naming the hosts. Pure.
  */
-import type { Fabric } from '../analysis/index.ts'
-import { FABRICS, FAULT_FACTORS, NET_HOP, NICS_PER_NODE } from '../analysis/index.ts'
+// The network figures are a pure data table; imported from their file, not the analysis door, so
+// that `gpucomm sim` (a process per sweep point) does not load the whole analysis.
+import type { Fabric } from '../analysis/bands-network.ts'
+import { FABRICS, FAULT_FACTORS, NET_HOP, NICS_PER_NODE } from '../analysis/bands-network.ts'
 import { badInput } from '../errors/index.ts'
 import { GBPS, US } from '../units/index.ts'
 import { renderNccl } from './_nccl.ts'
