@@ -24,7 +24,10 @@ export interface SweepRequest {
   root: string
 }
 
-/** Where the sweep command writes; `signal` is aborted by SIGINT. */
+/** The signals that stop a sweep (the abort reason names one) and the exit code each gives (128 + its number). */
+export const STOP_SIGNALS = { SIGINT: 130, SIGHUP: 129, SIGTERM: 143 } as const
+
+/** Where the sweep command writes; `signal` is aborted by SIGINT, SIGTERM or SIGHUP (the reason names it). */
 export interface SweepIo {
   stdout: (t: string) => void
   stderr: (t: string) => void
@@ -43,7 +46,7 @@ export interface SweepOutcome {
  * The whole `gpucomm sweep` flow: spec from flags / preset / defaults (with the no-GPU
  * notice and the simulation fallback), a dry run or the sweep with progress, then a short
  * summary naming the result set. Exit code: 0 all points ok, 1 some point failed, hung or
- * was corrupt, 130 interrupted.
+ * was corrupt, 128 + the signal's number when a signal stopped it (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
  */
 export async function sweepCommand(
   req: SweepRequest,
@@ -83,9 +86,11 @@ export async function sweepCommand(
   for (const line of summarizeSweep(set.manifest, set.rows, sweepExtra(set.manifest).noVisibleEffect))
     io.stdout(`${line}\n`)
   if (result.interrupted) {
-    io.stdout(`interrupted: ${result.ran} points written; continue with: gpucomm sweep --resume ${out}\n`)
+    const reason: unknown = io.signal?.reason
+    const sig = typeof reason === 'string' && reason in STOP_SIGNALS ? (reason as keyof typeof STOP_SIGNALS) : 'SIGINT'
+    io.stdout(`interrupted (${sig}): ${result.ran} points written; continue with: gpucomm sweep --resume ${out}\n`)
     io.stdout(`result set: ${out}\n`)
-    return { code: 130, dir: out, result }
+    return { code: STOP_SIGNALS[sig], dir: out, result }
   }
   io.stdout(`result set: ${out}\n`)
   const bad = ['failed', 'hung', 'corrupt'].some((s) => (result.counts[s] ?? 0) > 0)

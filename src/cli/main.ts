@@ -2,7 +2,8 @@
 /**
  * gpucomm's command line. `main` returns the exit code (0 ok, 1 the work failed, 2 bad
  * input); `runMain` sets process.exitCode. The one direct process.exit is the sweep's second
- * Ctrl-C (exit 130, commands/sweep.ts), which must end a sweep that is still stopping.
+ * stop signal (Ctrl-C, SIGTERM or SIGHUP: exit 128 + its number, commands/sweep.ts), which must
+ * end a sweep that is still stopping.
  */
 import { existsSync, realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'

@@ -2,6 +2,7 @@ import { closeSync, openSync, writeSync } from 'node:fs'
 import { StringDecoder } from 'node:string_decoder'
 import { execa } from 'execa'
 import type { Command } from '../launch/index.ts'
+import { guardGroup } from './_reaper.ts'
 
 /** One process to run under the watchdog. */
 export interface ExecRequest {
@@ -41,7 +42,8 @@ export interface ExecResult {
  * Runs a process in its own process group (detached), streams its output to raw files
  * and line callbacks, and kills the whole group (SIGTERM, then SIGKILL) when it is silent
  * for too long, runs past the hard cap, or the sweep is aborted. mpirun's and srun's
- * children live in that group too, so nothing is left behind.
+ * children live in that group too, so nothing is left behind; the reaper kills the group
+ * if this process dies first (SIGKILL).
  */
 export async function execWatched(req: ExecRequest): Promise<ExecResult> {
   const out = openSync(req.stdoutPath, 'w')
@@ -57,6 +59,8 @@ export async function execWatched(req: ExecRequest): Promise<ExecResult> {
     buffer: false,
     cleanup: false,
   })
+  // If this process dies without cleaning up (SIGKILL), the reaper kills the group.
+  const unguard = guardGroup(sub.pid)
   const res: ExecResult = { exitCode: null, startedMs, signal: null, wallS: 0, stdoutBytes: 0, stderrBytes: 0 }
   let last = performance.now()
   let exited = false
@@ -126,6 +130,7 @@ export async function execWatched(req: ExecRequest): Promise<ExecResult> {
     }
   } finally {
     clearInterval(tick)
+    unguard()
     req.signal?.removeEventListener('abort', onAbort)
     fo.end()
     fe.end()

@@ -1,7 +1,8 @@
 /**
  * Process control for benchmarks: the Executor the sweep launches through, a watchdog that runs one process in its own group,
- * streams its output to raw files and lines, and kills the group when it hangs; the lock
- * that keeps two sweeps out of one result set.
+ * streams its output to raw files and lines, and kills the group when it hangs; the reaper
+ * that kills the group when the harness dies first (SIGKILL); the lock that keeps two sweeps
+ * out of one result set.
  */
 
 export type { Executor } from './_executor.ts'

@@ -1,16 +1,20 @@
 /**
  * sweep --host-axis on a GENERATED stand-in sysfs root (--sysfs-root) where the knob writes
  * land: both values run, every change is undone after its point on success, on a failed
- * point, on SIGTERM, and after SIGKILL by `gpucomm restore` or the next run; bad input
- * changes nothing; the simulator's host model moves the staged floor.
+ * point, on SIGINT, SIGTERM and SIGHUP, on an exception in the harness (thrown in the driver,
+ * or uncaught in the process), and after SIGKILL by `gpucomm restore` or the next run; bad
+ * input changes nothing; the simulator's host model moves the staged floor.
  */
 import assert from 'node:assert/strict'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { execa } from 'execa'
+import type { Executor } from '../../src/exec/index.ts'
 import { hostEffect } from '../../src/host/index.ts'
 import type { Row } from '../../src/model/index.ts'
+import { runSweep } from '../../src/run/index.ts'
+import { resolveSpec } from '../../src/sweep/index.ts'
 import { BIN, bin, cli, ROOT, tmp } from '../helpers.ts'
 
 /** A stand-in root: 2 CPUs with POLL 0 µs, C1 1 µs, C2 18 µs (all enabled). */
@@ -31,6 +35,9 @@ const shallow = (root: string): string[] =>
   [0, 1].map((c) => readFileSync(join(root, `sys/devices/system/cpu/cpu${c}/cpuidle/state1/disable`), 'utf8').trim())
 const SWEEP = ['sweep', '--instrument', 'sim', '--preset', 'seed-vm', '--gpus', '0-1', '--pairs', 'all']
 const ARGS = [...SWEEP, '--collectives', 'all_reduce', '--groupings', 'tp2', '--sizes', '8', '--trials', '2']
+const KNOB = (root: string): string[] => ['--host-axis', 'cstates=shallow', '--sysfs-root', root]
+const HANG = ['--sim-fault', 'shallow=hang', '--timeout', '120']
+const THROW_WHEN = join(ROOT, 'test/helpers/throw-when.mjs')
 
 async function waitFor(cond: () => boolean, ms = 60_000): Promise<void> {
   const t0 = Date.now()
@@ -124,6 +131,68 @@ test('a failed point (crash) still restores; SIGTERM restores before the process
   await waitFor(() => existsSync(join(out2, 'host-restore.json')) && deep(root)[0] === '1')
   p.kill('SIGTERM')
   await p
+  assert.deepEqual(deep(root), ['0', '0'])
+  assert.equal(existsSync(join(out2, 'host-restore.json')), false)
+})
+
+test('SIGINT and SIGHUP restore too, and the sweep ends with 128 + the signal number', async () => {
+  const root = fakeRoot()
+  for (const [sig, code] of [
+    ['SIGINT', 130],
+    ['SIGHUP', 129],
+  ] as const) {
+    const out = join(tmp('gpucomm-knob-sig-'), 'out')
+    const p = execa(process.execPath, [BIN, ...ARGS, ...KNOB(root), ...HANG, '--out', out], {
+      reject: false,
+      cwd: ROOT,
+    })
+    await waitFor(() => existsSync(join(out, 'host-restore.json')) && deep(root)[0] === '1')
+    p.kill(sig)
+    const r = await p
+    assert.equal(r.exitCode, code, String(r.stderr))
+    assert.deepEqual(deep(root), ['0', '0'], sig)
+    assert.equal(existsSync(join(out, 'host-restore.json')), false, sig)
+  }
+})
+
+test('an exception in the harness restores: thrown through the driver, or uncaught in the process', async () => {
+  const root = fakeRoot()
+  const out = join(tmp('gpucomm-knob-throw-'), 'out')
+  const spec = resolveSpec(
+    {
+      instrument: 'sim',
+      preset: 'seed-vm',
+      gpus: '0-1',
+      pairs: 'all',
+      collectives: ['all_reduce'],
+      groupings: ['tp2'],
+      sizes: '8',
+      trials: 1,
+      hostAxis: ['cstates=shallow'],
+      sysfsRoot: root,
+    },
+    1,
+  )
+  let during: string[] = []
+  const executor: Executor = {
+    run: async () => {
+      during = deep(root)
+      throw new Error('harness bug')
+    },
+  }
+  await assert.rejects(runSweep({ spec, out, command: ['test'], deps: { executor } }), /harness bug/)
+  assert.deepEqual(during, ['1', '1'], 'the knob was applied while the point ran')
+  assert.deepEqual(deep(root), ['0', '0'])
+  assert.equal(existsSync(join(out, 'host-restore.json')), false)
+  // An uncaught exception ends the process (exit 1): its exit handler restores.
+  const out2 = join(tmp('gpucomm-knob-uncaught-'), 'out')
+  const r = await execa(
+    process.execPath,
+    ['--import', THROW_WHEN, BIN, ...ARGS, ...KNOB(root), ...HANG, '--out', out2],
+    { reject: false, cwd: ROOT, env: { GPUCOMM_THROW_WHEN: join(out2, 'host-restore.json') }, timeout: 120_000 },
+  )
+  assert.equal(r.exitCode, 1, String(r.stderr))
+  assert.match(String(r.stderr), /injected harness fault/)
   assert.deepEqual(deep(root), ['0', '0'])
   assert.equal(existsSync(join(out2, 'host-restore.json')), false)
 })

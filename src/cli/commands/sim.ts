@@ -112,7 +112,12 @@ export const simCommand = defineCommand({
     // Under MPI/Slurm only rank 0 prints, as nccl-tests does; the others print nothing.
     if (launch.rank === 0) io.stdout(text)
     await new Promise<void>((done) => process.stdout.write('', () => done()))
-    if (fault === 'hang') await new Promise<never>(() => setInterval(() => {}, 1 << 30))
+    if (fault === 'hang') {
+      // A hung benchmark (stuck in a kernel or a collective) does not notice its reader going
+      // away: a closed output pipe must not end the hang, only a signal does.
+      for (const s of [process.stdout, process.stderr]) s.removeAllListeners('error').on('error', () => {})
+      await new Promise<never>(() => setInterval(() => {}, 1 << 30))
+    }
     if (launch.rank !== 0) return 0
     if (fault === 'crash') {
       process.kill(process.pid, 'SIGABRT')

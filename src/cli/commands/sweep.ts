@@ -190,9 +190,15 @@ export const sweepCommand = defineCommand({
         .filter(([f]) => args[f] !== undefined)
         .map(([f, k]) => [k, args[f]]),
     )
+    const { STOP_SIGNALS } = await import('../_sweep-flow.ts')
+    // SIGINT, SIGTERM and SIGHUP all stop the sweep the same way: the running point's process
+    // group is killed, the set is written and its lock released; a second signal ends at once.
     const ac = new AbortController()
-    const onSigint = (): void => (ac.signal.aborted ? process.exit(130) : ac.abort())
-    process.on('SIGINT', onSigint)
+    const handlers = Object.entries(STOP_SIGNALS).map(([s, code]) => {
+      const h = (): void => (ac.signal.aborted ? process.exit(code) : ac.abort(s))
+      process.on(s, h)
+      return [s, h] as const
+    })
     try {
       const r = await sweep(
         {
@@ -209,7 +215,7 @@ export const sweepCommand = defineCommand({
       if (r.dir && !r.result?.interrupted && !args.pattern) await afterSweep(r.dir, io)
       return r.code
     } finally {
-      process.off('SIGINT', onSigint)
+      for (const [s, h] of handlers) process.off(s, h)
     }
   },
 })
