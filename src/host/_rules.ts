@@ -23,16 +23,25 @@ const downtrained: Rule = {
     const load = c.host?.underLoad === true
     const hits = allLinks(c).flatMap(([g, l]) => {
       const narrow = l.width && l.width.current < l.width.max
-      const slow = load && l.gen && l.gen.current < l.gen.max
+      const slow = (load || l.underLoad !== undefined) && l.gen && l.gen.current < l.gen.max
       if (!narrow && !slow) return []
       const w = l.width ? `x${l.width.current} of x${l.width.max}` : 'width unknown'
       const s = l.gen ? `Gen${l.gen.current} of Gen${l.gen.max}` : 'speed unknown'
-      return [{ g, fact: `GPU${g} ${linkName(l)}: ${w}, ${s} (${l.reading}: ${l.from})` }]
+      const when = l.underLoad ? `; ${l.underLoad}` : ''
+      return [
+        {
+          g,
+          loaded: l.underLoad !== undefined,
+          fact: `GPU${g} ${linkName(l)}: ${w}, ${s} (${l.reading}: ${l.from}${when})`,
+        },
+      ]
     })
     if (hits.length === 0) return undefined
-    const reading = load
-      ? 'readings taken under load (--under-load): speed and width both judged'
-      : 'readings taken at rest: only the width is judged, since NVIDIA GPUs drop to a low PCIe generation when idle (Gen1 at idle is normal); read again during a bandwidth test (--under-load) to judge the speed'
+    const reading = hits.some((h) => h.loaded)
+      ? 'readings the sweep took under load, during a bandwidth point: speed and width both judged'
+      : load
+        ? 'readings taken under load (--under-load): speed and width both judged'
+        : 'readings taken at rest: only the width is judged, since NVIDIA GPUs drop to a low PCIe generation when idle (Gen1 at idle is normal); read again during a bandwidth test (--under-load) to judge the speed'
     return {
       id: 'pcie-link-downtrained',
       severity: 'problem',

@@ -16,9 +16,11 @@ export interface LinkReading {
   width?: { current: number; max: number }
   /** Per-link ASPM states the kernel exposes (`link/l0s_aspm`, `link/l1_aspm`, …) that are on. */
   aspmOn?: string[]
-  /** `sysfs` (at rest unless said otherwise) or `nvidia-smi -q`. */
-  reading: 'sysfs' | 'nvidia-smi -q'
+  /** `sysfs` (at rest unless said otherwise), `nvidia-smi -q`, or the simulator's model of the link. */
+  reading: 'sysfs' | 'nvidia-smi -q' | 'simulated'
   from: string
+  /** Set when the current values were read while a bandwidth test ran (a sweep point): when and how. */
+  underLoad?: string
 }
 
 /** One CPU idle state of cpu0 (`cpuidle/stateN`). */

@@ -5,6 +5,8 @@
 
 export type { Knob, KnobContext, KnobEffect, KnobWrite } from './_knobs.ts'
 export { hostEffect, KNOBS, parseHostAxis } from './_knobs.ts'
+export type { LoadedLink, LoadSource, UnderLoadRecord } from './_load.ts'
+export { applyUnderLoad, highest, readSysfsLinks, readUnderLoad, UNDER_LOAD_FILE } from './_load.ts'
 export type { SmiLink } from './_nvsmi.ts'
 export { parseSmiQuery } from './_nvsmi.ts'
 export type { HostReadOptions } from './_read.ts'

@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { simLinks } from '../sim/index.ts'
 import { presetNames } from '../sim/presets/index.ts'
 import type { BenchDef, Point, SweepSpec } from '../sweep/index.ts'
 import { formatGpuList, sizesArg } from '../sweep/index.ts'
@@ -65,6 +66,7 @@ export const simInstrument: Instrument = {
     return { argv, env: {} }
   },
   parser: (point) => (point.kind === 'pairs' ? 'native' : 'nccl-tests-text'),
+  linkUnderLoad: (ctx, gpus) => simLinks(ctx.spec.preset ?? DEFAULT_PRESET, gpus),
   identity: (ctx) => ({
     name: 'sim',
     paths: [join(ctx.repoRoot, 'src', 'sim')],

@@ -63,4 +63,17 @@ export interface Instrument {
   parser(point: Point): string
   /** What identifies this build (hashed into the instrument hash). */
   identity(ctx: InstrumentContext): InstrumentIdentity
+  /**
+   * A simulated instrument's reading of the GPUs' PCIe links under load (the machine it
+   * models, not this host's), for the sweep to record; real instruments leave it out (the
+   * driver reads sysfs or nvidia-smi -q). Pure.
+   */
+  linkUnderLoad?(ctx: InstrumentContext, gpus: readonly number[]): SimLinkReading[]
+}
+
+/** One GPU link as a simulated instrument reads it under load: bus id, generation, lanes (current = trained). */
+export interface SimLinkReading {
+  bdf: string
+  gen: number
+  width: number
 }

@@ -8,17 +8,18 @@ import { applyPendingRestore, applyWrites, hostEffect } from '../host/index.ts'
 import type { Manifest, PointOutcome } from '../model/index.ts'
 import type { PointEvidence } from '../nccl-log/index.ts'
 import { findNoEffect } from '../nccl-log/index.ts'
-import { Appender, isNonEmptyDir, newManifest, readManifest, writeManifest } from '../resultset/index.ts'
+import { Appender, isNonEmptyDir, readManifest, writeManifest } from '../resultset/index.ts'
 import type { Point, SweepSpec } from '../sweep/index.ts'
 import { pointDefinition } from '../sweep/index.ts'
+import { backoffMs, record, runWithRetries, toOutcome } from './_attempts.ts'
+import { freshManifest, noteVersions, resumeManifest } from './_manifest.ts'
 import type { AttemptResult, PointDeps } from './_point.ts'
-import { runAttempt } from './_point.ts'
 import type { Prepared, SweepDeps } from './_prepare.ts'
 import { defaultDeps, prepare } from './_prepare.ts'
-import { captureSweepTopology, hostFacts, instrumentHash } from './_provenance.ts'
-import type { SweepExtra } from './_record.ts'
-import { emptyExtra, evidenceOf, SWEEP_EXTRA, sweepExtra } from './_record.ts'
+import { instrumentHash } from './_provenance.ts'
+import { evidenceOf, sweepExtra } from './_record.ts'
 import { prepareResume } from './_resume.ts'
+import { isBandwidthPoint, readLinksDuring, saveUnderLoad } from './_under-load.ts'
 
 /** Progress of a sweep, for the CLI to show (the library never prints). */
 export type ProgressEvent =
@@ -161,6 +162,7 @@ async function execute(
     ...(opts.signal ? { signal: opts.signal } : {}),
   })
   const started = performance.now()
+  let wantLinks = !(extra.linkUnderLoad && 'point' in extra.linkUnderLoad)
   try {
     for (const [index, p] of todo.entries()) {
       if (opts.signal?.aborted) break
@@ -175,7 +177,15 @@ async function execute(
       const restore = applyWrites(opts.out, p.id, knobs?.writes ?? [])
       let attempts: AttemptResult[] | undefined
       try {
-        attempts = await runWithRetries(p, pdeps(p), spec, opts)
+        if (wantLinks && isBandwidthPoint(p)) {
+          // The sweep's own under-load link reading, taken during its first bandwidth point.
+          const got = await readLinksDuring(p, prep, deps, () => runWithRetries(p, pdeps(p), spec, opts))
+          attempts = got.result
+          if (got.reason !== undefined || attempts?.at(-1)?.status === 'ok') {
+            saveUnderLoad(opts.out, extra, got)
+            wantLinks = false
+          }
+        } else attempts = await runWithRetries(p, pdeps(p), spec, opts)
       } finally {
         restore()
       }
@@ -223,122 +233,4 @@ async function execute(
   }
   for (const o of Object.values(outcomes)) result.counts[o.status] = (result.counts[o.status] ?? 0) + 1
   return result
-}
-
-async function runWithRetries(
-  p: Point,
-  deps: PointDeps,
-  spec: SweepSpec,
-  opts: SweepOptions,
-): Promise<AttemptResult[] | undefined> {
-  const attempts: AttemptResult[] = []
-  for (let a = 1; a <= spec.retries + 1; a++) {
-    if (a > 1) {
-      const prev = attempts[a - 2] as AttemptResult
-      const delayS = spec.retryBackoffS * 2 ** (a - 2)
-      opts.onProgress?.({ type: 'retry', id: p.id, attempt: a, status: prev.status, reason: prev.reason, delayS })
-      if (!(await sleep(delayS * 1000, opts.signal))) return undefined
-    }
-    const r = await runAttempt(p, a, deps)
-    if (r.aborted) return undefined
-    attempts.push(r)
-    if (r.status === 'ok') break
-  }
-  return attempts
-}
-
-function backoffMs(attempts: number, spec: SweepSpec): number {
-  let ms = 0
-  for (let a = 2; a <= attempts; a++) ms += spec.retryBackoffS * 1000 * 2 ** (a - 2)
-  return ms
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
-  return new Promise((res) => {
-    if (signal?.aborted) return res(false)
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      res(true)
-    }, ms)
-    const onAbort = (): void => {
-      clearTimeout(t)
-      res(false)
-    }
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
-}
-
-function toOutcome(attempts: readonly AttemptResult[]): PointOutcome {
-  const last = attempts[attempts.length - 1] as AttemptResult
-  const n = attempts.length
-  if (last.status === 'ok') return { status: 'ok', attempts: n, wallS: last.childS, rows: last.rows.length }
-  if (last.status === 'failed') return { status: 'failed', attempts: n, exitCode: last.exitCode, reason: last.reason }
-  return { status: last.status, attempts: n, reason: last.reason }
-}
-
-function record(key: string, attempts: readonly AttemptResult[]): SweepExtra['points'][string] {
-  const rec: SweepExtra['points'][string] = {
-    key,
-    attempts: attempts.map((a, i) => ({ attempt: i + 1, status: a.status, reason: a.reason, launches: a.launches })),
-  }
-  const last = attempts[attempts.length - 1]
-  if (last?.account) rec.nccl = last.account
-  return rec
-}
-
-function noteVersions(m: Manifest, a: AttemptResult): void {
-  const host = (m.host ??= {})
-  if (a.account?.version && !host.nccl) host.nccl = a.account.version
-  const v = a.meta['nccl-tests']?.version
-  if (typeof v === 'string' && !host.ncclTests) host.ncclTests = v
-}
-
-async function freshManifest(
-  opts: SweepOptions,
-  prep: Prepared,
-  deps: SweepDeps,
-  hashes: Record<string, string>,
-): Promise<Manifest> {
-  const { spec } = prep
-  const gpu = await deps.queryGpus()
-  const extra = emptyExtra(spec, hashes, prep.plan)
-  const sim = prep.simulated && spec.preset ? { preset: spec.preset, gpus: spec.gpus } : undefined
-  const t = await captureSweepTopology(`${opts.out}/topology`, sim)
-  extra.topology = t.reason ? { reason: t.reason } : { dir: 'topology', ...(sim ? { simulated: true } : {}) }
-  const ids = prep.instruments.map((i) => i.id)
-  const combined = createHash('sha256')
-    .update(ids.map((i) => `${i}:${hashes[i]}`).join('\n'))
-    .digest('hex')
-    .slice(0, 16)
-  return newManifest({
-    origin: 'sweep',
-    simulated: prep.simulated,
-    command: opts.command,
-    instrument: {
-      name: ids.join('+'),
-      hash: combined,
-      ...(spec.preset && prep.simulated ? { version: `preset ${spec.preset}` } : {}),
-    },
-    host: hostFacts(gpu, deps.env),
-    outcomes: {},
-    extra: { [SWEEP_EXTRA]: extra },
-  })
-}
-
-function resumeManifest(opts: SweepOptions, prep: Prepared, keyOf: (p: Point) => string): Manifest {
-  const m = readManifest(opts.out)
-  if (m.origin !== 'sweep' || !m.extra?.[SWEEP_EXTRA])
-    throw badInput(`--resume ${opts.out}: not a result set written by gpucomm sweep`)
-  const extra = sweepExtra(m)
-  for (const p of prep.plan.points) {
-    const o = m.outcomes?.[p.id]
-    const stored = extra.points[p.id]?.key
-    if (o?.status === 'ok' && stored !== keyOf(p)) {
-      throw badInput(
-        `--resume ${opts.out}: point ${p.id} was measured with another instrument build or other settings; start a new result set`,
-      )
-    }
-  }
-  extra.order = prep.plan.points.map((p) => p.id)
-  return m
 }

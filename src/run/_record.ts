@@ -28,6 +28,13 @@ export interface SweepExtra {
   interrupted: boolean
   noVisibleEffect: NoEffectFlag[]
   topology?: { dir?: string; reason?: string; simulated?: boolean }
+  /**
+   * The GPUs' PCIe links as the sweep read them during its first bandwidth point (highest of
+   * the readings; `file` is the record beside the topology capture), or why it could not.
+   */
+  linkUnderLoad?:
+    | { point: string; at: string; source: string; samples: number; links: string[]; file?: string }
+    | { reason: string }
   /** --target-ci: per configuration (point id without ~tN), ok trials and the widest median CI half-width (%). */
   adaptive?: Record<string, { trials: number; worstCiPct: number | null; reached: boolean }>
 }

@@ -104,3 +104,19 @@ export async function writeSimTopology(dir: string, preset: string, gpus?: reado
     rmSync(tmp, { recursive: true, force: true })
   }
 }
+
+/**
+ * The PCIe link of each GPU (physical indices) as a reading under load would give it on
+ * `preset`'s machine: the trained generation and width, current = max (SIMULATED). Bus ids
+ * as the simulated `nvidia-smi --query-gpu` prints them; empty when the preset models no link.
+ */
+export function simLinks(preset: string, gpus: readonly number[]): { bdf: string; gen: number; width: number }[] {
+  const p = presetByName(preset)
+  const link = p.machine.pcieLink
+  if (!link) return []
+  return checkGpus(p, gpus).map((g) => ({
+    bdf: `0000:${(p.pciBus[g] as number).toString(16).padStart(2, '0')}:00.0`,
+    gen: link.gen,
+    width: link.width,
+  }))
+}

@@ -128,6 +128,8 @@ export interface MachineSpec {
   nvlinks?: number
   /** The PCI tree `lspci -tv` prints; absent when not modelled. */
   pci?: readonly PciRoot[]
+  /** Each GPU's PCIe link as trained (generation, lanes): what a reading under load gives. Absent: not modelled. */
+  pcieLink?: { gen: number; width: number }
 }
 
 /** A simulated machine: every number documented with its source in the preset file. */

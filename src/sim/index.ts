@@ -17,7 +17,7 @@ export { launchContext } from './_mpi.ts'
 export { busFactor, modelTime, protocolAt, ringSteps } from './_physics.ts'
 export { simulate } from './_simulate.ts'
 export type { SimTopologyInput } from './_topology.ts'
-export { simTopologyInputs, simTopologyText, writeSimTopology } from './_topology.ts'
+export { simLinks, simTopologyInputs, simTopologyText, writeSimTopology } from './_topology.ts'
 export type {
   AlphaBeta,
   BandwidthQuery,

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { badInput } from '../errors/index.ts'
+import { applyUnderLoad, readUnderLoad } from '../host/_load.ts'
 import { readHostFacts } from '../host/_read.ts'
 import type { HostFacts } from '../host/_types.ts'
 import { SIM_MARKER } from '../model/index.ts'
@@ -149,11 +150,15 @@ export async function gather(opts: CollectOptions): Promise<Gathered> {
   }
   const virt = virtFrom(commands)
   const { hypervisor, cpuVendor } = detectHypervisor(fs, virt)
-  const host = readHostFacts(fs?.root !== undefined && scan?.present ? fs : undefined, buildGpus(inputs, scan).gpus, {
+  const topoGpus = buildGpus(inputs, scan).gpus
+  const atRest = readHostFacts(fs?.root !== undefined && scan?.present ? fs : undefined, topoGpus, {
     underLoad: opts.underLoad === true,
     vm: hypervisor.detected,
     smi: inputs.smiQ,
   })
+  // A sweep's capture may hold the link readings it took during a bandwidth point.
+  const loaded = opts.from !== undefined ? readUnderLoad(opts.from) : undefined
+  const host = loaded ? applyUnderLoad(atRest, loaded, topoGpus) : atRest
   return {
     ...(host ? { host } : {}),
     ...(fs ? { fs } : {}),

@@ -187,3 +187,16 @@ export const HOST_STAGED_MODEL: HostModel = {
   basis:
     'MODEL: cstates=shallow −2 µs (middle of the seed advice’s 1–3 µs, unpublished); numa=remote +0.6 µs (rtx6kpro asus-esc8000a-e13p-broadcom-switches.md, cross vs same NUMA P2P); iommu=identity −0.5 µs (assumption, no published figure)',
 }
+
+/**
+ * The same host model on machines where P2P is direct (baremetal-turin, pcie-switch, nvlink):
+ * the knob costs are those of HOST_STAGED_MODEL (an assumption carried over: the same host
+ * wake-up, cross-socket staging and IOMMU translation per staged copy), and they apply only
+ * where a copy is staged through host memory (P2P disabled, or NCCL over SHM). A direct P2P
+ * copy goes GPU to GPU through the PCIe fabric or NVLink, not through host memory, so the
+ * knobs leave it unchanged: that is the mechanism, and the reason they matter in a VM.
+ */
+export const DIRECT_P2P_HOST_MODEL: HostModel = {
+  ...HOST_STAGED_MODEL,
+  basis: `${HOST_STAGED_MODEL.basis}; on this machine only host-staged copies (P2P disabled, NCCL SHM) pay them: direct P2P copies do not pass through host memory and are unchanged (assumption carried over from the seed-vm figures)`,
+}

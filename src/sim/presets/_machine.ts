@@ -30,14 +30,21 @@ const AMD_DUMMY_BRIDGE = 'Advanced Micro Devices, Inc. [AMD] Device 149f'
 export const DUAL_EPYC_CPUS = ['0-63,128-191', '64-127,192-255'] as const
 
 /**
+ * The RTX PRO 6000 Blackwell's host link: PCIe Gen5 x16 (docs/REFERENCE.md lists it as a
+ * Gen5 card; NVIDIA's product page gives PCIe 5.0 x16), trained at that on a healthy slot.
+ */
+export const RTX_PRO_6000_LINK = { gen: 5, width: 16 } as const
+
+/**
  * A bare-metal dual-socket EPYC host: NUMA node = socket (NPS1), a GPU's CPU affinity the
- * DUAL_EPYC_CPUS list of its socket, AMD CPUs, and the given PCI tree.
+ * DUAL_EPYC_CPUS list of its socket, AMD CPUs, the given PCI tree, RTX PRO 6000 links.
  */
 export const dualEpycMachine = (socketOf: (gpu: number) => number, pci: readonly PciRoot[]): MachineSpec => ({
   numa: socketOf,
   cpuAffinity: (gpu) => DUAL_EPYC_CPUS[socketOf(gpu)] as string,
   cpuVendor: 'AuthenticAMD',
   pci,
+  pcieLink: RTX_PRO_6000_LINK,
 })
 
 const hex2 = (n: number): string => n.toString(16).padStart(2, '0')

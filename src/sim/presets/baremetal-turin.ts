@@ -4,7 +4,14 @@
  * pairs within a socket are NODE, across sockets SYS.
  */
 import type { LinkParams, Preset } from '../_types.ts'
-import { BARE_METAL_NOISE, gen5BareMetalNccl, gen5PeerLink, RTX_PRO_6000_LOCAL, RTX_PRO_6000_NAME } from './_common.ts'
+import {
+  BARE_METAL_NOISE,
+  DIRECT_P2P_HOST_MODEL,
+  gen5BareMetalNccl,
+  gen5PeerLink,
+  RTX_PRO_6000_LOCAL,
+  RTX_PRO_6000_NAME,
+} from './_common.ts'
 import { dualEpycMachine, epycRoot, rootPortGpu } from './_machine.ts'
 
 /** P2P off on this machine (µs): "~14 µs" (docs/REFERENCE.md, RTX PRO 6000 dual Turin row). */
@@ -35,6 +42,8 @@ export const baremetalTurin: Preset = {
   // SHM/CE-memcpy: every step a host-staged copy-engine copy (docs/REFERENCE.md: ~14 µs).
   nccl: gen5BareMetalNccl('PXB', STAGED_COPY_US),
   noise: BARE_METAL_NOISE,
+  // The host knobs' effect: a model, on host-staged copies only (see DIRECT_P2P_HOST_MODEL).
+  host: DIRECT_P2P_HOST_MODEL,
   // SIMULATED machine: socket s holds root complexes 00, 20, 40, 60 (s = 0) or 80, a0, c0, e0
   // (s = 1), one GPU on root port 01.1 of each (the layout of the Genoa fixture's tree, where
   // such GPUs are NODE within a socket and SYS across); NUMA node = socket (NPS1).

@@ -8,6 +8,7 @@ import type { LinkParams, Preset } from '../_types.ts'
 import {
   BARE_METAL_NOISE,
   ceMemcpyTransport,
+  DIRECT_P2P_HOST_MODEL,
   NCCL_BASE_LL_US,
   NCCL_BASE_SIMPLE_US,
   NVLINK_HOP_LL_US,
@@ -67,6 +68,8 @@ export const nvlink: Preset = {
   // NVSwitch boxes are quiet: σ 1 % (the A100 fixture's small rows scatter about 1.5 % with
   // the launch jitter included; assumption).
   noise: { ...BARE_METAL_NOISE, sigma: 0.01 },
+  // The host knobs' effect: a model, on host-staged copies only (see DIRECT_P2P_HOST_MODEL).
+  host: DIRECT_P2P_HOST_MODEL,
   // SIMULATED machine: NV12 between every pair, GPUs 0–3 on NUMA 0 (CPUs 0-23) and 4–7 on
   // NUMA 1 (24-47), as the 8 × A100 topo -m fixture (ml-engineering-8x-a100-nv12-…) prints.
   // CPU vendor: AMD, as in DGX A100 (assumption; the fixture does not say). The PCI tree
@@ -76,5 +79,7 @@ export const nvlink: Preset = {
     cpuAffinity: (gpu) => (gpu < 4 ? '0-23' : '24-47'),
     cpuVendor: 'AuthenticAMD',
     nvlinks: 12,
+    // A100 SXM4's host link: PCIe Gen4 x16 (NVIDIA's A100 datasheet).
+    pcieLink: { gen: 4, width: 16 },
   },
 }

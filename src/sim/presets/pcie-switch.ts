@@ -4,7 +4,14 @@
  * switch never touch the CPU, pairs across switches cross both sockets.
  */
 import type { LinkParams, Preset } from '../_types.ts'
-import { BARE_METAL_NOISE, gen5BareMetalNccl, gen5PeerLink, RTX_PRO_6000_LOCAL, RTX_PRO_6000_NAME } from './_common.ts'
+import {
+  BARE_METAL_NOISE,
+  DIRECT_P2P_HOST_MODEL,
+  gen5BareMetalNccl,
+  gen5PeerLink,
+  RTX_PRO_6000_LOCAL,
+  RTX_PRO_6000_NAME,
+} from './_common.ts'
 import { dualEpycMachine, epycRoot, switchBelowRootPort } from './_machine.ts'
 
 /** P2P off: not published for this board; taken as bare metal's ~14 µs (docs/REFERENCE.md). */
@@ -32,6 +39,8 @@ export const pcieSwitch: Preset = {
   // groups that span both switches fall back to SHM.
   nccl: gen5BareMetalNccl('PXB', STAGED_COPY_US),
   noise: BARE_METAL_NOISE,
+  // The host knobs' effect: a model, on host-staged copies only (see DIRECT_P2P_HOST_MODEL).
+  host: DIRECT_P2P_HOST_MODEL,
   // SIMULATED machine: on each socket one root complex (00, 80), its root port 01.1 leading
   // to one switch (upstream port on bus 11 / 91, downstream ports on 12 / 92, GPUs on 13–16 /
   // 93–96). NVML: PIX within a switch (one switch between the GPUs), SYS across the sockets.

@@ -21,7 +21,7 @@ import {
   ringTransport,
   TURIN_SHM_BUSBW_GBS,
 } from './_common.ts'
-import { rootPortGpu } from './_machine.ts'
+import { RTX_PRO_6000_LINK, rootPortGpu } from './_machine.ts'
 
 /** The host-staged per-copy floor the seed measured (µs): docs/REFERENCE.md ("A ~13.7 µs floor …"). */
 const STAGED_COPY_US = 13.7
@@ -77,6 +77,8 @@ const MACHINE: MachineSpec = {
   cpuAffinity: () => '0-63',
   cpuVendor: 'AuthenticAMD',
   vm: { sysVendor: 'QEMU', productName: 'Standard PC (Q35 + ICH9, 2009)' },
+  // Passed-through GPUs keep their physical link (the guest's root ports are emulated).
+  pcieLink: RTX_PRO_6000_LINK,
   pci: [
     {
       domain: 0,
