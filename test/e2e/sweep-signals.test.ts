@@ -85,11 +85,11 @@ for (const [sig, code] of [
       const hung = await waitFor(
         'the hanging benchmark',
         () => marked(id).find((p) => p.pid !== harness.pid && / sim .*--fault hang/.test(p.cmd)),
-        60_000,
+        120_000,
       )
       // Its banner has arrived: it sits in the hang now (not still starting up).
       const raw = join(dir, 'raw', 'nccl.all_reduce~tp2~t1')
-      await waitFor('the banner', () => (printed(raw) ? true : undefined), 60_000)
+      await waitFor('the banner', () => (printed(raw) ? true : undefined), 120_000)
       harness.kill(sig)
       const r = await harness
       assert.equal(r.exitCode ?? null, code, String(r.stderr))
@@ -97,13 +97,13 @@ for (const [sig, code] of [
       // is done). A process being torn down loses its environment before it becomes a zombie,
       // so the benchmark is also waited for by its pid.
       const gone = (): true | undefined => (marked(id).length === 0 && !running(hung.pid) ? true : undefined)
-      await waitFor(`no process of the sweep (benchmark pid ${hung.pid})`, gone, 15_000)
+      await waitFor(`no process of the sweep (benchmark pid ${hung.pid})`, gone, 30_000)
       if (code !== null) {
         assert.equal(existsSync(join(dir, 'sweep.lock')), false, 'the lock is released')
         assert.equal((manifestOf(dir).extra?.sweep as SweepExtra).interrupted, true)
         assert.match(String(r.stdout), new RegExp(`interrupted \\(${sig}\\): .*--resume ${dir}`))
       } else assert.equal(existsSync(join(dir, 'sweep.lock')), true, 'SIGKILL leaves its lock (stale: the pid is gone)')
-      const resumed = await sweep(['--resume', dir, ...ARGS])
+      const resumed = await sweep(['--resume', dir, ...ARGS], 300_000)
       assert.equal(resumed.code, 0, resumed.stderr)
       const outcomes = Object.values(manifestOf(dir).outcomes ?? {})
       assert.equal(outcomes.length, 2)
