@@ -199,8 +199,9 @@ export const sweepCommand = defineCommand({
       process.on(s, h)
       return [s, h] as const
     })
+    let r: Awaited<ReturnType<typeof sweep>>
     try {
-      const r = await sweep(
+      r = await sweep(
         {
           flags,
           command: ['gpucomm', ...process.argv.slice(2)],
@@ -212,10 +213,11 @@ export const sweepCommand = defineCommand({
         },
         { stdout: io.stdout, stderr: io.stderr, isTTY: io.isTTY, signal: ac.signal },
       )
-      if (r.dir && !r.result?.interrupted && !args.pattern) await afterSweep(r.dir, io)
-      return r.code
     } finally {
+      // The set is written: from here on a signal ends the process as it normally would.
       for (const [s, h] of handlers) process.off(s, h)
     }
+    if (r.dir && !r.result?.interrupted && !args.pattern) await afterSweep(r.dir, io)
+    return r.code
   },
 })
