@@ -17,7 +17,7 @@ export interface SimSetSpec {
   p2p?: boolean
   trials?: number
   /** Pairs through the simulated p2p_bench (GPUs 0-3, CE copies, these latency sizes) instead of p2pBandwidthLatencyTest. */
-  bench?: { sizes: number[]; iters: number }
+  bench?: { sizes: number[]; iters: number; p2pModes?: readonly ('enabled' | 'disabled' | 'bounce')[] }
 }
 
 /** Builds a simulated result set in a new temp dir and returns its path. */
@@ -30,7 +30,16 @@ export async function simSet(spec: SimSetSpec): Promise<string> {
     const gpus = [0, 1, 2, 3]
     const b = spec.bench
     const p2p: SimOptions = b
-      ? { ...base, format: 'p2p-bench', gpus, sizes: b.sizes, bwSizes: [], iters: b.iters, copies: ['ce'] }
+      ? {
+          ...base,
+          format: 'p2p-bench',
+          gpus,
+          sizes: b.sizes,
+          bwSizes: [],
+          iters: b.iters,
+          copies: ['ce'],
+          p2pModes: b.p2pModes ?? ['enabled', 'disabled'],
+        }
       : { ...base, format: 'p2p', gpus }
     if (spec.p2p !== false) inputs.push({ path: `p2p-t${trial}.txt`, data: Buffer.from(simulate(p2p)) })
     for (const g of spec.groups ?? [

@@ -39,7 +39,16 @@ export const simInstrument: Instrument = {
       // What the main job runs on a GPU machine: p2p_bench output, every size and iteration.
       const { latency, bandwidth } = p2pSizeSplit(point.sizes)
       // CE copies only: the simulator costs SM copies the same, so they would only double the rows.
-      argv.push('--format', 'p2p-bench', '--copy', 'ce', '--pairs', p2pPairsArg(point, shape))
+      argv.push(
+        '--format',
+        'p2p-bench',
+        '--copy',
+        'ce',
+        '--p2p',
+        'enabled,disabled',
+        '--pairs',
+        p2pPairsArg(point, shape),
+      )
       argv.push(
         '--sizes',
         latency.length ? sizesArg(latency) : 'none',

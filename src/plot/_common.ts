@@ -31,3 +31,7 @@ export function base(width = 560, height = 340): Partial<TopLevelSpec> & { $sche
 
 /** Rounds for specs (golden files stay stable): 4 significant digits. */
 export const r4 = (v: number): number => (v === 0 || !Number.isFinite(v) ? v : Number(v.toPrecision(4)))
+
+/** A series' P2P state for chart keys: `bounce` (P2P off, staged by the bench itself) apart from the driver's `disabled`. */
+export const p2pState = (f: { p2p: 'enabled' | 'disabled' | null; staging?: 'bounce' }): string | null =>
+  f.staging ?? f.p2p

@@ -11,6 +11,7 @@ import type { Row } from '../model/index.ts'
 import { medianOf, sortSample, summarize } from '../stats/index.ts'
 import { formatBytes } from '../units/index.ts'
 import type { ChartContext } from './_common.ts'
+import { p2pState } from './_common.ts'
 import { diffChart } from './_diff.ts'
 import { groupsChart } from './_groups.ts'
 import { heatmapChart } from './_heatmap.ts'
@@ -59,7 +60,7 @@ export function latencyCharts(rows: readonly Row[], analysis: Analysis, ctx: Cha
   const series = buildSeries(rows)
   const groups = new Map<string, Fit[]>()
   for (const f of analysis.fits) {
-    const k = `${f.bench}|${f.p2p ?? ''}|${f.copy ?? ''}`
+    const k = `${f.bench}|${p2pState(f) ?? ''}|${f.copy ?? ''}`
     groups.set(k, [...(groups.get(k) ?? []), f])
   }
   const out: NamedChart[] = []
@@ -172,7 +173,7 @@ export function heatmapCharts(analysis: Analysis, ctx: ChartContext): NamedChart
   const byState = new Map<string, Fit[]>()
   for (const f of analysis.fits) {
     if (f.src === undefined || f.dst === undefined || !f.bench.startsWith('p2p.')) continue
-    const k = `${f.bench} p2p=${f.p2p ?? 'n/a'}${f.copy ? ` ${f.copy}` : ''}`
+    const k = `${f.bench} p2p=${p2pState(f) ?? 'n/a'}${f.copy ? ` ${f.copy}` : ''}`
     byState.set(k, [...(byState.get(k) ?? []), f])
   }
   return [...byState].map(([k, fits]) => {

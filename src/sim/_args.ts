@@ -1,6 +1,6 @@
 /** Parsing of the simulator's list-valued flags (GPU lists, size ranges, KEY=VALUE env). */
 import { badInput } from '../errors/index.ts'
-import type { P2pPairs } from './_types.ts'
+import type { P2pMode, P2pPairs } from './_types.ts'
 
 /** `0-7`, `0,2,4`, `0-3,6` → [0, 1, 2, 3, 6]; duplicates and bad tokens are bad input. */
 export function parseGpuList(spec: string): number[] {
@@ -79,4 +79,14 @@ export function parsePairs(spec: string): P2pPairs {
     if (!m) throw badInput(`--pairs ${spec}: "${tok}" is not SRC:DST (or all, self, cross)`)
     return [Number(m[1]), Number(m[2])] as const
   })
+}
+
+const P2P_MODES: readonly P2pMode[] = ['enabled', 'disabled', 'bounce']
+
+/** p2p_bench's --p2p: a comma list of enabled, disabled, bounce. */
+export function parseP2pModes(s: string): P2pMode[] {
+  const modes = s.split(',').map((m) => m.trim())
+  const bad = modes.find((m) => !(P2P_MODES as readonly string[]).includes(m))
+  if (bad !== undefined) throw badInput(`--p2p ${s}: "${bad}" is not a P2P mode (enabled, disabled, bounce)`)
+  return [...new Set(modes)] as P2pMode[]
 }

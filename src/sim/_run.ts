@@ -1,5 +1,5 @@
 /** A simulated run with every option resolved to its value (defaults filled in, checked). */
-import type { Collective, CollectiveModel, Fault, P2pPairs, Preset, SimFormat } from './_types.ts'
+import type { Collective, CollectiveModel, Fault, P2pMode, P2pPairs, Preset, SimFormat } from './_types.ts'
 
 /** Everything a renderer needs. */
 export interface Run {
@@ -14,6 +14,8 @@ export interface Run {
   pairs: P2pPairs
   /** p2p-bench's copy kinds (its --copy). */
   copies: readonly ('ce' | 'sm')[]
+  /** p2p-bench's P2P modes (its --p2p). */
+  p2pModes: readonly P2pMode[]
   step: string
   iters: number
   warmup: number

@@ -67,6 +67,7 @@ export function resolve(o: SimOptions): Run {
     bwSizes,
     pairs: resolvePairs(o, gpus.length),
     copies: o.copies?.length ? o.copies : ['ce', 'sm'],
+    p2pModes: o.p2pModes?.length ? o.p2pModes : ['enabled', 'disabled', 'bounce'],
     step: o.step ?? '2(factor)',
     iters: positiveInt(o.iters, 20, '--iters', 1),
     warmup: positiveInt(o.warmup, 1, '--warmup'),

@@ -38,6 +38,9 @@ export const PATH_LEVELS = ['NV', 'PIX', 'PXB', 'PHB', 'NODE', 'SYS'] as const
 /** One of PATH_LEVELS. */
 export type PathLevel = (typeof PATH_LEVELS)[number]
 
+/** p2p_bench's P2P modes: peer access on, off (the driver stages), or staged through host memory by the bench. */
+export type P2pMode = 'enabled' | 'disabled' | 'bounce'
+
 /** What a p2p copy between two GPUs costs on one class of path. */
 export interface LinkParams {
   /** Path level between the two GPUs, as `nvidia-smi topo -m` would print it. */
@@ -200,6 +203,8 @@ export interface SimOptions {
   pairs?: P2pPairs
   /** p2p-bench: copy kinds, as its --copy (default both; the model costs them the same). */
   copies?: readonly ('ce' | 'sm')[]
+  /** p2p-bench: P2P modes, as its --p2p (default enabled,disabled,bounce, as the bench's). */
+  p2pModes?: readonly P2pMode[]
   /** How the sizes were given, for the banner's `step:` ("2(factor)", "1024(bytes)"). */
   step?: string
   iters?: number

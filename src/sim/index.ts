@@ -7,7 +7,7 @@
 import { collectiveModel, p2pBandwidth, p2pLatency, presetByName, trueTimeOf } from './_physics.ts'
 import type { BandwidthQuery, Collective, CollectiveModel, NoiseParams, TruthQuery } from './_types.ts'
 
-export { parseBytes, parseEnvList, parseGpuList, parsePairs, parseSizes } from './_args.ts'
+export { parseBytes, parseEnvList, parseGpuList, parseP2pModes, parsePairs, parseSizes } from './_args.ts'
 export type { ClusterJob, Injection, InjectKind } from './_cluster.ts'
 export { clusterModel, FABRIC_IDS, INJECT_KINDS, parseInjections, simulateClusterJob } from './_cluster.ts'
 export { hostDeltaS, parseSimHost, SIM_HOST_VALUES } from './_host.ts'
@@ -26,6 +26,7 @@ export type {
   Fault,
   MachineSpec,
   NoiseParams,
+  P2pMode,
   P2pPairs,
   PathLevel,
   PciNode,

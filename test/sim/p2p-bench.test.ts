@@ -27,14 +27,24 @@ test('p2p-bench: the native parser detects and reads it, every size × iteration
     diagnostics.filter((d) => d.severity !== 'info'),
     [],
   )
-  // No peer access in the VM: an SM copy with P2P enabled is a SKIP line for each cross pair and test.
-  const skips = diagnostics.filter((d) => d.code === 'skipped')
-  assert.equal(skips.length, 6 * 3)
-  // 9 pairs (3 self + 6 cross); modes: self 4, cross 3 (ce on, ce off, sm off).
-  const modes = 3 * 4 + 6 * 3
+  // As p2p_bench skips (native/p2p_bench.cu skipReason), written down here from its rules: per test,
+  // a self pair skips P2P disabled (ce, sm); a cross pair in the VM (no peer access) skips enabled sm
+  // and disabled sm. 3 self + 6 cross pairs, 3 tests: (3 × 2 + 6 × 2) × 3 = 54 SKIP lines.
+  const skipLines = text.split('\n').filter((l) => l.startsWith('SKIP '))
+  assert.equal(skipLines.length, 54)
+  assert.equal(skipLines.filter((l) => /src=(\d)\/dst=\1\/p2p=disabled/.test(l)).length, 18)
+  assert.ok(skipLines.every((l) => !l.includes('/p2p=bounce/')))
+  // What runs: self enabled ce/sm and bounce ce/sm; cross enabled ce, disabled ce, bounce ce/sm: 4 each.
+  const modes = 3 * 4 + 6 * 4
   assert.equal(rows.filter((r) => r.bench === 'p2p.latency').length, modes * 3 * 4)
   assert.equal(rows.filter((r) => r.bench === 'p2p.bw_uni').length, modes * 2 * 4)
   assert.equal(rows.filter((r) => r.bench === 'p2p.bw_bi').length, modes * 2 * 4)
+  // bounce reads as P2P off, staged by the bench; every row records its sample's batch.
+  const bounce = rows.filter((r) => r.staging === 'bounce')
+  assert.equal(bounce.length, (3 * 2 + 6 * 2) * 7 * 4)
+  assert.ok(bounce.every((r) => r.p2p === 'disabled' && r.peerAccess === false))
+  assert.ok(rows.every((r) => Number.isInteger(r.batch) && (r.batch as number) >= 1))
+  assert.equal(meta.version, 'gpucomm-native/2')
   assert.deepEqual([...new Set(rows.map((r) => r.iteration))].sort(), [0, 1, 2, 3])
   assert.deepEqual((meta.config as Record<string, string>)['peer.0.1'], '0')
   // Cross copies never run with peer access in the VM; a GPU to itself with P2P on does.
@@ -42,7 +52,7 @@ test('p2p-bench: the native parser detects and reads it, every size × iteration
   assert.ok(rows.filter((r) => r.src === r.dst && r.p2p === 'enabled').every((r) => r.peerAccess === true))
 })
 
-test('p2p-bench: the seed VM floor is ~13.7 µs at every small size, host-staged on the same GPU too, and grows with size', () => {
+test('p2p-bench: the seed VM floor is ~13.7 µs at every small size, bounced on the same GPU too, and grows with size', () => {
   const text = simulate({ preset: 'seed-vm', format: 'p2p-bench', sizes: [8, 1024, 1 << 20], bwSizes: [], iters: 20 })
   const lat = parse(text).rows.filter((r) => r.bench === 'p2p.latency' && r.copy === 'ce')
   const med = (f: (r: (typeof lat)[number]) => boolean) => medianOf(sortSample(lat.filter(f).map((r) => r.value)))
@@ -50,8 +60,10 @@ test('p2p-bench: the seed VM floor is ~13.7 µs at every small size, host-staged
     const cross = med((r) => r.src !== r.dst && r.sizeBytes === size)
     assert.ok(Math.abs(cross - 13.7e-6) < 0.5e-6, `cross ${size} B: ${cross}`)
   }
-  const stagedSelf = med((r) => r.src === r.dst && r.p2p === 'disabled' && r.sizeBytes === 8)
-  assert.ok(Math.abs(stagedSelf - 13.7e-6) < 0.5e-6, `self, P2P off: ${stagedSelf}`)
+  // Inside one GPU P2P off is skipped (the copy never leaves the GPU); the bench's bounce stages it.
+  assert.equal(lat.filter((r) => r.src === r.dst && r.p2p === 'disabled' && r.staging === undefined).length, 0)
+  const bouncedSelf = med((r) => r.src === r.dst && r.staging === 'bounce' && r.sizeBytes === 8)
+  assert.ok(Math.abs(bouncedSelf - 13.7e-6) < 0.5e-6, `self, bounce: ${bouncedSelf}`)
   const local = med((r) => r.src === r.dst && r.p2p === 'enabled' && r.sizeBytes === 8)
   assert.ok(local < 2e-6, `self, P2P on: ${local}`)
   // 1 MiB over the host-staged path (~45 GB/s) adds ~23 µs to the floor.

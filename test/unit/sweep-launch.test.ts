@@ -80,12 +80,15 @@ test('sim: the bin is run with node; format, GPUs, sizes, seed, trial and env fo
   assert.ok(!sim.command(t2, { gpus: [0, 1, 2, 3], procs: 1 }, ctx, 2).argv.includes('--fault'))
   const p2p = pts.find((p) => p.kind === 'pairs')
   assert.ok(p2p)
-  // Pairs run the simulated p2p_bench: every ordered pair (and each GPU to itself), latency sizes up to 1 MiB, bandwidth from 64 KiB.
-  assert.deepEqual(sim.command(p2p, { gpus: [0, 1, 2, 3, 4, 5, 6, 7], procs: 1 }, ctx, 1).argv.slice(5, 15), [
+  // Pairs run the simulated p2p_bench: every ordered pair (and each GPU to itself), P2P on and off (the
+  // driver's staging; the bench's own bounce costs the same in the model), latency sizes up to 1 MiB, bandwidth from 64 KiB.
+  assert.deepEqual(sim.command(p2p, { gpus: [0, 1, 2, 3, 4, 5, 6, 7], procs: 1 }, ctx, 1).argv.slice(5, 17), [
     '--format',
     'p2p-bench',
     '--copy',
     'ce',
+    '--p2p',
+    'enabled,disabled',
     '--pairs',
     'all',
     '--sizes',

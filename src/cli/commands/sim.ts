@@ -36,6 +36,10 @@ export const simCommand = defineCommand({
         type: 'string',
         describe: 'p2p-bench: bandwidth sizes, or "none" (default 64K:256M:x4)',
       })
+      .option('p2p', {
+        type: 'string',
+        describe: 'p2p-bench: P2P modes, a list of enabled, disabled, bounce (default all three, as p2p_bench)',
+      })
       .option('copy', {
         type: 'string',
         choices: ['ce', 'sm', 'ce,sm'],
@@ -99,6 +103,7 @@ export const simCommand = defineCommand({
       ...(sizes ? { sizes: sizes.sizes, step: sizes.step } : {}),
       ...(bwSizes ? { bwSizes } : {}),
       ...(pairs ? { pairs } : {}),
+      ...(typeof args.p2p === 'string' ? { p2pModes: sim.parseP2pModes(args.p2p) } : {}),
       ...(typeof args.copy === 'string' ? { copies: args.copy.split(',') as ('ce' | 'sm')[] } : {}),
       iters: args.iters as number,
       warmup: args.warmup as number,

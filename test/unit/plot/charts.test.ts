@@ -83,3 +83,28 @@ test('diff chart: the top cells by |delta| with CI whiskers, "N of M shown", A a
   assert.ok(bars.every((v) => Number(v.lo) <= Number(v.pct) && Number(v.pct) <= Number(v.hi)))
   assert.ok(bars.some((v) => String(v.cell).includes('peer access: yes → no')))
 })
+
+/** A heatmap's cells (rows with src, dst and self), wherever the spec keeps its data. */
+const cellsOf = (spec: Spec) =>
+  [...(spec.data?.values ?? []), ...spec.layer.flatMap((l) => l.data?.values ?? [])].filter((v) => 'self' in v)
+
+test('p2p_bench bounce rows (P2P off, staged by the bench) get their own heatmap: one cell per pair in each', async () => {
+  const bench = { sizes: [8, 64], iters: 3, p2pModes: ['enabled', 'disabled', 'bounce'] as const }
+  const dir = await simSet({ preset: 'seed-vm', seed: 5, groups: [], bench })
+  const maps = (await chartsOf(dir, 'heatmap')).filter((c) => c.name.startsWith('heatmap-p2p-latency'))
+  assert.deepEqual(maps.map((c) => c.name).sort(), [
+    'heatmap-p2p-latency-p2p-bounce-ce',
+    'heatmap-p2p-latency-p2p-disabled-ce',
+    'heatmap-p2p-latency-p2p-enabled-ce',
+  ])
+  for (const c of maps) {
+    const cells = cellsOf(c.spec as unknown as Spec)
+    const keys = cells.map((v) => `${v.src}>${v.dst}`)
+    assert.equal(new Set(keys).size, keys.length, `${c.name}: a pair drawn twice`)
+  }
+  // P2P off inside one GPU is not measured (the bench skips it); the bounce map has the diagonal.
+  const diagonal = (name: string) =>
+    cellsOf(maps.find((c) => c.name === name)?.spec as unknown as Spec).filter((v) => v.self === true)
+  assert.equal(diagonal('heatmap-p2p-latency-p2p-disabled-ce').length, 0)
+  assert.equal(diagonal('heatmap-p2p-latency-p2p-bounce-ce').length, 4)
+})
