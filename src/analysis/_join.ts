@@ -4,7 +4,7 @@
  * than the rest of their class flagged.
  */
 import { medianOf, sortSample } from '../stats/index.ts'
-import type { Fit, GpuOutlier, LinkClassSummary, Verdict } from './_types.ts'
+import type { Fit, GpuOutlier, LinkClassSummary, Mechanism, Verdict } from './_types.ts'
 
 /** What the analysis needs from a topology capture. */
 export interface TopologyView {
@@ -30,9 +30,17 @@ export const OUTLIER_RATIO = 1.5
 const med = (v: readonly number[]): number => medianOf(sortSample(v))
 const classOf = (f: Fit): string => f.linkClass ?? 'all'
 const groupKey = (f: Fit): string =>
-  `${f.bench}\u0000${f.p2p ?? ''}\u0000${f.peerAccess ?? ''}\u0000${JSON.stringify(f.env ?? {})}\u0000${classOf(f)}`
+  [f.bench, f.p2p, f.staging, f.copy, f.peerAccess, JSON.stringify(f.env ?? {}), classOf(f)].join('\u0000')
 
-/** Cross-GPU pair fits grouped by bench, P2P mode, env and link class. */
+/** The mechanism most of a class's pairs share (the first met wins a tie). */
+function commonMechanism(g: readonly Fit[]): Mechanism {
+  const n = new Map<string, number>()
+  for (const f of g) n.set(f.mechanism.id, (n.get(f.mechanism.id) ?? 0) + 1)
+  const top = [...n].reduce((a, b) => (b[1] > a[1] ? b : a))[0]
+  return (g.find((f) => f.mechanism.id === top) as Fit).mechanism
+}
+
+/** Cross-GPU pair fits grouped by bench, P2P mode (and the bench's own staging), copy kind, env and link class. */
 function classGroups(fits: readonly Fit[]): Map<string, Fit[]> {
   const out = new Map<string, Fit[]>()
   for (const f of fits) {
@@ -54,7 +62,10 @@ export function linkClasses(fits: readonly Fit[]): LinkClassSummary[] {
       linkClass: classOf(f0),
       bench: f0.bench,
       p2p: f0.p2p,
+      ...(f0.staging !== undefined ? { staging: f0.staging } : {}),
+      ...(f0.copy !== undefined ? { copy: f0.copy } : {}),
       ...(f0.peerAccess !== undefined ? { peerAccess: f0.peerAccess } : {}),
+      mechanism: commonMechanism(g),
       pairs: g.length,
       medianAlpha: med(a),
       minAlpha: Math.min(...a),
@@ -91,12 +102,17 @@ export function joinVerdicts(
   outliers: readonly GpuOutlier[],
   fmt: (s: number) => string,
 ): Verdict[] {
-  const v: Verdict[] = classes.map((c) => ({
-    subject: `${c.bench}${c.p2p ? ` p2p=${c.p2p}` : ''}${c.peerAccess === false ? ' (no peer access)' : ''} ${c.linkClass === 'all' ? 'all pairs' : `${c.linkClass} pairs`}`,
-    kind: 'class',
-    text: `${c.pairs} pairs, floor median ${fmt(c.medianAlpha)} (range ${fmt(c.minAlpha)} – ${fmt(c.maxAlpha)})`,
-    bands: [],
-  }))
+  const v: Verdict[] = classes.map((c) => {
+    const p2p = c.staging ?? c.p2p
+    const subject = [
+      `${c.bench}${p2p ? ` p2p=${p2p}` : ''}${c.copy === 'sm' ? ' sm' : ''}`,
+      c.peerAccess === false && c.p2p === 'enabled' ? ' (no peer access)' : '',
+      ` ${c.linkClass === 'all' ? 'all pairs' : `${c.linkClass} pairs`}`,
+    ].join('')
+    const range = `${c.pairs} pairs, floor median ${fmt(c.medianAlpha)} (range ${fmt(c.minAlpha)} – ${fmt(c.maxAlpha)})`
+    const text = c.mechanism ? `${range}: ${c.mechanism.text}` : range
+    return { subject, kind: 'class', text, ...(c.mechanism ? { mechanism: c.mechanism } : {}), bands: [] }
+  })
   for (const o of outliers) {
     const cls = o.linkClass === 'all' ? 'the other pairs' : `their class (${o.linkClass})`
     v.push({

@@ -211,8 +211,13 @@ export interface LinkClassSummary {
   linkClass: string
   bench: string
   p2p: string | null
+  /** `bounce`: P2P off, staged through host memory by the bench itself (p2p_bench). */
+  staging?: 'bounce'
+  copy?: 'ce' | 'sm'
   /** false when P2P was requested but the pairs had no peer access (host-staged fallback). */
   peerAccess?: boolean
+  /** The mechanism most of the class's pairs share. */
+  mechanism?: Mechanism
   pairs: number
   medianAlpha: number
   minAlpha: number

@@ -7,6 +7,7 @@ import { analyze, compare, resolveModel } from '../../src/analysis/index.ts'
 import type { Row } from '../../src/model/index.ts'
 import { captureTopology } from '../../src/topology/index.ts'
 import { cli, FIXTURES, tmp } from '../helpers.ts'
+import { simSet } from '../simset.ts'
 import { normal, seriesRows, writeSet } from './generated.ts'
 
 const US = 1e-6
@@ -204,4 +205,27 @@ test('CLI: a missing directory, a non-result-set, an unknown model or axis are b
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`)
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr)
   }
+})
+
+test("link-class verdicts name their mechanism, and keep the bench's own bounce apart from the driver's staging", async () => {
+  const bench = { sizes: [8, 64, 512], iters: 3, p2pModes: ['enabled', 'disabled', 'bounce'] as const }
+  const a = await analyze(await simSet({ preset: 'seed-vm', seed: 6, groups: [], bench }))
+  const lat = a.classes.filter((c) => c.bench === 'p2p.latency')
+  // Three P2P states, 12 cross pairs each (4 GPUs): bounce is not pooled with P2P disabled.
+  assert.deepEqual(lat.map((c) => `${c.staging ?? c.p2p}:${c.pairs}`).sort(), [
+    'bounce:12',
+    'disabled:12',
+    'enabled:12',
+  ])
+  assert.ok(
+    lat.every((c) => c.mechanism?.id === 'host-staged'),
+    JSON.stringify(lat.map((c) => c.mechanism?.id)),
+  )
+  const v = a.verdicts.filter((x) => x.kind === 'class' && x.subject.startsWith('p2p.latency'))
+  assert.equal(v.length, 3)
+  for (const x of v) {
+    assert.equal(x.mechanism?.id, 'host-staged')
+    assert.ok(x.text.endsWith(`: ${x.mechanism?.text}`), x.text)
+  }
+  assert.ok(v.some((x) => x.subject.includes('p2p=bounce')))
 })

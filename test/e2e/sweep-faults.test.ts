@@ -42,9 +42,7 @@ test('hang → hung at the watchdog (group killed); crash, exit, garbage, trunca
     '--sim-fault',
     f,
   ])
-  const t0 = performance.now()
   const r = await sweep([...BASE, '--trials', '7', '--timeout', '5', '--seed', String(seed), ...faults, '--out', out])
-  const wall = (performance.now() - t0) / 1000
   assert.equal(r.code, 1, 'a sweep with failed points exits 1')
   assert.match(r.stdout, /7 points: 1 hung, 2 failed, 3 corrupt, 1 ok/)
   const m = manifestOf(out)
@@ -68,13 +66,15 @@ test('hang → hung at the watchdog (group killed); crash, exit, garbage, trunca
   assert.equal(hint?.[1], join(out, 'raw', 'nccl.all_reduce~tp4~t6', 'a1-g0-3.stdout'))
   assert.ok(existsSync(hint?.[1] ?? ''))
   assert.doesNotMatch(r.stderr, /t7 ok[^\n]*not in the set/)
-  assert.ok(wall < 40, `the hang cost about the watchdog time, not more (${wall.toFixed(1)} s)`)
   // Only the ok point's rows are kept; every launch's raw output and status are.
   const set = await loadSet(out)
   assert.deepEqual([...new Set(set.rows.map((x) => x.point))], ['nccl.all_reduce~tp4~t7'])
   const extra = m.extra?.sweep as SweepExtra
   const hang = extra.points['nccl.all_reduce~tp4~t1']?.attempts[0]?.launches[0]
   assert.equal(hang?.killed, 'no-output')
+  // It waited out the watchdog (no upper bound on wall time here: that is load, not behaviour; a
+  // watchdog that never fires ends at the test's timeout instead).
+  assert.ok((hang?.wallS ?? 0) >= 5, `hung after ${hang?.wallS} s, before the 5 s watchdog`)
   assert.match(readFileSync(join(out, hang?.stdout ?? ''), 'utf8'), /# Using devices/)
   const crash = extra.points['nccl.all_reduce~tp4~t2']?.attempts[0]?.launches[0]
   assert.equal(crash?.signal, 'SIGABRT')
