@@ -156,6 +156,7 @@ export function simulateClusterJob(job: ClusterJob): string {
     bwSizes: [],
     pairs: 'all',
     copies: ['ce'],
+    p2pModes: ['enabled', 'disabled'],
     step: '2(factor)',
     iters: job.iters,
     warmup: job.warmup,
