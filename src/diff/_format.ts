@@ -5,9 +5,13 @@
 import { stringify } from 'csv-stringify/sync'
 import { renderTable } from '../present/index.ts'
 import type { Summary } from '../stats/index.ts'
-import { formatBytes, formatValue } from '../units/index.ts'
+import { formatValue } from '../units/index.ts'
+import type { CellText } from './_layout.ts'
+import { heading, sideText, tableLines } from './_layout.ts'
 import { changeText } from './_observed.ts'
-import type { DiffCell, DiffGeomean, DiffResult, DiffSide } from './_types.ts'
+import type { TableProjection } from './_project.ts'
+import { projectTables } from './_project.ts'
+import type { DiffCell, DiffResult, DiffSide } from './_types.ts'
 
 /** Output formats of `gpucomm diff`. */
 export type DiffFormat = 'text' | 'md' | 'csv' | 'json'
@@ -44,32 +48,6 @@ export function signedPct(fraction: number): string {
   return fraction > 0 ? `+${s}` : s
 }
 
-/** The row label: the key without bench/metric, sizes in binary units (`size=1MiB`). */
-function label(c: DiffCell): string {
-  const l =
-    c.config.sizeBytes === null
-      ? c.label
-      : c.label.replace(/\bsize=\d+/, `size=${formatBytes(c.config.sizeBytes).replace(' ', '')}`)
-  const changed = c.changed?.length ? ` (${changeText(c.changed)})` : ''
-  return `${c.bench} ${l === '-' ? '' : l}`.trim() + changed
-}
-
-interface Section {
-  metric: string
-  rows: string[][]
-}
-
-function sections(r: DiffResult): Section[] {
-  const by = new Map<string, Section>()
-  for (const c of r.cells) {
-    let s = by.get(c.metric)
-    if (!s) by.set(c.metric, (s = { metric: c.metric, rows: [] }))
-    s.rows.push([label(c), medianPm(c.a, c.unit), medianPm(c.b, c.unit), deltaCell(c), pCell(c)])
-  }
-  for (const g of r.geomeans) by.get(g.metric)?.rows.push(geoRow(g))
-  return [...by.values()]
-}
-
 /** The delta column: the change when significant, `~` when tested and not, `(±x%)` when not testable. */
 function deltaCell(c: DiffCell): string {
   if (c.errors.length > 0) return 'ERROR'
@@ -84,8 +62,11 @@ function pCell(c: DiffCell): string {
   return `p=${c.p.toFixed(3)} q=${c.q.toFixed(3)} ${n}`
 }
 
-function geoRow(g: DiffGeomean): string[] {
-  return ['geomean', formatValue(g.a, g.unit), formatValue(g.b, g.unit), signedPct(g.delta), `${g.cells} cells`]
+const CELL_TEXT: CellText = {
+  side: (c, side) => sideText(c, side, medianPm),
+  delta: deltaCell,
+  p: pCell,
+  pct: signedPct,
 }
 
 const sideLine = (name: string, s: DiffSide): string =>
@@ -120,14 +101,20 @@ export function testingLines(r: DiffResult): string[] {
 
 const fmtCount = (x: number): string => (x >= 10 ? x.toFixed(0) : x.toFixed(1))
 
+/** The diff's tables in human units: a heading, the header and the lines of each (text, Markdown and the report use them). */
+export function diffTables(
+  r: DiffResult,
+  p: TableProjection = {},
+): { heading: string; header: string[]; lines: string[][] }[] {
+  return projectTables(r, p).map((t) => ({ heading: heading(t), ...tableLines(t, CELL_TEXT) }))
+}
+
 /** The benchstat-like text report. */
-export function diffText(r: DiffResult): string {
+export function diffText(r: DiffResult, p: TableProjection = {}): string {
   const out: string[] = []
   if (r.simulated) out.push('SIMULATED data: these numbers come from gpucomm sim, not from hardware.')
   out.push(sideLine('A', r.a), sideLine('B', r.b), ...testingLines(r), '')
-  for (const s of sections(r)) {
-    out.push(renderTable([s.metric, 'A', 'B', 'delta', 'p'], s.rows))
-  }
+  for (const t of diffTables(r, p)) out.push(t.heading, renderTable(t.header, t.lines))
   out.push(...onlyLines('A', r.onlyA), ...onlyLines('B', r.onlyB))
   for (const w of r.warnings) out.push(`note: ${w}`)
   return out.join('\n').replace(/\n*$/, '\n')
@@ -136,7 +123,7 @@ export function diffText(r: DiffResult): string {
 const mdCell = (s: string): string => s.replace(/\|/g, '\\|')
 
 /** The report as Markdown: one table per metric. */
-export function diffMarkdown(r: DiffResult): string {
+export function diffMarkdown(r: DiffResult, p: TableProjection = {}): string {
   const out: string[] = []
   if (r.simulated) out.push('**SIMULATED data**: these numbers come from gpucomm sim, not from hardware.', '')
   out.push(
@@ -145,9 +132,11 @@ export function diffMarkdown(r: DiffResult): string {
     ...testingLines(r).map((l) => `- ${mdCell(l)}`),
     '',
   )
-  for (const s of sections(r)) {
-    out.push(`### ${s.metric}`, '', '| cell | A | B | delta | p |', '|---|---:|---:|---:|---|')
-    for (const row of s.rows) out.push(`| ${row.map(mdCell).join(' | ')} |`)
+  for (const t of diffTables(r, p)) {
+    const values = new Set(['A', 'B', 'delta', 'p'])
+    const align = t.header.map((h) => (values.has(h) || h.includes('=') ? '---:' : '---'))
+    out.push(`### ${mdCell(t.heading)}`, '', `| ${t.header.map(mdCell).join(' | ')} |`, `|${align.join('|')}|`)
+    for (const row of t.lines) out.push(`| ${row.map(mdCell).join(' | ')} |`)
     out.push('')
   }
   for (const [name, keys] of [
@@ -164,13 +153,37 @@ export function diffMarkdown(r: DiffResult): string {
 const num = (x: number): string | number =>
   Number.isFinite(x) ? Number(x.toPrecision(12)) : Number.isNaN(x) ? '' : x > 0 ? 'inf' : '-inf'
 
-/** The cells as CSV in base units (seconds, bytes/second); geomeans and only-in-one lists are left to text/JSON. */
+/** Condition columns of the CSV: the cell's requested configuration, one named column each (sizes in bytes). */
+const CONFIG_COLUMNS = [
+  ['src', 'src'],
+  ['dst', 'dst'],
+  ['group', 'group'],
+  ['ranks', 'ranks'],
+  ['grouping', 'grouping'],
+  ['size_bytes', 'sizeBytes'],
+  ['placement', 'placement'],
+  ['p2p', 'p2p'],
+  ['copy', 'copy'],
+  ['staging', 'staging'],
+  ['direction', 'direction'],
+  ['timer', 'timer'],
+  ['dtype', 'dtype'],
+  ['redop', 'redop'],
+  ['root', 'root'],
+] as const
+
+/**
+ * The cells as CSV in base units (seconds, bytes/second, bytes), the unit named in its own
+ * column and each condition in a named column; geomeans and only-in-one lists are left to text/JSON.
+ */
 export function diffCsv(r: DiffResult): string {
   const header = [
     'key',
     'bench',
     'metric',
     'unit',
+    ...CONFIG_COLUMNS.map(([name]) => name),
+    'changed',
     'a_n',
     'a_median',
     'a_ci_lo',
@@ -195,6 +208,8 @@ export function diffCsv(r: DiffResult): string {
     c.bench,
     c.metric,
     c.unit,
+    ...CONFIG_COLUMNS.map(([, field]) => c.config[field] ?? ''),
+    c.changed?.length ? changeText(c.changed) : '',
     c.a.n,
     num(c.a.median),
     num(c.a.ci[0]),
@@ -223,9 +238,9 @@ export function diffJson(r: DiffResult): string {
 }
 
 /** Formats a diff in one of the four formats. */
-export function formatDiff(r: DiffResult, format: DiffFormat): string {
-  if (format === 'md') return diffMarkdown(r)
+export function formatDiff(r: DiffResult, format: DiffFormat, p: TableProjection = {}): string {
+  if (format === 'md') return diffMarkdown(r, p)
   if (format === 'csv') return diffCsv(r)
   if (format === 'json') return diffJson(r)
-  return diffText(r)
+  return diffText(r, p)
 }

@@ -4,8 +4,20 @@
  * set only), and format the result as text, Markdown, CSV or JSON.
  */
 export { diffSets, regressions, relDelta } from './_diff.ts'
+export type { Field } from './_fields.ts'
+export { FIELD_NAMES, fieldOf } from './_fields.ts'
 export type { DiffFormat } from './_format.ts'
-export { diffCsv, diffJson, diffMarkdown, diffText, formatDiff, medianPm, signedPct } from './_format.ts'
+export {
+  diffCsv,
+  diffJson,
+  diffMarkdown,
+  diffTables,
+  diffText,
+  formatDiff,
+  medianPm,
+  signedPct,
+  testingLines,
+} from './_format.ts'
 export {
   benjaminiHochberg,
   DERIVED_METRICS,
@@ -17,6 +29,8 @@ export {
 } from './_gate.ts'
 export type { ObservedChange } from './_observed.ts'
 export { changeText } from './_observed.ts'
+export type { Filter, ProjectedRow, ProjectedTable, SetProjection, TableProjection } from './_project.ts'
+export { matches, parseFields, parseFilter, projectSet, projectTables } from './_project.ts'
 export type {
   DiffCell,
   DiffGeomean,

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Analysis, Comparison } from '../analysis/index.ts'
 import { analyze, compare, resolveModel, subjectOf } from '../analysis/index.ts'
 import type { DiffResult } from '../diff/index.ts'
-import { changeText, medianPm, signedPct } from '../diff/index.ts'
+import { diffTables, testingLines } from '../diff/index.ts'
 import type { Manifest } from '../model/index.ts'
 import type { NamedChart } from '../plot/index.ts'
 import * as plot from '../plot/index.ts'
@@ -134,14 +134,8 @@ function groupingSection(c: Comparison, charts: NamedChart[]): Section | undefin
 }
 
 function diffSection(d: DiffResult, charts: NamedChart[]): Section {
-  // Human units everywhere: medians with their CI, signed percentages, sizes in binary units.
-  const rows = d.cells.map((c) => [
-    `${c.bench} ${c.metric} ${c.label.replace(/\bsize=(\d+)/, (_, b: string) => `size=${formatBytes(Number(b))}`)}${c.changed?.length ? ` (${changeText(c.changed)})` : ''}`,
-    `${medianPm(c.a, c.unit)} (n=${c.a.n})`,
-    `${medianPm(c.b, c.unit)} (n=${c.b.n})`,
-    c.significant ? signedPct(c.delta) : '~',
-    Number.isFinite(c.p) ? c.p.toPrecision(2) : '–',
-  ])
+  // The diff's own tables (one per bench and metric, human units), as `gpucomm diff` prints them.
+  const tables = diffTables(d).map((t) => html`<h3>${t.heading}</h3>${table(t.header, t.lines)}`)
   const only =
     d.onlyA.length + d.onlyB.length
       ? paragraphs([`${d.onlyA.length} cells only in the baseline, ${d.onlyB.length} only in this set.`])
@@ -149,7 +143,7 @@ function diffSection(d: DiffResult, charts: NamedChart[]): Section {
   return {
     id: 'diff',
     title: `Change against the baseline ${d.a.dir}`,
-    body: html`${table(['cell', 'baseline median', 'this median', 'delta', 'p'], rows)}${only}`,
+    body: html`${paragraphs([`A = the baseline, B = this set. ${testingLines(d)[0]}`])}${tables}${only}`,
     charts: charts.map(toReportChart),
   }
 }

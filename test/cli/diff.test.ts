@@ -66,19 +66,18 @@ test('text, md and csv formats', async () => {
   const t = await cli(['diff', A, C])
   assert.equal(t.code, 0)
   assert.match(t.stdout, /^A: .*\/a: sweep .*, 288 rows, 24 cells$/m)
-  assert.match(t.stdout, /^latency\s+A\s+B\s+delta\s+p$/m)
-  assert.match(
-    t.stdout,
-    /^p2p\.latency src=0 dst=1 size=8B p2p=disabled copy=ce timer=gpu\s+\S+ µs ±\S+\s+\S+ µs ±\S+\s+(~|[+-]\S+%)\s+p=\d\.\d{3} q=\d\.\d{3} n=12\+12$/m,
-  )
+  // One table per bench and metric: the fields common to it in the heading, the others as label columns.
+  assert.match(t.stdout, /^p2p\.latency latency \(p2p=disabled copy=ce timer=gpu\)\npair\s+size\s+A\s+B\s+delta\s+p$/m)
+  assert.match(t.stdout, /^0→1\s+8 B\s+\S+ µs ±\S+\s+\S+ µs ±\S+\s+(~|[+-]\S+%)\s+p=\d\.\d{3} q=\d\.\d{3} n=12\+12$/m)
   assert.match(t.stdout, /^geomean\s+\S+ GB\/s\s+\S+ GB\/s/m)
   const md = await cli(['diff', A, B, '--format', 'md'])
-  assert.match(md.stdout, /^\| cell \| A \| B \| delta \| p \|$/m)
+  assert.match(md.stdout, /^### p2p\.bw_uni bandwidth \(p2p=disabled copy=ce timer=gpu\)$/m)
+  assert.match(md.stdout, /^\| pair \| size \| A \| B \| delta \| p \|$/m)
   const csv = await cli(['diff', A, B, '--format', 'csv'])
   const lines = csv.stdout.trimEnd().split('\n')
   assert.equal(
     lines[0],
-    'key,bench,metric,unit,a_n,a_median,a_ci_lo,a_ci_hi,b_n,b_median,b_ci_lo,b_ci_hi,delta,p,q,exact,tested,reachable,resolution,significant,regression,errors',
+    'key,bench,metric,unit,src,dst,group,ranks,grouping,size_bytes,placement,p2p,copy,staging,direction,timer,dtype,redop,root,changed,a_n,a_median,a_ci_lo,a_ci_hi,b_n,b_median,b_ci_lo,b_ci_hi,delta,p,q,exact,tested,reachable,resolution,significant,regression,errors',
   )
   assert.equal(lines.length, 25)
 })
@@ -131,9 +130,12 @@ test('real fixtures of one system (DGX-2, nccl-tests): a sane table', async () =
   assert.ok(j.cells.some((c) => c.metric === 'time') && j.cells.some((c) => c.metric === 'busbw'))
   const t = await cli(['diff', one, two])
   assert.equal(t.code, 0)
-  assert.match(t.stdout, /^time\s+A\s+B\s+delta\s+p$/m)
+  assert.match(
+    t.stdout,
+    /^nccl\.all_reduce time \(ranks=12 timer=cpu dtype=float redop=sum\)\nsize\s+placement\s+A\s+B\s+delta\s+p$/m,
+  )
   // One trial per side cannot reach p ≤ 0.05: said once, and the deltas are shown untested in ( ).
-  assert.match(t.stdout, /^nccl\.all_reduce .*size=8B.* µs ±∞\s+\S+ µs ±∞\s+\(0\.00%\)\s+n=1\+1$/m)
+  assert.match(t.stdout, /^8 B\s+in-place\s+\S+ µs ±∞\s+\S+ µs ±∞\s+\(0\.00%\)\s+n=1\+1$/m)
   assert.equal(t.stdout.match(/cannot reach p ≤ 0\.05/g)?.length, 1)
   assert.match(t.stdout, /^tested: time; shown, not tested: algbw, busbw/m)
   assert.match(t.stdout, /^geomean\s+\S+ µs\s+\S+ µs\s+0\.00%/m)
@@ -141,4 +143,23 @@ test('real fixtures of one system (DGX-2, nccl-tests): a sane table', async () =
   assert.equal(other.cells.length, 0)
   assert.ok(other.onlyA.length > 0 && other.onlyB.length > 0)
   assert.match(other.warnings.join('\n'), /no cell is found in both sets/)
+})
+
+test('--filter, --ignore, --col through the CLI; a bad projection exits 2 with one line and prints no table', async () => {
+  const t = await cli(['diff', A, B, '--filter', 'bench:p2p.latency size:<=32B', '--ignore', 'pair', '--col', 'size'])
+  assert.equal(t.code, 0, t.stderr)
+  assert.match(t.stdout, /^p2p\.latency latency \(p2p=disabled copy=ce timer=gpu\)\ncell\s+size=8 B\s+size=32 B$/m)
+  // All pairs pooled: one row, one "A → B delta" per size (B is 10 % slower).
+  assert.match(t.stdout, /^-\s+\S+ µs ±\S+ → \S+ µs ±\S+ \+\d+\.\d+%\s+\S+ µs ±\S+ → \S+ µs ±\S+ \+\d+\.\d+%$/m)
+  assert.match(t.stdout, /^2 cells tested/m)
+  assert.doesNotMatch(t.stdout, /bandwidth|128 B/)
+  for (const args of [
+    ['--filter', 'size<=1K'],
+    ['--row', 'nope'],
+  ]) {
+    const bad = await cli(['diff', A, B, ...args])
+    assert.equal(bad.code, 2)
+    assert.equal(bad.stdout, '')
+    assert.equal(bad.stderr.trim().split('\n').length, 1, bad.stderr)
+  }
 })

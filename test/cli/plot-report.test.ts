@@ -54,6 +54,14 @@ test('the report is one self-contained file with every section and no network re
   assert.doesNotMatch(html, /<script[^>]+src=/)
   assert.doesNotMatch(html, /<link[^>]+href=["']?https?:/)
   assert.ok(html.includes('vegaEmbed') && html.length > 500_000, 'vega bundles inlined')
+  // The diff's tables: one per bench and metric, values in human units (no 1.000e+7, 0.00001047, Infinity%, raw bytes).
+  const diff = /<section id="diff">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? ''
+  assert.match(diff, /<h3>p2p\.latency latency \(/)
+  assert.match(diff, /<h3>nccl\.all_reduce time \(/)
+  const tables = [...diff.matchAll(/<table[^>]*>[\s\S]*?<\/table>/g)].map((m) => m[0]).join('\n')
+  assert.match(tables, /<td>\d+(\.\d+)? (ns|µs) ±/)
+  assert.match(tables, /<td>(8 B|1 KiB)<\/td>/)
+  assert.doesNotMatch(tables, /\d[eE][+-]?\d|\d\.\d{5,}|Infinity|NaN|<td>\d{3,}<\/td>/)
 })
 
 test('strings from a result set appear only escaped in the report', async () => {

@@ -29,5 +29,7 @@ test('VM vs bare metal: per-pair p2p latency cells compared, peer access yes →
   assert.deepEqual(d.onlyA, [])
   assert.deepEqual(d.onlyB, [])
   const text = diffText(d)
-  assert.match(text, /p2p\.latency src=0 dst=1 size=8B p2p=enabled copy=ce timer=gpu \(peer access: yes → no\)/)
+  assert.match(text, /^p2p\.latency latency \(copy=ce timer=gpu\)\npair\s+size\s+p2p\s+A\s+B\s+delta\s+p\s+changed$/m)
+  assert.match(text, /^0→1\s+8 B\s+enabled\s+\S+ ns ±\S+\s+1\d\.\d+ µs ±\S+\s+\+\d+%.*peer access: yes → no$/m)
+  assert.match(text, /^0→1\s+8 B\s+disabled\s+.*n=6\+6$/m)
 })

@@ -169,15 +169,12 @@ function smallDiff(): DiffResult {
 test('formats: text table with ~ and geomean rows, Markdown, CSV and JSON agree', () => {
   const r = smallDiff()
   const text = formatDiff(r, 'text')
-  assert.match(text, /^latency\s+A\s+B\s+delta\s+p$/m)
-  assert.match(
-    text,
-    /^p2p\.latency src=0 dst=1 size=8B .*µs ±[\d.]+%\s+.*µs ±[\d.]+%\s+\+1\d\.\d%\s+p=0\.000 q=0\.000 n=10\+10$/m,
-  )
+  assert.match(text, /^p2p\.latency latency \(pair=0→1 p2p=disabled copy=ce timer=gpu\)\nsize\s+A\s+B\s+delta\s+p$/m)
+  assert.match(text, /^8 B\s+\S+ µs ±[\d.]+%\s+\S+ µs ±[\d.]+%\s+\+1\d\.\d%\s+p=0\.000 q=0\.000 n=10\+10$/m)
   assert.equal(text.match(/^geomean /gm)?.length, 2)
   const md = formatDiff(r, 'md')
-  assert.match(md, /^### bandwidth$/m)
-  assert.match(md, /^\| p2p\.bw_uni src=0 dst=1 size=32B p2p=disabled copy=ce timer=gpu \| .*GB\/s ±/m)
+  assert.match(md, /^### p2p\.bw_uni bandwidth \(pair=0→1 p2p=disabled copy=ce timer=gpu\)$/m)
+  assert.match(md, /^\| 32 B \| \S+ GB\/s ±\S+ \| \S+ GB\/s ±/m)
   // No field of these cells holds a comma or a quote, so a plain split reads the CSV.
   const [head, ...lines] = formatDiff(r, 'csv')
     .trimEnd()

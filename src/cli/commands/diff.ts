@@ -38,16 +38,39 @@ export const diffCommand = defineCommand({
         default: true,
         describe: 'gate on Benjamini–Hochberg q ≤ alpha over all tested cells (--no-fdr: each p ≤ alpha)',
       })
+      .option('filter', {
+        type: 'string',
+        array: true,
+        describe:
+          'keep only cells matching KEY:VALUE terms, all of them (size:<=1KiB, bench:p2p.*, -p2p:disabled, pair:0-1, copy:ce,sm)',
+      })
+      .option('row', { type: 'string', array: true, describe: 'keys that form the rows, in order (e.g. pair,size)' })
+      .option('col', {
+        type: 'string',
+        array: true,
+        describe: 'keys that form the columns (e.g. size): A → B delta per value',
+      })
+      .option('ignore', {
+        type: 'string',
+        array: true,
+        describe: 'pool cells that differ only in these keys (e.g. pair: one cell per size over all pairs)',
+      })
       .option('allow-sim', {
         type: 'boolean',
         default: false,
         describe: 'allow comparing a SIMULATED set with a real one',
       })
       .example('gpucomm diff results/before results/after', 'what changed, and is it significant')
+      .example(
+        'gpucomm diff vm bare --filter "bench:p2p.latency size:<=1KiB" --col size',
+        'small-copy latency per pair, sizes across',
+      )
       .example('gpucomm diff base head --fail-on-regression 5', 'a CI gate: exit 1 on a significant slowdown over 5%'),
   run: async (args, io) => {
     const { loadSet } = await import('../../resultset/index.ts')
-    const { diffSets, formatDiff, regressions, signedPct } = await import('../../diff/index.ts')
+    const { diffSets, formatDiff, parseFields, parseFilter, projectSet, regressions, signedPct } = await import(
+      '../../diff/index.ts'
+    )
     const { badInput } = await import('../../errors/index.ts')
     const pct = args['fail-on-regression'] as number | undefined
     if (pct !== undefined && !(pct >= 0))
@@ -56,11 +79,18 @@ export const diffCommand = defineCommand({
     if (chosen && 'bad' in chosen)
       throw badInput(`diff: --metric ${chosen.bad}: unknown metric (known: ${METRICS.join(', ')})`)
     const metrics = chosen?.list
-    const a = await loadSet(args.a as string)
-    const b = await loadSet(args.b as string)
+    const list = (name: string): string[] => (args[name] as string[] | undefined) ?? []
+    const filters = list('filter')
+    const set = {
+      ignore: parseFields('--ignore', list('ignore')),
+      ...(filters.length ? { filter: parseFilter(filters.join(' ')) } : {}),
+    }
+    const table = { row: parseFields('--row', list('row')), col: parseFields('--col', list('col')) }
+    const a = projectSet(await loadSet(args.a as string), set)
+    const b = projectSet(await loadSet(args.b as string), set)
     const opts = { alpha: args.alpha as number, allowSim: args['allow-sim'] as boolean, metrics }
     const result = diffSets(a, b, opts)
-    io.stdout(formatDiff(result, args.format as 'text' | 'md' | 'csv' | 'json'))
+    io.stdout(formatDiff(result, args.format as 'text' | 'md' | 'csv' | 'json', table))
     if (pct === undefined) return 0
     const correction = args.fdr === false ? 'none' : 'bh'
     const bad = regressions(result, pct, correction)
