@@ -61,8 +61,10 @@ function index(rows: readonly Row[], by: string): Map<string, Map<number, Map<st
     if (g === undefined) continue
     const bench = out.get(r.bench) ?? new Map<number, Map<string, Row[]>>()
     out.set(r.bench, bench)
-    const size = bench.get(r.sizeBytes as number) ?? new Map<string, Row[]>()
-    bench.set(r.sizeBytes as number, size)
+    // Keyed by the requested size: all_gather's 8 B and 16 B requests both print 0 B.
+    const z = r.requestedBytes ?? (r.sizeBytes as number)
+    const size = bench.get(z) ?? new Map<string, Row[]>()
+    bench.set(z, size)
     const list = size.get(g) ?? []
     size.set(g, list)
     list.push(r)

@@ -6,7 +6,7 @@ import type { Row } from '../model/index.ts'
 import type { Summary } from '../stats/index.ts'
 import { DEFAULT_THRESHOLDS, summarize, withinBetweenIndexed } from '../stats/index.ts'
 import type { CellConfig, ObservedField } from './_key.ts'
-import { cellConfig, keyOf, OBSERVED, requestedConfig } from './_key.ts'
+import { cellConfig, keyOf, keySize, OBSERVED, requestedConfig } from './_key.ts'
 
 /** Variance of a cell within a launch versus between launches (see stats `withinBetween`). */
 export interface CellVariance {
@@ -106,7 +106,7 @@ export function compareCells(a: { key: string; config: CellConfig }, b: { key: s
     cmpNull(x.dst, y.dst) ||
     cmpStr(x.group ?? '', y.group ?? '') ||
     cmpNull(x.ranks, y.ranks) ||
-    cmpNull(x.sizeBytes, y.sizeBytes) ||
+    cmpNull(keySize(x), keySize(y)) ||
     cmpStr(a.key, b.key)
   )
 }

@@ -20,6 +20,8 @@ export interface CellConfig {
   ranks: number | null
   grouping?: string
   sizeBytes: number | null
+  /** The requested size where it differs from the printed one (see Row); the key's `size=` is this. */
+  requestedBytes?: number
   placement: Row['placement']
   p2p: Row['p2p']
   peerAccess?: boolean
@@ -49,6 +51,7 @@ export function cellConfig(r: Row): CellConfig {
     p2p: r.p2p,
     timer: r.timer,
   }
+  if (r.requestedBytes !== undefined) c.requestedBytes = r.requestedBytes
   if (r.group !== undefined) c.group = r.group
   if (r.grouping !== undefined) c.grouping = r.grouping
   if (r.peerAccess !== undefined) c.peerAccess = r.peerAccess
@@ -86,7 +89,8 @@ const v = (s: string): string => (s === '' || /[\s="]/.test(s) ? JSON.stringify(
  * those present, e.g. `bench=nccl.all_reduce metric=time ranks=8 size=1048576
  * placement=out-of-place timer=gpu dtype=float redop=sum`, or `bench=p2p.latency
  * metric=latency src=0 dst=1 size=1 p2p=disabled copy=ce`. Environment variables follow as
- * `env.NAME=value`, sorted by name. Sizes are bytes. Equal conditions give equal keys, in
+ * `env.NAME=value`, sorted by name. Sizes are bytes, the requested size where the source
+ * said it (see `keySize`). Equal conditions give equal keys, in
  * any result set.
  */
 export function cellKey(row: Row): string {
@@ -107,7 +111,8 @@ export function keyOf(c: CellConfig | Row, observed = true): string {
   if (c.group !== undefined) k += ` group=${v(c.group)}`
   if (c.ranks !== null) k += ` ranks=${c.ranks}`
   if (c.grouping !== undefined) k += ` grouping=${v(c.grouping)}`
-  if (c.sizeBytes !== null) k += ` size=${c.sizeBytes}`
+  const size = c.requestedBytes ?? c.sizeBytes
+  if (size !== null) k += ` size=${size}`
   if (c.placement !== null) k += ` placement=${c.placement}`
   if (c.p2p !== null) k += ` p2p=${c.p2p}`
   if (observed && c.peerAccess !== undefined) k += ` peerAccess=${c.peerAccess}`
@@ -123,6 +128,9 @@ export function keyOf(c: CellConfig | Row, observed = true): string {
     for (const name of Object.keys(c.hostAxis).sort()) k += ` host.${name}=${v(c.hostAxis[name] as string)}`
   return k
 }
+
+/** The size a cell is keyed by: the requested one where the source said it, else the printed one. */
+export const keySize = (c: CellConfig | Row): number | null => c.requestedBytes ?? c.sizeBytes
 
 /** The key without its bench and metric: the row label inside a bench × metric table. */
 export function keyLabel(key: string): string {

@@ -12,6 +12,7 @@ export {
   cellKey,
   keyLabel,
   keyOf,
+  keySize,
   lowerIsBetter,
   OBSERVED,
   requestedConfig,

@@ -65,11 +65,12 @@ export const FIELDS: readonly Field[] = [
   plain('grouping'),
   {
     name: 'size',
-    get: (c) => opt(c.sizeBytes),
+    get: (c) => opt(c.requestedBytes ?? c.sizeBytes),
     show: (v) => formatBytes(Number(v)),
     parse: parseSize,
     clear: (r) => {
       r.sizeBytes = null
+      delete r.requestedBytes
     },
   },
   plain('placement'),

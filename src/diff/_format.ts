@@ -161,6 +161,7 @@ const CONFIG_COLUMNS = [
   ['ranks', 'ranks'],
   ['grouping', 'grouping'],
   ['size_bytes', 'sizeBytes'],
+  ['requested_bytes', 'requestedBytes'],
   ['placement', 'placement'],
   ['p2p', 'p2p'],
   ['copy', 'copy'],

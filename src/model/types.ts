@@ -27,6 +27,12 @@ export interface Row {
   unit: Unit
   value: number
   sizeBytes: number | null
+  /**
+   * The size the run was asked for, when the source says it and it differs from the printed
+   * `sizeBytes` (nccl-tests prints count × type size, so all_gather at 8 B on 8 ranks prints 0 B).
+   * Cells are keyed by it: 8 B and 16 B requests stay apart though both print 0 B.
+   */
+  requestedBytes?: number
   ranks: number | null
   src: number | null
   dst: number | null

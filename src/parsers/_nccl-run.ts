@@ -8,6 +8,7 @@ import type { RowEvidence } from './_nccl-collective.ts'
 import { CollectiveEvidence } from './_nccl-collective.ts'
 import type { Device } from './_nccl-meta.ts'
 import type { Block, Layout, ParsedRow } from './_nccl-row.ts'
+import { requestedSize } from './_nccl-sizes.ts'
 import { isUInt, num, scaledDecimal } from './_nccl-tokens.ts'
 
 /** Rows held back at most while the collective/ranks are undecided; then they go out as known. */
@@ -54,6 +55,12 @@ export class Run {
   private gaveUp = false
   /** The bench name once the collective is settled (rows no longer held). */
   private bench: string | undefined
+  /** Index of the next row in the banner's size sequence (see requestedSize); -1 once a row did not fit it. */
+  private sizeIndex = 0
+  /** The requested size of the row being emitted, where it differs from the printed one. */
+  private requestedNow: number | undefined
+  /** Rows printing size 0, and whether they were keyed by their requested size. */
+  private zeroSized = { rows: 0, requested: 0 }
 
   constructor(
     readonly startLine: number,
@@ -159,6 +166,13 @@ export class Run {
   private emitRow(row: ParsedRow, line: number): void {
     const bench = this.bench ?? `nccl.${this.collectiveName()}`
     const ranks = this.ranks().n ?? null
+    const req = this.sizeIndex < 0 ? undefined : requestedSize(this.params, this.sizeIndex, row.size, ranks)
+    this.sizeIndex = req === undefined ? -1 : this.sizeIndex + 1
+    this.requestedNow = req !== undefined && req !== row.size ? req : undefined
+    if (row.size === 0) {
+      this.zeroSized.rows++
+      if (req !== undefined) this.zeroSized.requested++
+    }
     if (this.pending.length === 0 && this.ready()) this.bench = bench
     const source = { file: this.sink.file, line }
     for (let b = 0; b < row.blocks.length; b++) {
@@ -216,6 +230,7 @@ export class Run {
       source,
       dtype: row.type,
     }
+    if (this.requestedNow !== undefined) r.requestedBytes = this.requestedNow
     if (row.redop !== undefined && row.redop !== 'none') r.redop = row.redop
     if (row.root !== undefined && row.root >= 0) r.root = row.root
     this.emitted++
@@ -235,6 +250,14 @@ export class Run {
         `the text does not say which collective this table measured (rows fit: ${cands}); rows use bench nccl.unknown`,
       )
     }
+    const z = this.zeroSized
+    if (z.rows > z.requested)
+      d(
+        this.startLine,
+        'info',
+        'size-printed',
+        `${z.rows - z.requested} table rows print size 0 B (count below the rank count) and the banner does not give the requested sizes (minBytes, maxBytes, step): their cells are keyed by the printed size, so those requests pool under 0 B`,
+      )
     const r = this.ranks()
     if (this.emitted > 0 && r.from === 'inferred')
       d(this.startLine, 'info', 'ranks-inferred', `no rank lines: ${r.n} ranks inferred from busbw/algbw or size/count`)

@@ -35,7 +35,7 @@ export function showLines(rows: readonly Row[]): ShowLine[] {
       r.timer ?? '',
       r.direction ?? '',
       r.host ?? '',
-      r.sizeBytes ?? '',
+      r.requestedBytes ?? r.sizeBytes ?? '',
       r.placement ?? '',
       r.dtype ?? '',
       r.redop ?? '',
@@ -55,7 +55,12 @@ export function showLines(rows: readonly Row[]): ShowLine[] {
       (row.timer === 'cpu' && row.bench.startsWith('p2p.') ? ' cpu-timed' : ''),
     metric: row.metric,
     who: who(row) + (row.grouping ? ` ${row.grouping}` : '') + (row.host ? ` @${row.host}` : ''),
-    size: row.sizeBytes === null ? '-' : formatBytes(row.sizeBytes),
+    size:
+      row.sizeBytes === null
+        ? '-'
+        : row.requestedBytes === undefined
+          ? formatBytes(row.sizeBytes)
+          : `${formatBytes(row.requestedBytes)} (prints ${formatBytes(row.sizeBytes)})`,
     placement: row.placement ?? '-',
     n: values.length,
     median: formatValue(medianOf(sortSample(values)), row.unit),

@@ -77,7 +77,7 @@ test('text, md and csv formats', async () => {
   const lines = csv.stdout.trimEnd().split('\n')
   assert.equal(
     lines[0],
-    'key,bench,metric,unit,src,dst,group,ranks,grouping,size_bytes,placement,p2p,copy,staging,direction,timer,dtype,redop,root,changed,a_n,a_median,a_ci_lo,a_ci_hi,b_n,b_median,b_ci_lo,b_ci_hi,delta,p,q,exact,tested,reachable,resolution,significant,regression,errors',
+    'key,bench,metric,unit,src,dst,group,ranks,grouping,size_bytes,requested_bytes,placement,p2p,copy,staging,direction,timer,dtype,redop,root,changed,a_n,a_median,a_ci_lo,a_ci_hi,b_n,b_median,b_ci_lo,b_ci_hi,delta,p,q,exact,tested,reachable,resolution,significant,regression,errors',
   )
   assert.equal(lines.length, 25)
 })
