@@ -1,24 +1,69 @@
 /**
  * The report's opening: three to five conclusions with their numbers, before any detail. The
- * floor and why (per link class, with its spread), the best grouping and by how much, the
- * bandwidth pairs reach, and what changed against the baseline.
+ * floor and its mechanism (per link class, with its spread, the fact it rests on and the band
+ * it falls in, from the analysis' verdicts), the collective's floor and transport, the best
+ * grouping and by how much, and what changed against the baseline.
  */
-import type { Analysis, Comparison, LinkClassSummary } from '../analysis/index.ts'
-import type { DiffResult } from '../diff/index.ts'
+import type { Analysis, CitedBand, Comparison, Fit, LinkClassSummary } from '../analysis/index.ts'
+import type { DiffCell, DiffResult } from '../diff/index.ts'
 import { changeText } from '../diff/index.ts'
-import { formatBytes, formatSeconds } from '../units/index.ts'
+import { formatBytes, formatSeconds, formatValue } from '../units/index.ts'
 
 const pct = (x: number): string => `${x > 0 ? '+' : ''}${(x * 100).toFixed(Math.abs(x) < 0.1 ? 1 : 0)}%`
 
-/** Why a class's floor is what it is, from what the rows say about peer access. */
-function mechanism(c: LinkClassSummary): string {
-  if (c.p2p === 'disabled') return 'P2P disabled: every copy is staged through host memory'
-  if (c.peerAccess === false)
-    return 'P2P requested, but the pairs have no peer access: the driver stages every copy through host memory'
-  return 'direct copies between the GPUs (peer access)'
+/** The most common of some values, first seen on a tie. */
+function mostCommon<T>(values: readonly T[], key: (v: T) => string): T | undefined {
+  const n = new Map<string, number>()
+  for (const v of values) n.set(key(v), (n.get(key(v)) ?? 0) + 1)
+  let best: T | undefined
+  for (const v of values) if (best === undefined || (n.get(key(v)) ?? 0) > (n.get(key(best)) ?? 0)) best = v
+  return best
 }
 
-/** The floor per link class of small copies between GPUs (P2P requested first). */
+/**
+ * Why the floors of some fits are what they are, from the analysis (issue 12's verdicts): the
+ * mechanism, the strongest fact it rests on, the published band the floor falls in (or the
+ * nearest one and how far), and any conflicting evidence.
+ */
+export function why(fits: readonly Fit[]): string {
+  const m = mostCommon(
+    fits.map((f) => f.mechanism),
+    (x) => x.text,
+  )
+  if (!m) return 'mechanism not determined'
+  const same = fits.filter((f) => f.mechanism.text === m.text)
+  const ev = [...(same[0]?.evidence ?? [])].sort((x, y) => x.strength - y.strength)[0]
+  const cited = same.flatMap((f) => f.cited)
+  const inBand = mostCommon(
+    cited.filter((c) => c.role === 'match' && c.position !== 'outside'),
+    (c) => c.id,
+  )
+  const nearest = mostCommon(
+    cited.filter((c) => c.role !== 'reference'),
+    (c) => c.id,
+  )
+  const what = (c: CitedBand): string => (c.compared === 'floor α' ? '' : `, compared at its ${c.compared}`)
+  const band = inBand
+    ? `; within the published band ${inBand.label} (${inBand.range}${what(inBand)})`
+    : nearest
+      ? `; outside the published bands (nearest: ${nearest.label}, ${nearest.range}, ${pct(nearest.distance)})`
+      : ''
+  const conflict = same.flatMap((f) => f.conflicts)[0]
+  return `${m.text}${ev ? ` (evidence: ${ev.fact})` : ''}${band}${conflict ? `; but ${conflict.text}` : ''}`
+}
+
+/** The fits of a link class: its bench, P2P state and link class, between two GPUs. */
+const fitsOf = (a: Analysis, c: LinkClassSummary): Fit[] =>
+  a.fits.filter(
+    (f) =>
+      f.bench === c.bench &&
+      (f.p2p ?? null) === c.p2p &&
+      (f.linkClass ?? 'all') === c.linkClass &&
+      f.src !== undefined &&
+      f.src !== f.dst,
+  )
+
+/** The floor per link class of small copies between GPUs (P2P requested first), and why. */
 function floorLines(a: Analysis): string[] {
   const lat = a.classes.filter((c) => c.bench === 'p2p.latency')
   const pick = lat.filter((c) => c.p2p === 'enabled')
@@ -26,8 +71,18 @@ function floorLines(a: Analysis): string[] {
     .slice(0, 2)
     .map(
       (c) =>
-        `Small copies between GPUs cost ${formatSeconds(c.medianAlpha)} each (${c.linkClass} pairs, median floor α of ${c.pairs} pairs, range ${formatSeconds(c.minAlpha)} – ${formatSeconds(c.maxAlpha)}): ${mechanism(c)}.`,
+        `Small copies between GPUs cost ${formatSeconds(c.medianAlpha)} each (${c.linkClass} pairs, median floor α of ${c.pairs} pairs, range ${formatSeconds(c.minAlpha)} – ${formatSeconds(c.maxAlpha)}): ${why(fitsOf(a, c))}.`,
     )
+}
+
+/** The collective floor of the largest group, and why (NCCL's transport). */
+function collectiveLines(a: Analysis): string[] {
+  const groups = a.fits.filter((f) => f.src === undefined && f.bench.startsWith('nccl.'))
+  const ranks = (f: Fit): number => f.ranks ?? 0
+  const top = [...groups].sort((x, y) => ranks(y) - ranks(x) || x.bench.localeCompare(y.bench))[0]
+  if (!top) return []
+  const same = groups.filter((f) => f.bench === top.bench && ranks(f) === ranks(top))
+  return [`${top.bench} on ${ranks(top)} GPUs starts at ${formatSeconds(top.alpha)} (floor α): ${why(same)}.`]
 }
 
 /** The best grouping of each compared collective at its smallest and largest size. */
@@ -45,6 +100,21 @@ function groupingLines(c: Comparison | undefined): string[] {
   return out.slice(0, 2)
 }
 
+/** A diff cell in words: "p2p.latency 3→2 8 B p2p=enabled copy=ce". */
+function cellName(c: DiffCell): string {
+  const k = c.config
+  const parts = [
+    c.bench,
+    k.src !== null && k.dst !== null ? `${k.src}→${k.dst}` : k.ranks !== null ? `${k.ranks} ranks` : '',
+    k.sizeBytes !== null ? formatBytes(k.requestedBytes ?? k.sizeBytes) : '',
+    k.placement ?? '',
+    k.p2p ? `p2p=${k.p2p}` : '',
+    k.copy ? `copy=${k.copy}` : '',
+    k.grouping ?? '',
+  ]
+  return parts.filter(Boolean).join(' ')
+}
+
 /** What changed against the baseline: significant cells, the largest change, observed changes. */
 function diffLines(d: DiffResult | undefined): string[] {
   if (!d) return []
@@ -53,7 +123,7 @@ function diffLines(d: DiffResult | undefined): string[] {
   const top = [...sig].sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta))[0]
   const changed = d.cells.filter((c) => c.changed?.length)
   const lines = [
-    `Against the baseline ${d.a.id}: ${sig.length} of ${d.cells.length} cells changed significantly (${worse} worse, ${sig.length - worse} better)${top ? `; the largest is ${top.bench} ${top.label}: ${pct(top.delta)}` : ''}.`,
+    `Against the baseline ${d.a.id}: ${sig.length} of ${d.cells.length} cells changed significantly (${worse} worse, ${sig.length - worse} better)${top ? `; the largest is ${cellName(top)}: ${formatValue(top.a.median, top.unit)} → ${formatValue(top.b.median, top.unit)} (${pct(top.delta)})` : ''}.`,
   ]
   if (changed.length)
     lines.push(
@@ -64,5 +134,7 @@ function diffLines(d: DiffResult | undefined): string[] {
 
 /** Three to five conclusions with their numbers. */
 export function summaryLines(a: Analysis, c: Comparison | undefined, d: DiffResult | undefined): string[] {
-  return [...floorLines(a), ...groupingLines(c), ...diffLines(d)].slice(0, 5)
+  const floors = floorLines(a)
+  const rest = [...collectiveLines(a), ...groupingLines(c).slice(0, 1), ...diffLines(d)]
+  return [...floors.slice(0, Math.max(1, 5 - rest.length)), ...rest].slice(0, 5)
 }

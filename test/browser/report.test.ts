@@ -59,7 +59,12 @@ test('the report opens in headless Chromium with every chart rendered and no con
     ...(/<ol class="summary">([\s\S]*?)<\/ol>/.exec(dom.stdout)?.[1] ?? '').matchAll(/<li>([^<]*)<\/li>/g),
   ].map((m) => m[1] ?? '')
   assert.ok(items.length >= 3 && items.length <= 5, `summary items: ${items.length}`)
-  assert.match(items[0] ?? '', /Small copies between GPUs cost 1[2-5](\.\d+)? µs each .*host memory/)
+  // The floor and its mechanism from the analysis' verdicts: the fact it rests on and the band it falls in.
+  assert.match(
+    items[0] ?? '',
+    /^Small copies between GPUs cost 1[2-5](\.\d+)? µs each .*: host-staged copy through pinned host memory \(no peer access\) \(evidence: Device=\d CANNOT Access Peer Device=\d\); within the published band P2P off, host-staged .*\(\d+(\.\d+)?–\d+(\.\d+)? µs\)\.$/,
+  )
+  assert.match(items.join(' '), /nccl\.all_reduce on 8 GPUs starts at \d+(\.\d+)? µs \(floor α\): NCCL .*\(evidence: /)
   assert.match(items.join(' '), /nccl\.all_reduce: at 8 B \S+ is \d+\.\d+× faster than/)
   assert.match(items.join(' '), /Against the baseline \S+: \d+ of \d+ cells changed significantly/)
   const consoleLines = dom.stderr.split('\n').filter((l) => /:CONSOLE[:(]/.test(l))

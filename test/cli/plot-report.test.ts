@@ -54,6 +54,13 @@ test('the report is one self-contained file with every section and no network re
   assert.doesNotMatch(html, /<script[^>]+src=/)
   assert.doesNotMatch(html, /<link[^>]+href=["']?https?:/)
   assert.ok(html.includes('vegaEmbed') && html.length > 500_000, 'vega bundles inlined')
+  // The summary names each floor's mechanism with its evidence and band, from the analysis.
+  const summary = /<ol class="summary">([\s\S]*?)<\/ol>/.exec(html)?.[1] ?? ''
+  assert.match(
+    summary,
+    /host-staged copy through pinned host memory \(no peer access\) \(evidence: [^)]*CANNOT Access Peer/,
+  )
+  assert.match(summary, /within the published band /)
   // The diff's tables: one per bench and metric, values in human units (no 1.000e+7, 0.00001047, Infinity%, raw bytes).
   const diff = /<section id="diff">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? ''
   assert.match(diff, /<h3>p2p\.latency latency \(/)
