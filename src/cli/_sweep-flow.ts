@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { badInput } from '../errors/index.ts'
-import { progressLine, summarizeSweep } from '../present/index.ts'
+import { liveProgress, plainProgress, summarizeSweep } from '../present/index.ts'
 import { loadSet, readManifest } from '../resultset/index.ts'
 import type { SweepDeps, SweepResult } from '../run/index.ts'
 import { defaultDeps, describePlan, prepare, runSweep, storedSpec, sweepExtra } from '../run/index.ts'
@@ -32,6 +32,8 @@ export interface SweepIo {
   stdout: (t: string) => void
   stderr: (t: string) => void
   isTTY: boolean
+  /** The terminal the live progress bar draws on; without it, plain progress lines go to stderr. */
+  tty?: NodeJS.WritableStream
   signal?: AbortSignal
 }
 
@@ -66,19 +68,21 @@ export async function sweepCommand(
     return { code: 0 }
   }
   const out = req.resume ?? req.out ?? defaultOutDir(req.root, spec.instruments.includes('sim'))
-  const result = await runSweep({
-    spec,
-    out,
-    resume: req.resume !== undefined,
-    command: req.command,
-    deps,
-    onProgress: (e) => {
-      const line = progressLine(e, io.isTTY)
-      if (line) io.stderr(line)
-    },
-    ...(io.signal ? { signal: io.signal } : {}),
-  })
-  if (io.isTTY) io.stderr('\n')
+  const progress = io.tty ? liveProgress({ stream: io.tty }) : plainProgress(io.stderr)
+  let result: SweepResult
+  try {
+    result = await runSweep({
+      spec,
+      out,
+      resume: req.resume !== undefined,
+      command: req.command,
+      deps,
+      onProgress: (e) => progress.onProgress(e),
+      ...(io.signal ? { signal: io.signal } : {}),
+    })
+  } finally {
+    progress.stop()
+  }
   for (const t of result.resumeTorn) io.stderr(`resume: dropped a torn line: ${t}\n`)
   if (result.resumeDropped)
     io.stderr(`resume: dropped ${result.resumeDropped} rows of points that had not finished; they run again\n`)

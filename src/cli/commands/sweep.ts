@@ -211,7 +211,14 @@ export const sweepCommand = defineCommand({
           ...(args.out ? { out: args.out as string } : {}),
           ...(args.resume ? { resume: args.resume as string } : {}),
         },
-        { stdout: io.stdout, stderr: io.stderr, isTTY: io.isTTY, signal: ac.signal },
+        {
+          stdout: io.stdout,
+          stderr: io.stderr,
+          isTTY: io.isTTY,
+          // A live bar on a terminal; plain lines in CI (CI set) and when stderr is not a terminal.
+          ...(io.isTTY && !process.env.CI ? { tty: process.stderr } : {}),
+          signal: ac.signal,
+        },
       )
     } finally {
       // The set is written: from here on a signal ends the process as it normally would.
