@@ -13,6 +13,7 @@ import { machineFacts, ROOT } from './_util.ts'
 import { adaptiveBench } from './adaptive.bench.ts'
 import { analyzeBench } from './analyze.bench.ts'
 import { chartBench } from './chart.bench.ts'
+import { clusterBench } from './cluster.bench.ts'
 import { diffBench, SCENARIOS } from './diff.bench.ts'
 import { fuzzBench } from './fuzz.bench.ts'
 import { importBench } from './import.bench.ts'
@@ -33,6 +34,7 @@ const BENCHES: [string, () => Promise<Metric[]>][] = [
   ['charts', () => chartBench()],
   ['adaptive', () => adaptiveBench()],
   ['stats', () => statsBench()],
+  ['cluster', () => clusterBench()],
 ]
 
 const fmt = (v: number): string =>

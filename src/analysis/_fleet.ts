@@ -6,7 +6,8 @@
  * median of its samples. A unit is an outlier when it is worse than the fleet's median with a
  * modified z-score beyond DEFAULT_THRESHOLDS.outlierZ (median and MAD across units), by at least
  * MIN_FLEET_DELTA, and its samples differ from the others' by the Mann-Whitney U test at
- * DEFAULT_THRESHOLDS.alpha: the statistics `diff` uses. A pair is a link outlier only when
+ * DEFAULT_THRESHOLDS.alpha: the statistics `diff` uses; a unit with fewer than
+ * DEFAULT_THRESHOLDS.minCiSamples samples (no bounded CI of its median) is not judged. A pair is a link outlier only when
  * neither of its nodes is already one. Each outlier names its mechanism from which metrics
  * moved (see `mechanismOf`). Pure.
  */
@@ -115,7 +116,7 @@ interface Flag {
 }
 
 /** The units worse than the fleet (see the module comment); `higherIsWorse` for latency. */
-function flag(list: readonly Unit[], metric: string, higherIsWorse: boolean): Flag[] {
+function flag(list: readonly Unit[], metric: string, higherIsWorse: boolean, thin?: Set<string>): Flag[] {
   if (list.length < 3) return []
   const values = list.map((u) => u.value)
   const z = modifiedZ(values)
@@ -126,6 +127,11 @@ function flag(list: readonly Unit[], metric: string, higherIsWorse: boolean): Fl
     const worse = higherIsWorse ? d : -d
     const zi = z[i] as number
     if (worse < MIN_FLEET_DELTA || Math.abs(zi) <= DEFAULT_THRESHOLDS.outlierZ) return
+    // Too few samples for a bounded CI of the unit's median: two noisy values could make it.
+    if (u.samples.length < DEFAULT_THRESHOLDS.minCiSamples) {
+      thin?.add(metric)
+      return
+    }
     const others = list.flatMap((o, j) => (j === i ? [] : o.samples))
     const p = mannWhitney(u.samples, others).p
     if (!(p <= DEFAULT_THRESHOLDS.alpha)) return
@@ -183,13 +189,14 @@ const words = (f: Flag): string =>
 export function analyzeFleet(rows: readonly Row[], nodes: readonly string[]): Fleet {
   const intra = [...new Set(rows.filter((r) => r.grouping === 'per-node').map((r) => r.bench))].sort()[0]
   const flags: Flag[] = []
+  const thin = new Set<string>()
   if (intra) {
-    flags.push(...flag(units(byHost(rows, 'per-node', intra, 'busbw'), 'large'), 'intra.busbw', false))
-    flags.push(...flag(units(byHost(rows, 'per-node', intra, 'time'), 'small'), 'intra.latency', true))
+    flags.push(...flag(units(byHost(rows, 'per-node', intra, 'busbw'), 'large'), 'intra.busbw', false, thin))
+    flags.push(...flag(units(byHost(rows, 'per-node', intra, 'time'), 'small'), 'intra.latency', true, thin))
   }
   const pairBw = units(byHost(rows, 'node-pairs', 'nccl.sendrecv', 'busbw'), 'large')
   const pairLat = units(byHost(rows, 'node-pairs', 'nccl.sendrecv', 'time'), 'small')
-  flags.push(...flag(perNode(pairBw), 'net.busbw', false), ...flag(perNode(pairLat), 'net.latency', true))
+  flags.push(...flag(perNode(pairBw), 'net.busbw', false, thin), ...flag(perNode(pairLat), 'net.latency', true, thin))
   const outliers: FleetOutlier[] = []
   const bad = [...new Set(flags.map((f) => f.unit.key))].sort()
   for (const node of bad) {
@@ -199,8 +206,8 @@ export function analyzeFleet(rows: readonly Row[], nodes: readonly string[]): Fl
   }
   const healthy = (u: Unit): boolean => !u.hosts.some((h) => bad.includes(h))
   const linkFlags = [
-    ...flag(pairBw.filter(healthy), 'net.busbw', false),
-    ...flag(pairLat.filter(healthy), 'net.latency', true),
+    ...flag(pairBw.filter(healthy), 'net.busbw', false, thin),
+    ...flag(pairLat.filter(healthy), 'net.latency', true, thin),
   ]
   for (const key of [...new Set(linkFlags.map((f) => f.unit.key))].sort()) {
     const mine = linkFlags.filter((f) => f.unit.key === key)
@@ -213,7 +220,13 @@ export function analyzeFleet(rows: readonly Row[], nodes: readonly string[]): Fl
     outliers,
     pairs: pairBw.map((u) => ({ hosts: [u.hosts[0], u.hosts[1]] as [string, string], busbwBps: u.value })),
     scaling: scalingOf(rows),
-    notes: intra ? [] : ['no per-node rows: intra-node mechanisms (P2P, PCIe, GPUs) cannot be told apart'],
+    notes: [
+      ...(intra ? [] : ['no per-node rows: intra-node mechanisms (P2P, PCIe, GPUs) cannot be told apart']),
+      ...[...thin].map(
+        (m) =>
+          `${m}: a unit looked worse than the fleet but has fewer than ${DEFAULT_THRESHOLDS.minCiSamples} samples, too few to judge (more --trials or --sizes)`,
+      ),
+    ],
   }
 }
 

@@ -17,7 +17,7 @@ function fleet(nodes: number, inject: string, seed: number, more: Record<string,
       instrument: 'sim',
       preset: 'seed-vm',
       gpus: '0-7',
-      sizes: '8,128,32M,128M',
+      sizes: '8,32,128,8M,32M,128M',
       trials: 1,
       nodes,
       pattern: 'per-node,node-pairs',
@@ -87,4 +87,15 @@ test('one slow pair between healthy nodes is a link outlier naming both nodes', 
     ['link:node03+node09'],
   )
   assert.match(out[0]?.mechanism ?? '', /this link only/)
+})
+
+test('a node with fewer than 6 samples is not judged, and a note says why', () => {
+  // One trial at two large sizes: 4 busbw values per node, too few for a bounded CI of the median.
+  const { rows, nodes } = fleet(8, 'pcie-gen3@node03', 2, { sizes: '8,32,128,32M,128M', pattern: 'per-node' })
+  const f = analyzeFleet(rows, nodes)
+  assert.deepEqual(f.outliers, [])
+  assert.ok(
+    f.notes.some((n) => /^intra\.busbw: .*fewer than 6 samples/.test(n)),
+    f.notes.join('\n'),
+  )
 })

@@ -89,3 +89,24 @@ test('a simulated 4-node sweep: rows carry host, the manifest the allocation, SI
   assert.match(raw, /^# SIMULATED by gpucomm sim/)
   assert.match(raw, /Rank {2}0 Group {2}0 Pid +\d+ on +node01 device/)
 })
+
+test('plot --kind node-heatmap: node × node sendrecv busbw, SIMULATED, the slow-NIC node a pale cross', async () => {
+  const set = join(tmp(), 'set')
+  const made = await cli([
+    ...SIM,
+    ...['--nodes', '6', '--pattern', 'node-pairs', '--sizes', '8,32M,128M', '--trials', '1'],
+    ...['--inject', 'slow-nic@node04', '--seed', '5', '--out', set],
+  ])
+  assert.equal(made.code, 0, made.stderr)
+  const out = tmp()
+  const r = await cli(['plot', set, '--kind', 'node-heatmap', '--out', out])
+  assert.equal(r.code, 0, r.stderr)
+  const spec = JSON.parse(readFileSync(join(out, 'node-heatmap.vl.json'), 'utf8'))
+  assert.match(spec.title.text, /^SIMULATED: /)
+  const cells = spec.data.values as { a: string; b: string; v: number }[]
+  assert.equal(new Set(cells.map((c) => `${c.a}>${c.b}`)).size, 30, 'every ordered pair of 6 nodes, once')
+  const slow = cells.filter((c) => c.a === 'node04' || c.b === 'node04').map((c) => c.v)
+  const rest = cells.filter((c) => c.a !== 'node04' && c.b !== 'node04').map((c) => c.v)
+  // A quarter of the NIC's bandwidth (400 → 100 Gb/s): every slow cell below every healthy one.
+  assert.ok(Math.max(...slow) < 0.5 * Math.min(...rest), `${slow} vs ${rest}`)
+})

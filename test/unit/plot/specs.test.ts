@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict'
+import { join } from 'node:path'
 import { test } from 'node:test'
+import { planCluster, runCluster } from '../../../src/cluster/index.ts'
 import { renderChart } from '../../../src/render/index.ts'
 import { chartsOf, PLOT_KINDS } from '../../../src/report/index.ts'
 import { loadSet } from '../../../src/resultset/index.ts'
+import { resolveSpec } from '../../../src/sweep/index.ts'
 import { checkGolden } from '../../golden.ts'
+import { tmp } from '../../helpers.ts'
 import { pngInfo } from '../../png.ts'
 import { simSet } from '../../simset.ts'
 
@@ -15,6 +19,26 @@ const titles = (spec: unknown): string[] => {
 /** Pairs through the simulated p2p_bench (every size and iteration), so p2p latency-vs-size charts exist. */
 const BENCH = { sizes: [8, 64, 512, 4096, 32768, 262144], iters: 4 }
 
+/** A SIMULATED 6-node node-pairs sweep with a slow NIC on node04, written to a temp dir. */
+function clusterSet(): string {
+  const spec = resolveSpec(
+    {
+      instrument: 'sim',
+      preset: 'seed-vm',
+      gpus: '0-7',
+      sizes: '8,32M,128M',
+      trials: 1,
+      nodes: 6,
+      pattern: 'node-pairs',
+      inject: 'slow-nic@node04',
+    },
+    5,
+  )
+  const out = join(tmp(), 'cluster')
+  runCluster({ spec, plan: planCluster(spec, {}), out, command: ['test'] })
+  return out
+}
+
 /** The set ids and the diff's A/B names change with every run: golden specs hold placeholders. */
 const stable = (spec: unknown, ids: readonly string[]): unknown =>
   JSON.parse(ids.reduce((t, id) => t.split(id).join('<set>'), JSON.stringify(spec)))
@@ -22,10 +46,13 @@ const stable = (spec: unknown, ids: readonly string[]): unknown =>
 test('every chart kind has a golden spec, renders to a PNG with ink, and every title of a simulated set says SIMULATED', async () => {
   const a = await simSet({ preset: 'seed-vm', seed: 11, trials: 2, bench: BENCH })
   const b = await simSet({ preset: 'seed-vm', seed: 12, trials: 2, bench: BENCH })
-  const ids = [(await loadSet(a)).manifest.id, (await loadSet(b)).manifest.id]
+  const c6 = clusterSet()
+  const ids = [(await loadSet(a)).manifest.id, (await loadSet(b)).manifest.id, (await loadSet(c6)).manifest.id]
   const seen = new Set<string>()
   for (const kind of PLOT_KINDS) {
-    const charts = await chartsOf(b, kind, kind === 'diff' ? a : undefined)
+    // The node heatmap needs a cluster sweep: a SIMULATED 6-node one with a slow NIC.
+    const set = kind === 'node-heatmap' ? c6 : b
+    const charts = await chartsOf(set, kind, kind === 'diff' ? a : undefined)
     assert.ok(charts.length > 0, `${kind}: no chart`)
     for (const c of charts) {
       seen.add(c.name)
@@ -50,6 +77,7 @@ test('every chart kind has a golden spec, renders to a PNG with ink, and every t
     'heatmap-p2p-latency-p2p-enabled-ce',
     'groups-nccl-all_reduce',
     'diff',
+    'node-heatmap',
   ])
     assert.ok(seen.has(name), `${name} missing (${[...seen].join(', ')})`)
 })

@@ -1,0 +1,68 @@
+import type { TopLevelSpec } from 'vega-lite'
+import type { ChartContext } from './_common.ts'
+import { base, chartTitle, r4 } from './_common.ts'
+
+/** One node pair's bandwidth (B/s). */
+export interface NodePairCell {
+  hosts: readonly [string, string]
+  busbwBps: number
+}
+
+/** Cells are annotated with their value up to this many nodes; larger fleets are colour only. */
+const LABELLED_NODES = 24
+
+/**
+ * A node × node heatmap of pairwise bandwidth (GB/s), symmetric (each pair drawn both ways),
+ * the colour scale spanning the pairs measured, so one slow node shows as a pale cross and
+ * one slow link as a pale pair of cells.
+ */
+export function nodeHeatmapChart(cells: readonly NodePairCell[], label: string, ctx: ChartContext): TopLevelSpec {
+  const values = cells.flatMap((c) => {
+    const v = r4(c.busbwBps / 1e9)
+    return [
+      { a: c.hosts[0], b: c.hosts[1], v },
+      { a: c.hosts[1], b: c.hosts[0], v },
+    ]
+  })
+  const nodes = [...new Set(values.map((x) => x.a))].sort()
+  const vs = values.map((x) => x.v)
+  const lo = Math.min(...vs)
+  const hi = Math.max(...vs)
+  const side = Math.max(240, Math.min(900, nodes.length * 28))
+  const layers: unknown[] = [
+    {
+      mark: 'rect',
+      encoding: {
+        color: {
+          field: 'v',
+          type: 'quantitative',
+          title: 'GB/s',
+          scale: { scheme: 'blues', domain: [lo, hi === lo ? lo * 1.01 : hi] },
+        },
+        tooltip: [
+          { field: 'a', title: 'node' },
+          { field: 'b', title: 'peer' },
+          { field: 'v', title: 'busbw GB/s' },
+        ],
+      },
+    },
+  ]
+  if (nodes.length <= LABELLED_NODES)
+    layers.push({
+      mark: { type: 'text', fontSize: 9 },
+      encoding: {
+        text: { field: 'v' },
+        color: { condition: { test: `datum.v > ${r4((lo + hi) / 2)}`, value: 'white' }, value: 'black' },
+      },
+    })
+  return {
+    ...base(side, side),
+    title: chartTitle(`${label}: busbw GB/s per node pair`, ctx),
+    data: { values },
+    encoding: {
+      x: { field: 'b', type: 'ordinal', title: 'peer', sort: nodes },
+      y: { field: 'a', type: 'ordinal', title: 'node', sort: nodes },
+    },
+    layer: layers,
+  } as TopLevelSpec
+}

@@ -1,0 +1,23 @@
+import type { ChartKind } from './_types.ts'
+
+/** The node × node heatmap of a cluster sweep's pairwise bandwidth. */
+export const nodeHeatmapKind: ChartKind = {
+  id: 'node-heatmap',
+  describe: 'node × node pairwise bandwidth of a cluster sweep',
+  async build(set, ctx) {
+    const { analyze } = await import('../../analysis/index.ts')
+    const { nodeHeatmapChart } = await import('../../plot/index.ts')
+    const fleet = (await analyze(set, { cells: false })).fleet
+    if (!fleet || fleet.pairs.length === 0) return []
+    return [
+      {
+        name: 'node-heatmap',
+        kind: 'node-heatmap',
+        title: 'Node pairs: network bandwidth',
+        caption:
+          'sendrecv busbw between one GPU on each node of a pair (the network path alone), median of the largest sizes; a slow node is a pale cross, a slow link a pale pair of cells.',
+        spec: nodeHeatmapChart(fleet.pairs, 'sendrecv between nodes', ctx),
+      },
+    ]
+  },
+}
