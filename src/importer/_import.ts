@@ -14,6 +14,7 @@ import {
 } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { badInput } from '../errors/index.ts'
+import { acquireLock } from '../exec/index.ts'
 import type { Diagnostic, Manifest, Row, SourceFile } from '../model/index.ts'
 import { SIM_MARKER } from '../model/index.ts'
 import { NcclInfoCollector } from '../nccl-log/index.ts'
@@ -81,13 +82,32 @@ function plan(
  * Imports tool outputs into a result set: raw bytes copied to raw/, rows streamed into
  * samples.jsonl, sources (with sha256) recorded in manifest.json. Never leaves a half-written
  * set: a new set is built in a hidden sibling directory and renamed into place once its
- * manifest is written; an append that fails takes its rows and raw copies back out.
+ * manifest is written; an append holds the set's lock (as a sweep does) and, if it fails,
+ * takes its rows and raw copies back out.
  */
 export async function importFiles(inputs: readonly ImportInput[], opts: ImportOptions): Promise<ImportSummary> {
   const diagnostics: Diagnostic[] = []
   const planned = plan(inputs, diagnostics)
   if (!isNonEmptyDir(opts.out)) return staged(opts.out, (dir) => importInto(dir, planned, opts, undefined, diagnostics))
   if (!opts.append) throw badInput(`${opts.out}: directory is not empty (use --append to add to a result set)`)
+  readManifest(opts.out) // a foreign directory is refused before a lock is written into it
+  const release = acquireLock(opts.out, { by: 'import', waitMs: APPEND_WAIT_MS })
+  try {
+    return await appendTo(opts, planned, diagnostics)
+  } finally {
+    release()
+  }
+}
+
+/** How long an append waits for another writer of the set (an append is short; a sweep is not). */
+const APPEND_WAIT_MS = 15_000
+
+/** Appends to an existing set; the caller holds its lock, so the manifest read here is the latest. */
+async function appendTo(
+  opts: ImportOptions,
+  planned: ReturnType<typeof plan>,
+  diagnostics: Diagnostic[],
+): Promise<ImportSummary> {
   const manifest = readManifest(opts.out)
   const mixed = planned.find((p) => p.simulated !== (manifest.simulated === true))
   if (mixed)

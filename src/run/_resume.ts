@@ -7,17 +7,18 @@ import { readRows, SAMPLES } from '../resultset/index.ts'
 export interface ResumeState {
   /** Rows of the points already done, as kept. */
   kept: Row[]
-  /** Rows dropped because their point has no ok outcome (written before a kill). */
+  /** Rows dropped because their point has no ok outcome (written before a kill). Rows with no point (added by `import --append`) are kept. */
   dropped: number
   /** Torn or corrupt lines found (e.g. the line a SIGKILL cut). */
   diagnostics: Diagnostic[]
 }
 
 /**
- * Prepares a set for resuming: keeps only the rows of points whose outcome is ok (rows
- * of a point cut off before its outcome was recorded, and torn lines, are removed so the
- * point's rerun neither duplicates nor loses a sample), and rewrites samples.jsonl
- * atomically (temp file + rename).
+ * Prepares a set for resuming: keeps the rows of points whose outcome is ok and the rows
+ * that belong to no point (imported with `import --append`; the manifest lists their
+ * sources); rows of a point cut off before its outcome was recorded, and torn lines, are
+ * removed so the point's rerun neither duplicates nor loses a sample. samples.jsonl is
+ * rewritten atomically (temp file + rename).
  */
 export async function prepareResume(dir: string, manifest: Manifest): Promise<ResumeState> {
   const done = new Set(
@@ -31,7 +32,7 @@ export async function prepareResume(dir: string, manifest: Manifest): Promise<Re
   await readRows(
     dir,
     (r) => {
-      if (r.point !== undefined && done.has(r.point)) kept.push(r)
+      if (r.point === undefined || done.has(r.point)) kept.push(r)
       else dropped++
     },
     (d) => diagnostics.push(d),

@@ -50,3 +50,20 @@ test('a torn line alone is still removed; a clean set is not rewritten', async (
   assert.deepEqual([c.dropped, c.diagnostics.length, c.kept], [0, 0, ok])
   assert.equal(statSync(join(clean.dir, SAMPLES)).ino, before, 'the file was not replaced')
 })
+
+test('rows with no point (added by import --append) are kept: they are not an unfinished point', async () => {
+  const imported = makeRow({
+    bench: 'nccl.all_gather',
+    metric: 'time',
+    unit: 's',
+    value: 5,
+    source: { file: 'y', line: 3 },
+  })
+  const lines = [row('a', 1), imported, row('b', 2), imported].map((r) => JSON.stringify(r))
+  const { dir, manifest } = setWith(lines, { a: OK })
+  const st = await prepareResume(dir, manifest)
+  assert.deepEqual(st.kept, [row('a', 1), imported, imported])
+  assert.equal(st.dropped, 1, 'only the row of point b, which has no ok outcome')
+  const back = readFileSync(join(dir, SAMPLES), 'utf8').trim().split('\n')
+  assert.equal(back.length, 3)
+})
