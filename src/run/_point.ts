@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ExecResult, Executor } from '../exec/index.ts'
 import type { Instrument } from '../instruments/index.ts'
@@ -33,9 +34,11 @@ export interface LaunchRecord {
   group: string
   argv: string[]
   env: Record<string, string>
-  /** Raw files, relative to the result set. */
+  /** Raw files, relative to the result set, with the sha256 of what each holds (as imports record for sources). */
   stdout: string
   stderr: string
+  stdoutSha256: string
+  stderrSha256: string
   exitCode: number | null
   signal: string | null
   /** Start time (ms since the epoch): concurrent groups of a point start together. */
@@ -62,6 +65,20 @@ export interface AttemptResult {
   /** Wall time of the concurrent launches (the longest). */
   childS: number
   aborted: boolean
+}
+
+/** sha256 of a file, read in 1 MiB chunks (raw logs can be large); '' when it is missing. */
+function sha256Of(path: string): string {
+  if (!existsSync(path)) return ''
+  const hash = createHash('sha256')
+  const fd = openSync(path, 'r')
+  try {
+    const buf = Buffer.alloc(1 << 20)
+    for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) hash.update(buf.subarray(0, n))
+  } finally {
+    closeSync(fd)
+  }
+  return hash.digest('hex')
 }
 
 /** A file-name-safe form of a point id. */
@@ -159,6 +176,8 @@ async function launchGroup(
     env: cmd.env,
     stdout,
     stderr,
+    stdoutSha256: sha256Of(join(deps.out, stdout)),
+    stderrSha256: sha256Of(join(deps.out, stderr)),
     exitCode: exec.exitCode,
     signal: exec.signal,
     startedMs: exec.startedMs,

@@ -4,11 +4,13 @@
  * running sweep is refused (exit 2, one line) instead of being overwritten by the sweep.
  */
 import assert from 'node:assert/strict'
-import { writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { execa } from 'execa'
 import { loadSet } from '../../src/resultset/index.ts'
+import type { SweepExtra } from '../../src/run/index.ts'
 import { BIN, bin, ROOT, tmp } from '../helpers.ts'
 import { manifestOf, startSweep, sweep } from './_sweep.ts'
 
@@ -34,13 +36,34 @@ async function simLog(dir: string, name: string, collective: string, seed: numbe
   return path
 }
 
+/** Every raw log of the sweep's launches is recorded with the sha256 of its bytes. */
+function assertRawChecksums(dir: string): void {
+  const x = manifestOf(dir).extra?.sweep as SweepExtra
+  const launches = Object.values(x.points).flatMap((p) => p.attempts.flatMap((a) => a.launches))
+  assert.ok(launches.length >= 2)
+  for (const l of launches) {
+    for (const [file, sum] of [
+      [l.stdout, l.stdoutSha256],
+      [l.stderr, l.stderrSha256],
+    ])
+      assert.equal(
+        sum,
+        createHash('sha256')
+          .update(readFileSync(join(dir, file as string)))
+          .digest('hex'),
+        file,
+      )
+  }
+}
+
 const noPoint = async (dir: string): Promise<number> =>
   (await loadSet(dir)).rows.filter((r) => r.point === undefined).length
 
-test('sweep --resume keeps the rows import --append added (they belong to no point); the manifest still lists their source', async () => {
+test('sweep records each raw log with its sha256; --resume keeps the rows import --append added (they belong to no point), the manifest still lists their source', async () => {
   const dir = join(tmp(), 'set')
   assert.equal((await sweep([...SPEC_ARGS, '--out', dir])).code, 0)
   const swept = (await loadSet(dir)).rows.length
+  assertRawChecksums(dir)
   const log = await simLog(tmp(), 'gather.log', 'all_gather', 3)
   const app = await bin(['import', log, '--out', dir, '--append'])
   assert.equal(app.code, 0, app.stderr)
