@@ -17,21 +17,32 @@ export async function fuzzBench(cases = 100_000): Promise<Metric[]> {
   let failures = 0
   let slowestMs = 0
   let slowestAt = ''
+  const perParser: Metric[] = []
   let largest = 0
   let total = 0
   const t0 = performance.now()
   for (const [pi, p] of PARSERS.entries()) {
+    let mine = 0
+    let mineAt = 0
+    const p0 = performance.now()
     for (let c = 0; c < cases; c++) {
       const k = makeCase(pi, c, SCALE)
       try {
         const cost = runCase(p, k.lines, k.trial)
         largest = Math.max(largest, cost.bytes)
         if (cost.ms > slowestMs) [slowestMs, slowestAt] = [cost.ms, `${p.id} seed ${k.seed}`]
+        if (cost.ms > mine) [mine, mineAt] = [cost.ms, k.seed]
       } catch (e) {
         if (failures++ < 5) process.stderr.write(`fuzz: ${p.id} seed ${k.seed} (${k.name}): ${(e as Error).message}\n`)
       }
       total++
     }
+    perParser.push({
+      metric: `fuzz: slowest ${p.id} input`,
+      value: round(mine),
+      unit: 'ms',
+      note: `seed ${mineAt}; ${cases} inputs in ${round((performance.now() - p0) / 1000)} s`,
+    })
   }
   const wallS = (performance.now() - t0) / 1000
   const peakMB = (process.resourceUsage().maxRSS * 1024 - rss0) / 1e6
@@ -55,6 +66,7 @@ export async function fuzzBench(cases = 100_000): Promise<Metric[]> {
       holds: perMB <= 256,
       note: `largest input ${round(largest / 1e6)} MB, growth ${round(peakMB)} MB`,
     },
+    ...perParser,
   ]
 }
 

@@ -116,6 +116,12 @@ function sizeComparison(sizeBytes: number, byValue: Map<string, Row[]>, pool: bo
   }
 }
 
+/** The axes compare knows, less the one that found nothing, as a suggestion ("a, b or c"). */
+function otherAxes(by: string): string {
+  const rest = ['grouping', 'p2p', 'placement', 'env.NAME', 'host-axis'].filter((a) => a !== by)
+  return `${rest.slice(0, -1).join(', ')} or ${rest[rest.length - 1]}`
+}
+
 /** Compares the values of one axis in a loaded set (pure). */
 export function compareSet(set: LoadedSet, opts: CompareOptions = {}): Comparison {
   const by = opts.by ?? 'grouping'
@@ -126,7 +132,7 @@ export function compareSet(set: LoadedSet, opts: CompareOptions = {}): Compariso
     warnings.push(`no time rows with message sizes carry "${by}": nothing to compare, decode model only`)
   else if (idx.size === 0) {
     if (!set.rows.some(isTime)) throw badInput(`${set.dir}: no time rows with message sizes to compare`)
-    throw badInput(`${set.dir}: no time rows carry "${by}"; try --by grouping, p2p, placement, env.NAME or host-axis`)
+    throw badInput(`${set.dir}: no time rows carry "${by}"; try --by ${otherAxes(by)}`)
   }
   const benches: BenchComparison[] = [...idx]
     .sort(([a], [b]) => a.localeCompare(b))

