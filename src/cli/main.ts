@@ -8,6 +8,9 @@
 import { existsSync, realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import yargs from 'yargs'
+import type { Diagnostic } from '../model/index.ts'
+import { withLoadNotes } from '../resultset/index.ts'
+import { badNumber, joinDashValues, oneLineUsage } from './_argv.ts'
 import type { CommandDef, Io } from './_types.ts'
 import { STDIN_ARG } from './_types.ts'
 import { COMMANDS } from './commands/index.ts'
@@ -22,7 +25,8 @@ export async function main(
   commands: readonly CommandDef[] = COMMANDS,
 ): Promise<number> {
   let code = 0
-  const y = yargs(argv.map((a) => (a === '-' ? STDIN_ARG : a)))
+  const args = joinDashValues(argv.map((a) => (a === '-' ? STDIN_ARG : a)))
+  const y = yargs(args)
     .scriptName('gpucomm')
     .usage(USAGE)
     .strict()
@@ -31,15 +35,30 @@ export async function main(
     .wrap(helpWidth())
     .epilogue(EPILOGUE)
     .fail((msg, err) => {
-      throw err ?? new UsageError(msg)
+      throw err ?? new UsageError(oneLineUsage(msg))
+    })
+    .middleware((parsed) => {
+      // getOptions() holds the running command's flags by now (yargs resets them per command).
+      const opts = (y as unknown as { getOptions(): { number: string[] } }).getOptions()
+      const bad = badNumber(parsed, opts.number, args)
+      if (bad) throw new UsageError(bad)
     })
   for (const c of commands) {
     y.command(c.command, c.describe, c.builder, async (args) => {
       code = await c.run(args as Record<string, unknown>, io)
     })
   }
+  const corrupt = new Map<string, Set<number>>()
+  const firstOf = new Map<string, string>()
+  const note = (ds: readonly Diagnostic[]): void => {
+    for (const d of ds) {
+      const lines = corrupt.get(d.file) ?? new Set<number>()
+      corrupt.set(d.file, lines.add(d.line))
+      if (!firstOf.has(d.file)) firstOf.set(d.file, `line ${d.line}: ${d.message.replace(`${d.file}:${d.line}: `, '')}`)
+    }
+  }
   try {
-    await y.parseAsync()
+    await withLoadNotes(note, () => y.parseAsync())
   } catch (e) {
     const err = e as Error & { code?: unknown }
     if (e instanceof UsageError) {
@@ -57,6 +76,12 @@ export async function main(
     }
     io.stderr(`gpucomm: internal error: ${err.stack ?? String(e)}\n`)
     return 1
+  } finally {
+    // One rule for every command reading a set: a torn or corrupt line is skipped with a warning.
+    for (const [file, lines] of corrupt)
+      io.stderr(
+        `gpucomm: warning: ${file}: ${lines.size} corrupt line${lines.size > 1 ? 's' : ''} skipped, the other rows used (${firstOf.get(file)})\n`,
+      )
   }
   return code
 }

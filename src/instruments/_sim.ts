@@ -1,6 +1,7 @@
 import { join } from 'node:path'
+import { SIMULATED_COLLECTIVES } from '../collectives/index.ts'
 import { simLinks } from '../sim/index.ts'
-import { presetNames } from '../sim/presets/index.ts'
+import { PRESETS, presetNames } from '../sim/presets/index.ts'
 import type { BenchDef, Point, SweepSpec } from '../sweep/index.ts'
 import { formatGpuList, sizesArg } from '../sweep/index.ts'
 import { p2pPairsArg, p2pSizeSplit } from './_sizes.ts'
@@ -29,6 +30,13 @@ export const simInstrument: Instrument = {
     const preset = ctx.spec.preset ?? DEFAULT_PRESET
     if (!presetNames().includes(preset))
       return `unknown simulator preset "${preset}" (known: ${presetNames().join(', ')})`
+    // Checked here, before the set is created, not by each launch of `gpucomm sim`.
+    const count = PRESETS.find((p) => p.name === preset)?.pciBus.length ?? 0
+    const gone = ctx.spec.gpus.find((g) => g >= count)
+    if (gone !== undefined) return `--gpus: GPU ${gone} does not exist in preset ${preset} (0-${count - 1})`
+    const coll = ctx.spec.collectives.find((c) => !SIMULATED_COLLECTIVES.includes(c))
+    if (coll !== undefined)
+      return `--collectives: the simulator does not model ${coll} (it models ${SIMULATED_COLLECTIVES.join(', ')})`
     const bin = join(ctx.repoRoot, 'bin', 'gpucomm.js')
     return exists(bin) ? undefined : `${bin} is missing`
   },

@@ -19,6 +19,7 @@ import { createInterface } from 'node:readline'
 import { badInput } from '../errors/index.ts'
 import type { Diagnostic, Manifest, Row } from '../model/index.ts'
 import { rowProblem } from '../model/index.ts'
+import { noteLoad } from './_load-notes.ts'
 
 /** File names inside a result-set directory. */
 export const MANIFEST = 'manifest.json'
@@ -136,7 +137,10 @@ export interface LoadedSet {
   diagnostics: Diagnostic[]
 }
 
-/** Loads a whole result set into memory (use readRows to stream a large one). */
+/**
+ * Loads a whole result set into memory (use readRows to stream a large one). Corrupt lines
+ * are skipped, returned as diagnostics and passed to the caller's withLoadNotes collector.
+ */
 export async function loadSet(dir: string): Promise<LoadedSet> {
   const manifest = readManifest(dir)
   const rows: Row[] = []
@@ -146,5 +150,6 @@ export async function loadSet(dir: string): Promise<LoadedSet> {
     (r) => rows.push(r),
     (d) => diagnostics.push(d),
   )
+  noteLoad(diagnostics)
   return { dir, manifest, rows, diagnostics }
 }

@@ -1,5 +1,6 @@
 /** Result sets on disk: manifest.json, samples.jsonl and raw/ (all IO lives here). */
 
+export { noteLoad, withLoadNotes } from './_load-notes.ts'
 export { gpucommVersion, newManifest } from './_manifest.ts'
 export type { LoadedSet } from './_store.ts'
 export {

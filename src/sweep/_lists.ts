@@ -98,12 +98,20 @@ export function parseEnvAxis(text: string, what = '--env'): [string, string[]] {
   return [m[1] as string, values]
 }
 
+/** The most pairs a plan holds (every ordered pair of 256 GPUs is 65,280). */
+export const MAX_PAIRS = 65_536
+
 /**
  * Parses `all` (every ordered pair of different GPUs), `self` (each GPU to itself: the
  * local-copy and host-staged floors, measurable on one GPU) or "0>1,2>3" pair lists.
  */
 export function parsePairs(text: string, gpus: readonly number[], what = '--pairs'): [number, number][] {
   const t = text.trim()
+  const n = gpus.length
+  if (t === 'all' && n * (n - 1) > MAX_PAIRS)
+    throw badInput(
+      `${what} all: ${n} GPUs make ${n * (n - 1)} ordered pairs; a plan holds at most ${MAX_PAIRS} pairs (every pair of 256 GPUs): name fewer --gpus or list the pairs`,
+    )
   if (t === 'all') return allPairs(gpus)
   if (t === 'self') return gpus.map((g) => [g, g])
   const out: [number, number][] = []

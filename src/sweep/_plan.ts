@@ -5,6 +5,9 @@ import { resolveGroupings } from './_groupings.ts'
 import { allPairs, formatGpuList } from './_lists.ts'
 import type { BenchKind, Plan, Point, SkippedPoint, SweepSpec } from './_types.ts'
 
+/** The most points a plan holds (a sweep of 8 GPUs with every axis is a few hundred). */
+export const MAX_POINTS = 100_000
+
 /** A bench an instrument offers; the plan crosses it with the spec's axes. */
 export interface BenchDef {
   instrument: string
@@ -68,6 +71,10 @@ export function plan(spec: SweepSpec, ctx: PlanContext): Plan {
     ids.add(c.base)
   }
   const crossed = withHostAxes(configs, spec.host ?? [])
+  if (crossed.length * spec.trials > MAX_POINTS)
+    throw badInput(
+      `the plan has ${crossed.length * spec.trials} points (${crossed.length} configurations × ${spec.trials} trials); a plan holds at most ${MAX_POINTS}: narrow --gpus, --pairs, --groupings, --env or --trials`,
+    )
   let points: Point[] = []
   for (let t = 1; t <= spec.trials; t++) {
     for (const c of crossed) points.push({ id: `${c.base}~t${t}`, ...c.point, trial: t })

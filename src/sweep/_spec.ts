@@ -1,3 +1,4 @@
+import { COLLECTIVE_DEFS, collectiveDef } from '../collectives/index.ts'
 import { badInput } from '../errors/index.ts'
 import { parseHostAxis } from '../host/_knobs.ts'
 import { splitGroupingTokens } from './_groupings.ts'
@@ -185,10 +186,7 @@ export function resolveSpec(input: SpecInput, seed: number): SweepSpec {
     gpus,
     pairs: pairsText === 'none' ? 'none' : parsePairs(pairsText, gpus),
     groupings: splitGroupingTokens(text(i.groupings) ?? ''),
-    collectives: (text(i.collectives) ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    collectives: collectiveList(text(i.collectives) ?? ''),
     sizes: parseSizes(text(i.sizes) ?? ''),
     env: envAxes(i.env ?? []),
     host: hostAxes(i.hostAxis ?? []),
@@ -253,6 +251,20 @@ function adaptiveSpec(targetCi: number, min = 6, max = Math.max(20, min)): Adapt
   positiveInt(max, '--max-trials')
   if (min > max) throw badInput(`--min-trials ${min} is more than --max-trials ${max}`)
   return { targetCiPct: targetCi, minTrials: min, maxTrials: max }
+}
+
+/** The collectives named, each one of the registry's. */
+function collectiveList(t: string): string[] {
+  const names = t
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  const bad = names.find((n) => !collectiveDef(n))
+  if (bad !== undefined)
+    throw badInput(
+      `--collectives: "${bad}" is not a collective (known: ${COLLECTIVE_DEFS.map((c) => c.name).join(', ')})`,
+    )
+  return names
 }
 
 function envAxes(list: readonly string[]): [string, string[]][] {
