@@ -124,7 +124,10 @@ test('show prints a table people can read, and warns about a corrupted samples.j
   appendFileSync(samples, '')
   const bad = await bin(['show', dir])
   assert.equal(bad.code, 0)
-  assert.match(bad.stderr, /^gpucomm: warning: .*samples\.jsonl: 1 corrupt line skipped, the other rows used \(line 6: not valid JSON/)
+  assert.match(
+    bad.stderr,
+    /^gpucomm: warning: .*samples\.jsonl: 1 corrupt line skipped, the other rows used \(line 6: not valid JSON/,
+  )
   assert.equal(bad.stderr.trim().split('\n').length, 1)
   assert.match(bad.stdout, /239 rows/)
 })
