@@ -13,6 +13,7 @@ import {
   writeSync,
 } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
+import { COLLECTIVE_DEFS, collectiveDef } from '../collectives/index.ts'
 import { badInput } from '../errors/index.ts'
 import { acquireLock } from '../exec/index.ts'
 import type { Diagnostic, Manifest, Row, SourceFile } from '../model/index.ts'
@@ -36,6 +37,8 @@ export interface ImportOptions {
   append?: boolean
   /** The command line, recorded in the manifest. */
   command: string[]
+  /** The collective of nccl-tests texts that do not name theirs (one of the collectives registry). */
+  collective?: string
 }
 
 /** What an import did. */
@@ -87,6 +90,10 @@ function plan(
  */
 export async function importFiles(inputs: readonly ImportInput[], opts: ImportOptions): Promise<ImportSummary> {
   const diagnostics: Diagnostic[] = []
+  if (opts.collective !== undefined && !collectiveDef(opts.collective))
+    throw badInput(
+      `--collective: "${opts.collective}" is not a collective (known: ${COLLECTIVE_DEFS.map((c) => c.name).join(', ')})`,
+    )
   const planned = plan(inputs, diagnostics)
   if (!isNonEmptyDir(opts.out)) return staged(opts.out, (dir) => importInto(dir, planned, opts, undefined, diagnostics))
   if (!opts.append) throw badInput(`${opts.out}: directory is not empty (use --append to add to a result set)`)
@@ -164,7 +171,7 @@ async function importInto(
   let total = 0
   try {
     for (const { input, parser, simulated } of planned) {
-      const src = await importOne(input, parser, dir, sources.length, appender)
+      const src = await importOne(input, parser, dir, sources.length, appender, opts.collective)
       sources.push(src.file)
       diagnostics.push(...src.diagnostics)
       total += src.file.rows
@@ -189,6 +196,7 @@ async function importOne(
   out: string,
   index: number,
   appender: Appender,
+  collective: string | undefined,
 ): Promise<{ file: SourceFile; diagnostics: Diagnostic[] }> {
   const name = input.path === '-' ? 'stdin.txt' : basename(input.path)
   const raw = `${RAW}/${rawPrefix(index)}${name.replace(/[^\w.+-]/g, '_')}`
@@ -197,7 +205,7 @@ async function importOne(
   let bytes = 0
   let batch: Row[] = []
   let rows = 0
-  const lp = parser.open({ file: raw }, (r) => {
+  const lp = parser.open({ file: raw, ...(collective ? { collective } : {}) }, (r) => {
     batch.push(r)
     rows++
     if (batch.length >= 4096) {

@@ -7,6 +7,7 @@ import type { Diagnostic, Row } from '../model/index.ts'
 import type { RowEvidence } from './_nccl-collective.ts'
 import { CollectiveEvidence } from './_nccl-collective.ts'
 import type { Device } from './_nccl-meta.ts'
+import type { NamedFrom } from './_nccl-naming.ts'
 import type { Block, Layout, ParsedRow } from './_nccl-row.ts'
 import { requestedSize } from './_nccl-sizes.ts'
 import { isUInt, num, scaledDecimal } from './_nccl-tokens.ts'
@@ -29,7 +30,7 @@ export class Run {
   /** 0 version line, 1 "Collective test starting", 2 nThread banner; -1 none yet. */
   bannerOrder = -1
   collective: string | undefined
-  collectiveFrom: 'banner' | 'command' | 'rows' | undefined
+  collectiveFrom: 'banner' | 'command' | 'rows' | NamedFrom | undefined
   program: string | undefined
   info: Record<string, unknown> = {}
   params: Record<string, number | string> | undefined

@@ -4,7 +4,7 @@
  * lines, tag-output prefixes, log tails and aborted runs. Streaming: each line is seen once.
  */
 
-import type { Row } from '../model/index.ts'
+import type { Diagnostic, Row } from '../model/index.ts'
 import { SIM_MARKER } from '../model/index.ts'
 import { GuardedLineParser } from './_matrix-common.ts'
 import { COLLECTIVES } from './_nccl-collective.ts'
@@ -19,23 +19,27 @@ import {
   parseRankLine,
   parseVersionLine,
 } from './_nccl-meta.ts'
+import type { PresetCollective } from './_nccl-naming.ts'
+import { presetCollective } from './_nccl-naming.ts'
 import type { Layout, ParsedRow } from './_nccl-row.ts'
-import { continueRow, layoutFromHeader, markTraceRow, parseRow } from './_nccl-row.ts'
+import { continueRow, markTraceRow, parseRow } from './_nccl-row.ts'
 import type { RunSink } from './_nccl-run.ts'
 import { Run } from './_nccl-run.ts'
-import { collectiveInText, firstNonBlank, isDigit, num, stripPrefix, tokenize } from './_nccl-tokens.ts'
+import type { CommentTarget } from './_nccl-text-rows.ts'
+import { otherComment, rowNotes } from './_nccl-text-rows.ts'
+import { collectiveInText, firstNonBlank, isDigit, stripPrefix, tokenize } from './_nccl-tokens.ts'
 import { srunLabelEnd } from './_text.ts'
 import type { Origin, Parser } from './types.ts'
 
 /** Runs whose meta is kept in full (a log of thousands of runs keeps counts for the rest). */
 const RUNS_KEPT = 100
 
-class NcclTextParser extends GuardedLineParser {
+class NcclTextParser extends GuardedLineParser implements CommentTarget {
   private readonly runMetas: Record<string, unknown>[] = []
   private runCount = 0
   private readonly collectives = new Set<string>()
-  private run: Run | undefined
-  private readonly file: Record<string, unknown> = {}
+  run: Run | undefined
+  readonly file: Record<string, unknown> = {}
   private readonly tok: string[] = []
   private readonly sink: RunSink
   private command: string | undefined
@@ -44,9 +48,12 @@ class NcclTextParser extends GuardedLineParser {
   private naFirst = 0
   private broken: { row: ParsedRow; line: number } | undefined
   private rowLayout: Layout | undefined
+  /** The collective assumed until the text names one (import --collective, or the file name). */
+  private readonly preset: PresetCollective | undefined
 
   constructor(origin: Origin, emit: (row: Row) => void) {
     super(origin, emit, 'nccl-tests')
+    this.preset = presetCollective(origin.file, origin.collective)
     this.sink = {
       file: origin.file,
       trial: Number.isInteger(origin.trial) ? (origin.trial as number) : 0,
@@ -85,17 +92,19 @@ class NcclTextParser extends GuardedLineParser {
     this.other(s, t, no)
   }
 
+  note(no: number, severity: Diagnostic['severity'], code: string, message: string): void {
+    this.diags.add(no, severity, code, message)
+  }
+
   /** The current run, or a new one when there is none or the current one is past `stage`. */
-  private runFor(no: number, newIf: (r: Run) => boolean): Run {
+  runFor(no: number, newIf: (r: Run) => boolean): Run {
     const r = this.run
     if (r && !newIf(r)) return r
     if (r) this.close(r)
     const run = new Run(no, this.sink)
-    if (this.command !== undefined) {
-      run.collective = this.command
-      run.collectiveFrom = 'command'
-      this.command = undefined
-    }
+    if (this.command !== undefined) this.name(run, this.command, 'command', no)
+    else if (this.preset) [run.collective, run.collectiveFrom] = [this.preset.name, this.preset.from]
+    this.command = undefined
     if (this.nranksInfo !== undefined) run.nranksInfo = this.nranksInfo
     this.nranksInfo = undefined
     this.rowLayout = undefined
@@ -106,6 +115,13 @@ class NcclTextParser extends GuardedLineParser {
   /** Finishes a run and keeps its meta (in full for the first RUNS_KEPT runs). */
   private close(r: Run): void {
     r.finish()
+    if (r.emitted > 0 && r.collectiveFrom === 'file-name')
+      this.diags.add(
+        r.startLine,
+        'info',
+        'collective-from-file-name',
+        `the text does not name its collective: ${r.collective}, from the file name ${this.sink.file}`,
+      )
     if (this.runCount++ < RUNS_KEPT) this.runMetas.push(r.meta())
     if (r.collective !== undefined || r.tableRows > 0) this.collectives.add(r.collectiveName())
     const { version, ncclLibrary } = r.info
@@ -145,31 +161,7 @@ class NcclTextParser extends GuardedLineParser {
 
   private addRow(row: ParsedRow, no: number): void {
     const run = this.runFor(no, (r) => r.footer)
-    if (row.glued !== undefined) {
-      const failure = /fail|error|timeout|abort/i.test(row.glued)
-      this.diags.add(
-        no,
-        failure ? 'error' : 'warn',
-        failure ? 'row-error' : 'bad-row',
-        `${failure ? 'error printed inside a result row' : 'unreadable cells in a result row'}: ${row.glued.slice(0, 200)}`,
-      )
-    } else if (row.blocks.length < 2 && !row.inPlaceOnly) {
-      this.diags.add(
-        no,
-        'warn',
-        'partial-row',
-        `result row cut short (${row.blocks.length} of 2 placements complete); the complete cells are kept`,
-      )
-    }
-    if (row.layout.perIter && !run.info.perIterColumns) {
-      run.info.perIterColumns = true
-      this.diags.add(
-        no,
-        'info',
-        'per-iteration-columns',
-        'the i_min/i_max/i_p99/i_cv% cells (-I) are summaries; they are not stored as rows',
-      )
-    }
+    rowNotes(row, run, (severity, code, message) => this.diags.add(no, severity, code, message))
     run.addRow(row, no)
   }
 
@@ -212,7 +204,7 @@ class NcclTextParser extends GuardedLineParser {
       if (d) this.runFor(no, (r) => r.headerSeen || r.tableRows > 0 || r.footer).addDevice(d)
     } else if (w0 === 'Out' && t[1] === 'of') this.footerLine(no, 'oob', t)
     else if (w0 === 'Avg' && t[1] === 'bus') this.footerLine(no, 'avg', t)
-    else this.otherComment(t, no)
+    else otherComment(this, t, no)
   }
 
   private collectiveLine(t: string[], no: number): void {
@@ -224,10 +216,15 @@ class NcclTextParser extends GuardedLineParser {
     const run = this.banner(1, no)
     run.program = t[3]
     const c = collectiveInText(t[3] ?? '', COLLECTIVES)
-    if (c !== undefined) {
-      run.collective = c
-      run.collectiveFrom = 'banner'
-    }
+    if (c !== undefined) this.name(run, c, 'banner', no)
+  }
+
+  /** The text names the collective: it wins over an assumed one (a different --collective is warned about). */
+  private name(run: Run, c: string, from: 'banner' | 'command', no: number): void {
+    if (run.collectiveFrom === 'option' && run.collective !== c)
+      this.diags.add(no, 'warn', 'collective-mismatch', `the text names ${c}, not ${run.collective} (--collective)`)
+    run.collective = c
+    run.collectiveFrom = from
   }
 
   private footerLine(no: number, which: 'oob' | 'avg', t: string[]): void {
@@ -236,30 +233,6 @@ class NcclTextParser extends GuardedLineParser {
     const run = this.runFor(no, (r) => r[which] !== undefined)
     run[which] = v
     run.lastLine = no
-  }
-
-  private otherComment(t: string[], no: number): void {
-    const w0 = t[0] as string
-    const rest = t.join(' ')
-    if (w0 === 'size' || w0 === 'bytes') {
-      if (!t.includes('time') && !t.includes('cputime')) return
-      const run = this.runFor(no, (r) => r.tableRows > 0 || r.footer)
-      run.layout = layoutFromHeader(t)
-      run.headerSeen = true
-      if (t.includes('cputime')) run.timeLabel = 'cputime'
-      if (w0 === 'bytes') run.timeExp = -3
-    } else if (t.includes('out-of-place')) {
-      this.runFor(no, (r) => r.tableRows > 0 || r.footer).headerSeen = true
-    } else if (w0 === '(B)' && t.includes('(ms)') && this.run) this.run.timeExp = -3
-    else if (w0 === 'Using' && t[1] === 'devices') this.runFor(no, (r) => r.headerSeen || r.tableRows > 0 || r.footer)
-    else if (w0 === 'Reducing' && t[1] === 'maxBytes' && this.run) this.run.info.reducedMaxBytes = num(t[3] ?? '')
-    else if ((w0 === 'Blocking' || w0 === 'Parallel' || w0 === 'Per-Iteration') && this.run) this.run.modes.push(rest)
-    else if (w0 === 'Writing' && t[1] === 'JSON') this.file.jsonOutput = t.slice(4).join(' ')
-    else if (w0 === 'GPU' && t[1] === 'memory' && this.run)
-      this.run.info.gpuMemoryUsage = rest.slice(rest.indexOf(':') + 1).trim()
-    else if (w0 === 'error:' && t.length > 1)
-      this.diags.add(no, 'error', 'nccl-error', `nccl-tests reported: ${rest.slice(7, 300)}`)
-    else if (w0 === 'NCCL' && t[1] === 'Tests' && t[2] === 'compiled' && this.run) this.run.info.ncclCompiled = t[5]
   }
 
   /** Lines that are neither `#` metadata nor rows: v1.0 banner/footer, NCCL lines, failures, commands. */
@@ -293,10 +266,9 @@ class NcclTextParser extends GuardedLineParser {
     const c = collectiveInText(s, COLLECTIVES)
     if (c === undefined) return
     const r = this.run
-    if (r && !r.started && r.collective === undefined) {
-      r.collective = c
-      r.collectiveFrom = 'command'
-    } else this.command = c
+    const assumed = r?.collectiveFrom === 'option' || r?.collectiveFrom === 'file-name'
+    if (r && !r.started && (r.collective === undefined || assumed)) this.name(r, c, 'command', r.lastLine)
+    else this.command = c
   }
 
   protected finish(): void {

@@ -5,6 +5,8 @@ export interface Origin {
   file: string
   /** Trial number stamped on every row (sweeps launch a point several times). */
   trial?: number
+  /** The collective a text that does not name its own measured (`import --collective`). */
+  collective?: string
 }
 
 /** What a parser returns for a whole text. */

@@ -15,7 +15,12 @@ export const importCommand = defineCommand({
       })
       .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'result-set directory to create' })
       .option('append', { type: 'boolean', default: false, describe: 'add to an existing result set' })
-      .example('gpucomm import all_reduce.log p2p.txt --out results/box1', 'import two logs'),
+      .option('collective', {
+        type: 'string',
+        describe: 'collective of nccl-tests logs that do not name theirs (e.g. alltoall; the file name is tried too)',
+      })
+      .example('gpucomm import all_reduce.log p2p.txt --out results/box1', 'import two logs')
+      .example('gpucomm import run7.log --collective alltoall --out results/a2a', 'a log without its banner'),
   run: async (args, io) => {
     const { importFiles } = await import('../../importer/index.ts')
     const files = (args.files as string[]).map(fromStdinArg)
@@ -25,6 +30,7 @@ export const importCommand = defineCommand({
     const s = await importFiles(inputs, {
       out: args.out as string,
       append: args.append as boolean,
+      ...(args.collective === undefined ? {} : { collective: args.collective as string }),
       command: ['gpucomm', ...process.argv.slice(2)],
     })
     for (const d of s.diagnostics)
