@@ -49,11 +49,10 @@ class NcclTextParser extends GuardedLineParser implements CommentTarget {
   private broken: { row: ParsedRow; line: number } | undefined
   private rowLayout: Layout | undefined
   /** The collective assumed until the text names one (import --collective, or the file name). */
-  private readonly preset: PresetCollective | undefined
+  private readonly preset: PresetCollective | undefined = presetCollective(this.origin.file, this.origin.collective)
 
   constructor(origin: Origin, emit: (row: Row) => void) {
     super(origin, emit, 'nccl-tests')
-    this.preset = presetCollective(origin.file, origin.collective)
     this.sink = {
       file: origin.file,
       trial: Number.isInteger(origin.trial) ? (origin.trial as number) : 0,
