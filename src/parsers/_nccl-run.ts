@@ -4,6 +4,8 @@
  * collective or the rank count is still unknown (headerless log tails).
  */
 import type { Diagnostic, Row } from '../model/index.ts'
+import type { CellPlace } from './_nccl-cell.ts'
+import { cellRow } from './_nccl-cell.ts'
 import type { RowEvidence } from './_nccl-collective.ts'
 import { CollectiveEvidence } from './_nccl-collective.ts'
 import type { Device } from './_nccl-meta.ts'
@@ -179,15 +181,24 @@ export class Run {
     for (let b = 0; b < row.blocks.length; b++) {
       const blk = row.blocks[b] as Block
       const placement = b === 0 && !row.inPlaceOnly ? 'out-of-place' : 'in-place'
-      this.cell(row, blk.time, 'time', 's', this.timeExp, bench, ranks, placement, source)
-      this.cell(row, blk.algbw, 'algbw', 'B/s', 9, bench, ranks, placement, source)
-      this.cell(row, blk.busbw, 'busbw', 'B/s', 9, bench, ranks, placement, source)
+      const where = {
+        row,
+        bench,
+        ranks,
+        placement,
+        source,
+        trial: this.sink.trial,
+        requested: this.requestedNow,
+      } as const
+      this.cell(where, blk.time, 'time', 's', this.timeExp)
+      this.cell(where, blk.algbw, 'algbw', 'B/s', 9)
+      this.cell(where, blk.busbw, 'busbw', 'B/s', 9)
       const w = blk.wrong
       const kind = row.layout.wrongKind
       if (w === 'N/A') this.sink.na(line)
       else if (kind === 'count' || (kind === 'unknown' && isUInt(w))) {
         this.wrongElements += num(w)
-        this.cell(row, w, 'wrong', 'count', 0, bench, ranks, placement, source)
+        this.cell(where, w, 'wrong', 'count', 0)
       } else {
         const v = Math.abs(num(w))
         if (!(this.maxDeviation !== undefined && this.maxDeviation >= v)) this.maxDeviation = v
@@ -195,45 +206,13 @@ export class Run {
     }
   }
 
-  private cell(
-    row: ParsedRow,
-    tok: string,
-    metric: Row['metric'],
-    unit: Row['unit'],
-    exp: number,
-    bench: string,
-    ranks: number | null,
-    placement: 'out-of-place' | 'in-place',
-    source: Row['source'],
-  ): void {
-    if (tok === 'N/A') return this.sink.na(source.line)
-    const value = scaledDecimal(tok, exp)
-    if (!Number.isFinite(value))
-      return this.sink.diag(
-        source.line,
-        'warn',
-        'bad-cell',
-        `cell "${tok.slice(0, 40)}" is not a usable number; no row for it`,
-      )
-    const r: Row = {
-      bench,
-      metric,
-      unit,
-      value,
-      sizeBytes: row.size,
-      ranks,
-      src: null,
-      dst: null,
-      placement,
-      p2p: null,
-      timer: 'cpu',
-      trial: this.sink.trial,
-      source,
-      dtype: row.type,
+  private cell(where: CellPlace, tok: string, metric: Row['metric'], unit: Row['unit'], exp: number): void {
+    if (tok === 'N/A') return this.sink.na(where.source.line)
+    const r = cellRow(where, tok, metric, unit, exp)
+    if (r === undefined) {
+      const why = `cell "${tok.slice(0, 40)}" is not a usable number; no row for it`
+      return this.sink.diag(where.source.line, 'warn', 'bad-cell', why)
     }
-    if (this.requestedNow !== undefined) r.requestedBytes = this.requestedNow
-    if (row.redop !== undefined && row.redop !== 'none') r.redop = row.redop
-    if (row.root !== undefined && row.root >= 0) r.root = row.root
     this.emitted++
     this.sink.emit(r)
   }

@@ -9,8 +9,9 @@ export { resolveGroupings, splitGroupingTokens } from './_groupings.ts'
 export { allPairs, formatGpuList, parseEnvAxis, parseGpuList, parsePairs, parseSizes, sizesArg } from './_lists.ts'
 export type { BenchDef, PlanContext } from './_plan.ts'
 export { envCombos, plan, pointDefinition } from './_plan.ts'
-export type { SpecInput } from './_spec.ts'
-export { checkSpecInput, resolveSpec, SPEC_DEFAULTS, SPEC_SCHEMA } from './_spec.ts'
+export { resolveSpec, SPEC_DEFAULTS } from './_spec.ts'
+export type { SpecInput } from './_spec-input.ts'
+export { checkSpecInput, SPEC_SCHEMA } from './_spec-input.ts'
 export type {
   AdaptiveSpec,
   BenchKind,
