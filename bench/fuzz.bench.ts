@@ -3,6 +3,11 @@
  * (engine: test/fuzz.ts; npm test runs 10,000), lines grown to 20,000 columns or 1 MB.
  * Budgets: 0 throws or invalid rows or unbounded metas; no input over 1 s; peak RSS growth
  * under 256 MB per MB of the largest input.
+ *
+ * A single pass times each input once, and on a loaded machine one time includes whatever else
+ * ran (a 73 ms input once took 4.2 s at load 24). So each parser's RETIMED slowest inputs are
+ * parsed again after the pass, alone, RETRIES times; an input's cost is its fastest time
+ * (the least disturbed), and the 1 s budget holds on the largest such cost.
  */
 import { performance } from 'node:perf_hooks'
 import { PARSERS } from '../src/parsers/index.ts'
@@ -11,19 +16,46 @@ import type { Metric } from './_util.ts'
 import { round } from './_util.ts'
 
 const SCALE = { maxColumns: 20_000, maxLineChars: 1024 * 1024 }
+const RETIMED = 5
+const RETRIES = 3
+
+/** One input's single-pass time. */
+interface Timed {
+  c: number
+  seed: number
+  ms: number
+}
+
+/** Keeps the `n` slowest of what it is shown (n is small: insertion into a short sorted list). */
+function keepSlowest(list: Timed[], t: Timed, n: number): void {
+  if (list.length === n && t.ms <= (list[n - 1] as Timed).ms) return
+  list.push(t)
+  list.sort((a, b) => b.ms - a.ms)
+  if (list.length > n) list.pop()
+}
+
+/** Parses case `c` of parser `pi` alone RETRIES times; its cost is the fastest. */
+function retime(pi: number, c: number): number {
+  const k = makeCase(pi, c, SCALE)
+  const p = PARSERS[pi] as (typeof PARSERS)[number]
+  let best = Number.POSITIVE_INFINITY
+  for (let r = 0; r < RETRIES; r++) best = Math.min(best, runCase(p, k.lines, k.trial).ms)
+  return best
+}
 
 export async function fuzzBench(cases = 100_000): Promise<Metric[]> {
   const rss0 = process.memoryUsage().rss
   let failures = 0
   let slowestMs = 0
   let slowestAt = ''
+  let costMs = 0
+  let costAt = ''
   const perParser: Metric[] = []
   let largest = 0
   let total = 0
   const t0 = performance.now()
   for (const [pi, p] of PARSERS.entries()) {
-    let mine = 0
-    let mineAt = 0
+    const slow: Timed[] = []
     const p0 = performance.now()
     for (let c = 0; c < cases; c++) {
       const k = makeCase(pi, c, SCALE)
@@ -31,17 +63,21 @@ export async function fuzzBench(cases = 100_000): Promise<Metric[]> {
         const cost = runCase(p, k.lines, k.trial)
         largest = Math.max(largest, cost.bytes)
         if (cost.ms > slowestMs) [slowestMs, slowestAt] = [cost.ms, `${p.id} seed ${k.seed}`]
-        if (cost.ms > mine) [mine, mineAt] = [cost.ms, k.seed]
+        keepSlowest(slow, { c, seed: k.seed, ms: cost.ms }, RETIMED)
       } catch (e) {
         if (failures++ < 5) process.stderr.write(`fuzz: ${p.id} seed ${k.seed} (${k.name}): ${(e as Error).message}\n`)
       }
       total++
     }
+    const passS = (performance.now() - p0) / 1000
+    const costs = slow.map((t) => ({ ...t, cost: retime(pi, t.c) })).sort((a, b) => b.cost - a.cost)
+    const worst = costs[0]
+    if (worst && worst.cost > costMs) [costMs, costAt] = [worst.cost, `${p.id} seed ${worst.seed}`]
     perParser.push({
       metric: `fuzz: slowest ${p.id} input`,
-      value: round(mine),
+      value: round(worst?.cost ?? 0),
       unit: 'ms',
-      note: `seed ${mineAt}; ${cases} inputs in ${round((performance.now() - p0) / 1000)} s`,
+      note: `fastest of ${RETRIES} alone, seed ${worst?.seed}; single pass: ${slow.map((t) => `${round(t.ms)}`).join(', ')} ms; ${cases} inputs in ${round(passS)} s`,
     })
   }
   const wallS = (performance.now() - t0) / 1000
@@ -51,12 +87,18 @@ export async function fuzzBench(cases = 100_000): Promise<Metric[]> {
     { metric: 'fuzz: inputs', value: total, unit: 'cases', note: `${cases} per parser, ${round(wallS)} s` },
     { metric: 'fuzz: failures', value: failures, unit: 'cases', budget: '0', holds: failures === 0 },
     {
-      metric: 'fuzz: slowest input',
-      value: round(slowestMs),
+      metric: 'fuzz: slowest input (its fastest of 3 parses alone)',
+      value: round(costMs),
       unit: 'ms',
       budget: '≤ 1000 ms',
-      holds: slowestMs <= 1000,
-      note: slowestAt,
+      holds: costMs <= 1000,
+      note: `${costAt}; each parser's ${RETIMED} slowest of the single pass retimed`,
+    },
+    {
+      metric: 'fuzz: slowest single-pass time',
+      value: round(slowestMs),
+      unit: 'ms',
+      note: `${slowestAt} (includes load)`,
     },
     {
       metric: 'fuzz: peak RSS growth per MB of the largest input',
