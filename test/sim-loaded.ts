@@ -42,13 +42,15 @@ export function simLoaded(spec: SimLoadedSpec): LoadedSet {
         gpus: g,
         sizes: spec.sizes ?? SIZES,
       })
-      // As a sweep labels them: the GPUs of the group and the grouping (tp8, tp4) it belongs to.
+      // As a sweep labels them: the GPUs of the group, the grouping (tp8, tp4) it belongs to, and
+      // the point (one launch of the grouping: its concurrent groups share it).
       const at = rows.length
       read(text, `ar-${g.join('')}-t${trial}.txt`, trial)
       for (let i = at; i < rows.length; i++) {
         const r = rows[i] as Row
         r.group = `${g[0]}-${g[g.length - 1]}`
         r.grouping = `tp${g.length}`
+        r.point = `ar-tp${g.length}-t${trial}`
       }
     }
   }

@@ -9,7 +9,7 @@
 import { badInput } from '../errors/index.ts'
 import type { Row } from '../model/index.ts'
 import type { LoadedSet } from '../resultset/index.ts'
-import { mannWhitney, summarize } from '../stats/index.ts'
+import { mannWhitney, medianOf, sortSample, summarize } from '../stats/index.ts'
 import { conclusions } from './_conclusion.ts'
 import { decodeModel } from './_decode.ts'
 import type { BenchComparison, Comparison, GroupingStat, ModelPreset, SizeComparison } from './_types.ts'
@@ -47,8 +47,11 @@ const isTime = (r: Row): boolean =>
   r.sizeBytes !== null
 const whoOf = (r: Row): string =>
   r.group ?? (r.src !== null ? `${r.src}→${r.dst ?? '?'}` : r.ranks !== null ? `ranks=${r.ranks}` : '-')
-/** The launch a row came from: its sweep point (which names the trial) or else its trial number. */
-const trialOf = (r: Row): string => `${r.point ?? ''}|${r.trial}`
+/**
+ * The launch a row came from: its sweep point (which names the trial), or for imported rows
+ * (no point) the file it was read from, with its trial number.
+ */
+const trialOf = (r: Row): string => `${r.point ?? r.source.file}|${r.trial}`
 const finiteOrNull = (v: number): number | null => (Number.isFinite(v) ? v : null)
 
 /** Time rows of the set, bench → size → axis value → rows; in-place rows only where no out-of-place exist. */
@@ -73,13 +76,35 @@ function index(rows: readonly Row[], by: string): Map<string, Map<number, Map<st
 }
 
 /**
+ * Each launch's value of each group: the median of what that group printed in that launch
+ * (one value, however many iterations it printed), launch → group → value, in order of first
+ * appearance. A launch is the unit of replication: iterations of one launch share its
+ * clocks, placement and state, so they are not independent samples.
+ */
+function perLaunch(rows: readonly Row[]): Map<string, Map<string, number>> {
+  const raw = new Map<string, Map<string, number[]>>()
+  for (const r of rows) {
+    const launch = raw.get(trialOf(r)) ?? new Map<string, number[]>()
+    raw.set(trialOf(r), launch)
+    const vs = launch.get(whoOf(r)) ?? []
+    launch.set(whoOf(r), vs)
+    vs.push(r.value)
+  }
+  const out = new Map<string, Map<string, number>>()
+  for (const [t, groups] of raw)
+    out.set(
+      t,
+      new Map([...groups].map(([g, vs]) => [g, vs.length === 1 ? (vs[0] as number) : medianOf(sortSample(vs))])),
+    )
+  return out
+}
+
+/**
  * One value per trial: the slowest of the groups that ran in it (a decode step waits for
- * the slowest group), in order of first appearance; with one group, simply its values.
+ * the slowest group), each group taken as the median of its values in that launch.
  */
 export function perTrialMax(rows: readonly Row[]): number[] {
-  const byTrial = new Map<string, number>()
-  for (const r of rows) byTrial.set(trialOf(r), Math.max(byTrial.get(trialOf(r)) ?? -Infinity, r.value))
-  return [...byTrial.values()]
+  return [...perLaunch(rows).values()].map((groups) => Math.max(...groups.values()))
 }
 
 function statOf(grouping: string, rows: readonly Row[], pool: boolean): GroupingStat {
@@ -87,7 +112,8 @@ function statOf(grouping: string, rows: readonly Row[], pool: boolean): Grouping
   for (const r of rows) byGroup.set(whoOf(r), [...(byGroup.get(whoOf(r)) ?? []), r.value])
   const groups = [...byGroup].map(([group, v]) => ({ group, n: v.length, median: summarize(v).median }))
   const concurrent = groups.length > 1 && !pool
-  const values = concurrent ? perTrialMax(rows) : rows.map((r) => r.value)
+  // One value per launch on every path, so both sides of a test count launches, not iterations.
+  const values = concurrent ? perTrialMax(rows) : [...perLaunch(rows).values()].flatMap((g) => [...g.values()])
   const s = summarize(values)
   return {
     grouping,

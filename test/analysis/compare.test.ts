@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { Comparison } from '../../src/analysis/index.ts'
-import { compare, perTrialMax } from '../../src/analysis/index.ts'
+import { compare, compareSet, perTrialMax } from '../../src/analysis/index.ts'
 import { makeRow } from '../../src/model/index.ts'
 import { trueTime } from '../../src/sim/index.ts'
 import { SPEC_DEFAULTS } from '../../src/sweep/index.ts'
@@ -44,6 +44,41 @@ test('concurrent groups: one value per trial, the slowest group; --pool pools th
     row('4-7', 3, 4),
   ]
   assert.deepEqual(perTrialMax(rows), [7, 9, 4])
+})
+
+test('one value per launch on every path: a launch that prints 40 iterations counts once', () => {
+  // Two settings of one pair, 3 launches each, 40 iterations per launch; B is 10 % slower.
+  const rows = ['A', 'B'].flatMap((v, vi) =>
+    [1, 2, 3].flatMap((trial) =>
+      Array.from({ length: 40 }, (_, i) =>
+        makeRow({
+          bench: 'p2p.latency',
+          metric: 'latency',
+          unit: 's',
+          value: (1 + 0.1 * vi) * (1e-5 + 1e-8 * trial + 1e-9 * i),
+          src: 0,
+          dst: 1,
+          sizeBytes: 8,
+          trial,
+          env: { KNOB: v },
+          source: { file: 'x', line: 1 },
+        }),
+      ),
+    ),
+  )
+  const c = compareSet({ dir: 'mem', manifest: {} as never, rows, diagnostics: [] }, { by: 'env.KNOB' })
+  const z = c.benches[0]!.sizes[0]!
+  assert.deepEqual(
+    z.groupings.map((g) => [g.grouping, g.combined, g.n]),
+    [
+      ['A', 'single', 3],
+      ['B', 'single', 3],
+    ],
+  )
+  // Three launches a side cannot reach p ≤ 0.05 (the exact two-sided floor at 3 vs 3 is 0.1),
+  // however many iterations each printed.
+  assert.ok((z.p as number) >= 0.09, `p = ${z.p}`)
+  assert.equal(z.winner, 'A')
 })
 
 test('compare --by grouping on seed-vm at the default trials: finite CIs for tp8 and tp4 at every size, and the conclusion', async () => {
