@@ -10,13 +10,27 @@ import type { Comparison, GroupingStat } from './_types.ts'
 const ciText = (g: GroupingStat): string =>
   `${formatSeconds(g.median)} [${g.ci[0] === null ? '-∞' : formatSeconds(g.ci[0])}, ${g.ci[1] === null ? '∞' : formatSeconds(g.ci[1])}] n=${g.n}`
 
-/** How concurrent groups were combined, said once per comparison. */
+/**
+ * How several groups of one axis value were combined, said once per comparison. Groups of a
+ * sweep's grouping ran at once; pairs of one p2p matrix ran one after another, so their
+ * slowest is the slowest pair, not a step that waited.
+ */
 export function combinedNote(c: Comparison): string | null {
   const multi = new Set<string>()
+  let pairsOnly = true
   for (const b of c.benches)
-    for (const z of b.sizes) for (const g of z.groupings) if (g.combined !== 'single') multi.add(g.grouping)
+    for (const z of b.sizes)
+      for (const g of z.groupings)
+        if (g.combined !== 'single') {
+          multi.add(g.grouping)
+          pairsOnly &&= g.groups.every((x) => x.group.includes('→'))
+        }
   if (multi.size === 0) return null
   const names = [...multi].sort().join(', ')
+  if (pairsOnly)
+    return c.pool
+      ? `${names}: every pair's values are pooled into one sample (--pool)`
+      : `${names}: several pairs, one value per trial, the slowest pair's (--pool pools the pairs instead)`
   return c.pool
     ? `${names}: the values of its concurrent groups are pooled into one sample (--pool)`
     : `${names}: concurrent groups, one value per trial, the slowest group's (a step waits for the slowest group; --pool pools them instead)`

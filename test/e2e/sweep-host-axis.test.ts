@@ -88,6 +88,11 @@ test('both values run, shallow disables only the deep states during its points, 
   assert.equal(c.code, 0, c.stderr)
   assert.match(c.stdout, /cstates=default/)
   assert.match(c.stdout, /cstates=shallow/)
+  // One value per launch (2 trials a side), however many iterations each launch printed; the
+  // pairs of one matrix are not called concurrent groups.
+  assert.match(c.stdout, /several pairs, one value per trial, the slowest pair's/)
+  const ns = [...c.stdout.matchAll(/ n=(\d+)/g)].map((m) => Number(m[1]))
+  assert.ok(ns.length > 0 && ns.every((n) => n === 2), `n per cell: ${[...new Set(ns)]}`)
 })
 
 test('a failed point (crash) still restores; SIGTERM restores before the process ends', async () => {
