@@ -5,7 +5,7 @@
  * with no carriage returns or escape codes.
  */
 import assert from 'node:assert/strict'
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -58,15 +58,21 @@ test('liveLine: done/total, elapsed, ETA counting down from the last point, the 
 
 /** Runs the sweep in a detached tmux pane (CI as given) and returns a function reading the pane. */
 async function inTmux(out: string, ci: string): Promise<{ pane: () => Promise<string>; done: () => Promise<void> }> {
-  const sock = `gpucomm-test-${process.pid}-${ci || 'tty'}`
-  const conf = join(tmp('gpucomm-tmux-'), 'tmux.conf')
+  // The server's socket lives in the test's own temp dir (-S), removed with it; a named socket
+  // (-L) stays behind in /tmp/tmux-UID after kill-server.
+  const dir = tmp('gpucomm-tmux-')
+  const sock = join(dir, `sock-${ci || 'tty'}`)
+  const conf = join(dir, 'tmux.conf')
   writeFileSync(conf, 'set -g remain-on-exit on\n')
-  const t = (args: string[]) => execa(TMUX as string, ['-L', sock, '-f', conf, ...args], { reject: false })
+  const t = (args: string[]) => execa(TMUX as string, ['-S', sock, '-f', conf, ...args], { reject: false })
   await t(['new-session', '-d', '-x', '180', '-y', '40', '-c', ROOT, '-e', `CI=${ci}`])
   await t(['respawn-pane', '-k', '-t', '0', '-c', ROOT, '-e', `CI=${ci}`, process.execPath, BIN, ...sweepArgs(out)])
   return {
     pane: async () => (await t(['capture-pane', '-p', '-t', '0'])).stdout,
-    done: async () => void (await t(['kill-server'])),
+    done: async () => {
+      await t(['kill-server'])
+      rmSync(sock, { force: true })
+    },
   }
 }
 
