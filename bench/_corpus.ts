@@ -12,12 +12,12 @@ import { ROOT } from './_util.ts'
 
 const FIXTURES = join(ROOT, 'test', 'fixtures')
 
-/** Every fixture file (not the .source.txt beside it), with the parser that detects it. */
+/** Every tool-output fixture file (not the .source.txt beside it, nor the generated result sets), with the parser that detects it. */
 export function fixtures(): { path: string; text: string; parser: Parser | undefined }[] {
   const walk = (d: string): string[] =>
     readdirSync(d).flatMap((e) => (statSync(join(d, e)).isDirectory() ? walk(join(d, e)) : [join(d, e)]))
   return walk(FIXTURES)
-    .filter((p) => !p.endsWith('.source.txt'))
+    .filter((p) => !p.endsWith('.source.txt') && !p.includes(`${join('fixtures', 'resultset-v1')}`))
     .sort()
     .map((path) => {
       const text = readFileSync(path, 'utf8')

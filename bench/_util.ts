@@ -1,6 +1,6 @@
 /** Shared pieces of the bench suite: metrics, medians, timed child processes, machine facts. */
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
 import { join, resolve } from 'node:path'
 import { execa } from 'execa'
@@ -83,3 +83,11 @@ export function machineFacts(): Record<string, unknown> {
 
 export const mib = (bytes: number): number => Number((bytes / 2 ** 20).toFixed(1))
 export const round = (v: number, digits = 3): number => Number(v.toPrecision(digits))
+
+/** Bytes of the samples of result set `dir` on disk: its Parquet parts, and a schema-1 samples.jsonl if any. */
+export function samplesBytes(dir: string): number {
+  const parts = join(dir, 'samples')
+  const p = existsSync(parts) ? readdirSync(parts).reduce((s, f) => s + statSync(join(parts, f)).size, 0) : 0
+  const legacy = join(dir, 'samples.jsonl')
+  return p + (existsSync(legacy) ? statSync(legacy).size : 0)
+}

@@ -14,23 +14,23 @@ import type { Metric } from './_util.ts'
 import { mib, ROOT, round, timedNode } from './_util.ts'
 
 /** Writes a generated set of about `samples` rows; returns its directory and row count. */
-export function writeGeneratedSet(dir: string, samples: number): number {
+export async function writeGeneratedSet(dir: string, samples: number): Promise<number> {
   writeManifest(
     dir,
     newManifest({ origin: 'sweep', simulated: false, command: ['generated-set', 'bench/analyze.bench.ts'] }),
   )
-  const app = new Appender(dir)
+  const app = await Appender.open(dir)
   let batch: Row[] = []
   let n = 0
   for (const r of genRows({ seed: 1, pairs: 56, sizes: 10, n: Math.ceil(samples / 1120), launches: 5 })) {
     batch.push(r)
     n++
-    if (batch.length === 8192) {
-      app.append(batch, false)
+    if (batch.length === 1 << 18) {
+      await app.append(batch)
       batch = []
     }
   }
-  app.append(batch, false)
+  await app.append(batch)
   app.close()
   return n
 }
@@ -39,7 +39,7 @@ export function writeGeneratedSet(dir: string, samples: number): number {
 export async function analyzeBench(samples = 1_000_000): Promise<Metric[]> {
   const dir = join(mkdtempSync(join(tmpdir(), 'gpucomm-bench-')), 'set')
   try {
-    const n = writeGeneratedSet(dir, samples)
+    const n = await writeGeneratedSet(dir, samples)
     const t = await timedNode(join(ROOT, 'bin', 'gpucomm.js'), ['analyze', dir, '--json'])
     const fits = (JSON.parse(t.stdout) as { fits: unknown[] }).fits.length
     const rss = t.maxRssBytes ?? NaN

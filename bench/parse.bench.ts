@@ -20,7 +20,7 @@ import type { Parser } from '../src/parsers/index.ts'
 import { PARSERS } from '../src/parsers/index.ts'
 import { fixtures, repeatTo } from './_corpus.ts'
 import type { Metric } from './_util.ts'
-import { ROOT, round } from './_util.ts'
+import { ROOT, round, samplesBytes } from './_util.ts'
 
 const mb = (bytes: number): number => bytes / 1e6
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`
@@ -124,7 +124,7 @@ async function importRuns(logPath: string, log: string): Promise<void> {
       table.push({
         log: `${mb(bytes).toFixed(0)} MB`,
         rows: j.rows,
-        'samples.jsonl': `${mb(statSync(join(out, 'samples.jsonl')).size).toFixed(0)} MB`,
+        samples: `${mb(samplesBytes(out)).toFixed(1)} MB`,
         seconds: Number((j.ms / 1000).toFixed(2)),
         'CPU s': Number((j.cpuMs / 1000).toFixed(2)),
         'log MB/s': Number((mb(bytes) / (j.ms / 1000)).toFixed(1)),
@@ -135,7 +135,7 @@ async function importRuns(logPath: string, log: string): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
-  console.log('\nImport through importFiles (fresh process each; raw copy + sha256 + samples.jsonl written)')
+  console.log('\nImport through importFiles (fresh process each; raw copy + sha256 + Parquet parts written)')
   console.table(table)
 }
 

@@ -82,11 +82,11 @@ export function genSet(spec: GenSpec, opts: { simulated?: boolean; dir?: string 
   return { dir: opts.dir ?? `generated-${spec.seed}`, manifest, rows: [...genRows(spec)], diagnostics: [] }
 }
 
-/** Writes a generated set to `dir` as a result set (manifest.json + samples.jsonl). */
-export function writeGenSet(dir: string, spec: GenSpec, opts: { simulated?: boolean } = {}): void {
+/** Writes a generated set to `dir` as a result set (manifest.json + one samples part). */
+export async function writeGenSet(dir: string, spec: GenSpec, opts: { simulated?: boolean } = {}): Promise<void> {
   const set = genSet(spec, { ...opts, dir })
   writeManifest(dir, set.manifest)
-  const app = new Appender(dir)
-  app.append(set.rows, false)
+  const app = await Appender.open(dir)
+  await app.append(set.rows)
   app.close()
 }

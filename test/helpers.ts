@@ -1,5 +1,6 @@
 /** Shared test helpers: temp dirs, in-process CLI runs and the real bin as a subprocess. */
-import { mkdtempSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { execa } from 'execa'
@@ -9,6 +10,20 @@ import { main } from '../src/cli/main.ts'
 export const ROOT = resolve(import.meta.dirname, '..')
 export const FIXTURES = join(ROOT, 'test', 'fixtures')
 export const BIN = join(ROOT, 'bin', 'gpucomm.js')
+
+/** Every file under `dir` (relative path) with the sha256 of its bytes: compare two to see that nothing changed. */
+export function snapshot(dir: string, under = ''): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const e of readdirSync(join(dir, under)).sort()) {
+    const rel = join(under, e)
+    if (statSync(join(dir, rel)).isDirectory()) Object.assign(out, snapshot(dir, rel))
+    else
+      out[rel] = createHash('sha256')
+        .update(readFileSync(join(dir, rel)))
+        .digest('hex')
+  }
+  return out
+}
 
 /** A fresh temporary directory. */
 export const tmp = (prefix = 'gpucomm-test-'): string => mkdtempSync(join(tmpdir(), prefix))

@@ -9,7 +9,6 @@ import {
   renameSync,
   rmSync,
   statSync,
-  truncateSync,
   writeSync,
 } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
@@ -21,7 +20,7 @@ import { SIM_MARKER } from '../model/index.ts'
 import { NcclInfoCollector } from '../nccl-log/index.ts'
 import type { Parser } from '../parsers/index.ts'
 import { DETECT_BYTES, detectParser } from '../parsers/index.ts'
-import { Appender, isNonEmptyDir, newManifest, RAW, readManifest, SAMPLES, writeManifest } from '../resultset/index.ts'
+import { Appender, isNonEmptyDir, newManifest, RAW, readManifest, writeManifest } from '../resultset/index.ts'
 import { eachLine } from './_lines.ts'
 
 /** One input to import: a path, or "-" with the bytes read from stdin. */
@@ -83,7 +82,7 @@ function plan(
 
 /**
  * Imports tool outputs into a result set: raw bytes copied to raw/, rows streamed into
- * samples.jsonl, sources (with sha256) recorded in manifest.json. Never leaves a half-written
+ * Parquet parts (one per batch), sources (with sha256) recorded in manifest.json. Never leaves a half-written
  * set: a new set is built in a hidden sibling directory and renamed into place once its
  * manifest is written; an append holds the set's lock (as a sweep does) and, if it fails,
  * takes its rows and raw copies back out.
@@ -121,13 +120,10 @@ async function appendTo(
     throw badInput(
       `${mixed.input.path}: ${mixed.simulated ? 'SIMULATED output' : 'real output'} cannot be appended to ${opts.out}, a ${manifest.simulated ? 'SIMULATED' : 'real'} result set (import it into its own set)`,
     )
-  const samples = join(opts.out, SAMPLES)
-  const size = existsSync(samples) ? statSync(samples).size : 0
   const before = (manifest.sources ?? []).length
   try {
     return await importInto(opts.out, planned, opts, manifest, diagnostics)
   } catch (e) {
-    if (existsSync(samples)) truncateSync(samples, size)
     for (let i = before; i < before + planned.length; i++) rmRaw(opts.out, i)
     throw e
   }
@@ -148,6 +144,9 @@ async function staged<T>(out: string, build: (dir: string) => Promise<T>): Promi
   }
 }
 
+/** Rows per part of an import (about 75 MB of rows in memory while a batch fills). */
+const BATCH_ROWS = 1 << 17
+
 const rawPrefix = (index: number): string => `${String(index).padStart(3, '0')}-`
 
 /** Removes the raw copy of source `index`, if any. */
@@ -167,7 +166,7 @@ async function importInto(
     existing ?? newManifest({ origin: 'import', simulated: planned.some((p) => p.simulated), command: opts.command })
   mkdirSync(join(dir, RAW), { recursive: true })
   const sources = manifest.sources ?? []
-  const appender = new Appender(dir)
+  const appender = await Appender.open(dir)
   let total = 0
   try {
     for (const { input, parser, simulated } of planned) {
@@ -177,6 +176,9 @@ async function importInto(
       total += src.file.rows
       if (simulated) manifest.simulated = true
     }
+  } catch (e) {
+    appender.discard()
+    throw e
   } finally {
     appender.close()
   }
@@ -208,11 +210,14 @@ async function importOne(
   const lp = parser.open({ file: raw, ...(collective ? { collective } : {}) }, (r) => {
     batch.push(r)
     rows++
-    if (batch.length >= 4096) {
-      appender.append(batch, false)
-      batch = []
-    }
   })
+  // One part per import batch: written between chunks of input, once a batch is full.
+  const flush = async (): Promise<void> => {
+    if (batch.length < BATCH_ROWS) return
+    const full = batch
+    batch = []
+    await appender.append(full)
+  }
   // NCCL's INFO lines, read as a sweep reads its own runs' (the parser skips them as noise).
   const nccl = new NcclInfoCollector()
   try {
@@ -227,12 +232,13 @@ async function importOne(
         bytes += chunk.length
         writeSync(rawFd, chunk)
       },
+      flush,
     )
   } finally {
     closeSync(rawFd)
   }
   const { meta, diagnostics } = lp.end()
-  appender.append(batch)
+  await appender.append(batch)
   const file: SourceFile = {
     path: input.path,
     raw,

@@ -9,6 +9,7 @@ export async function eachLine(
   input: string | Buffer,
   onLine: (line: string, lineNo: number) => void,
   onChunk: (chunk: Buffer) => void = () => {},
+  afterChunk?: () => Promise<void>,
 ): Promise<number> {
   const decoder = new StringDecoder('utf8')
   let rest = ''
@@ -31,6 +32,7 @@ export async function eachLine(
     for await (const chunk of createReadStream(input, { highWaterMark: 1 << 20 })) {
       onChunk(chunk as Buffer)
       feed(decoder.write(chunk as Buffer))
+      if (afterChunk) await afterChunk()
     }
   } else {
     onChunk(input)

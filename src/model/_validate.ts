@@ -10,7 +10,7 @@ const isNumOrNull = (v: unknown): boolean => v === null || (typeof v === 'number
 
 /**
  * Checks that `v` is a well-formed Row; returns the first problem found, or undefined.
- * Used by the loader on every line of samples.jsonl.
+ * Used by the loader on every line of a schema-1 samples.jsonl.
  */
 export function rowProblem(v: unknown): string | undefined {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'not a JSON object'

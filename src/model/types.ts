@@ -123,7 +123,8 @@ export type PointOutcome =
 
 /** `manifest.json` of a result set. */
 export interface Manifest {
-  schema: 1
+  /** 2: samples in Parquet parts under samples/; 1: samples.jsonl (still read; written as 2). */
+  schema: 1 | 2
   id: string
   created: string
   origin: 'import' | 'sweep'
@@ -139,7 +140,7 @@ export interface Manifest {
 }
 
 /** The current manifest schema version. */
-export const SCHEMA_VERSION = 1 as const
+export const SCHEMA_VERSION = 2 as const
 
 /**
  * First line of every text the simulator prints. Importers and parsers that see it mark

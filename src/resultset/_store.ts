@@ -1,29 +1,24 @@
 import {
-  closeSync,
   createReadStream,
   existsSync,
-  fstatSync,
-  fsyncSync,
   mkdirSync,
-  openSync,
   readdirSync,
   readFileSync,
-  readSync,
   renameSync,
   statSync,
   writeFileSync,
-  writeSync,
 } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { badInput } from '../errors/index.ts'
 import type { Diagnostic, Manifest, Row } from '../model/index.ts'
-import { rowProblem } from '../model/index.ts'
+import { rowProblem, SCHEMA_VERSION } from '../model/index.ts'
 import { noteLoad } from './_load-notes.ts'
+import { LEGACY_SAMPLES, migrated, readParts } from './_parts.ts'
 
-/** File names inside a result-set directory. */
+/** File names inside a result-set directory (samples: see _parts.ts). */
 export const MANIFEST = 'manifest.json'
-export const SAMPLES = 'samples.jsonl'
+export const SAMPLES = LEGACY_SAMPLES
 export const RAW = 'raw'
 
 /** True when `dir` exists and holds anything. */
@@ -35,7 +30,7 @@ export function isNonEmptyDir(dir: string): boolean {
 export function writeManifest(dir: string, manifest: Manifest): void {
   mkdirSync(dir, { recursive: true })
   const tmp = join(dir, `.${MANIFEST}.${process.pid}.tmp`)
-  writeFileSync(tmp, `${JSON.stringify(manifest, null, 2)}\n`)
+  writeFileSync(tmp, `${JSON.stringify({ ...manifest, schema: SCHEMA_VERSION }, null, 2)}\n`)
   renameSync(tmp, join(dir, MANIFEST))
 }
 
@@ -51,48 +46,43 @@ export function readManifest(dir: string): Manifest {
     throw badInput(`${path}: not valid JSON (${(e as Error).message})`)
   }
   const o = m as Partial<Manifest>
-  if (typeof o !== 'object' || o === null || o.schema !== 1 || typeof o.id !== 'string') {
-    throw badInput(`${path}: not a gpucomm manifest (schema 1 expected)`)
+  if (typeof o !== 'object' || o === null || typeof o.id !== 'string' || (o.schema !== 1 && o.schema !== 2)) {
+    const newer = typeof o?.schema === 'number' && o.schema > SCHEMA_VERSION
+    throw badInput(
+      newer
+        ? `${path}: result set of schema ${o.schema}, newer than this gpucomm reads (${SCHEMA_VERSION}); upgrade gpucomm`
+        : `${path}: not a gpucomm manifest (schema 1 or 2 expected)`,
+    )
   }
   return o as Manifest
 }
 
 /**
- * Appends rows to samples.jsonl. Every `append` is one write followed by fsync, so a crash
- * loses at most the line being written; a torn last line from an earlier crash is fenced
- * off with a newline on open, so the loader reports it and later rows stay readable.
+ * Streams the rows of a result set: a schema-1 samples.jsonl (unless a writer already
+ * moved it into part 0), then the Parquet parts in write order. Bad lines and unreadable
+ * parts become diagnostics naming file:line or the part; nothing is dropped silently.
+ * Returns the count of good rows.
  */
-export class Appender {
-  private fd: number
-  constructor(dir: string) {
-    mkdirSync(dir, { recursive: true })
-    this.fd = openSync(join(dir, SAMPLES), 'a+')
-    const size = fstatSync(this.fd).size
-    if (size > 0) {
-      const last = Buffer.alloc(1)
-      readSync(this.fd, last, 0, 1, size - 1)
-      if (last[0] !== 0x0a) writeSync(this.fd, '\n')
-    }
-  }
-  /** Writes the rows of one point (or one batch) durably. */
-  append(rows: readonly Row[], sync = true): void {
-    if (rows.length === 0) return
-    let text = ''
-    for (const r of rows) text += `${JSON.stringify(r)}\n`
-    writeSync(this.fd, text)
-    if (sync) fsyncSync(this.fd)
-  }
-  close(): void {
-    fsyncSync(this.fd)
-    closeSync(this.fd)
-  }
+export async function readRows(
+  dir: string,
+  onRow: (row: Row) => void,
+  onDiagnostic: (d: Diagnostic) => void,
+): Promise<number> {
+  const legacy = legacySamples(dir) === undefined ? 0 : await readJsonl(dir, onRow, onDiagnostic)
+  return legacy + (await readParts(dir, onRow, onDiagnostic))
+}
+
+/** Path of the schema-1 samples.jsonl of `dir` when its rows are to be read there (not yet moved into part 0). */
+export function legacySamples(dir: string): string | undefined {
+  const path = join(dir, SAMPLES)
+  return existsSync(path) && !migrated(dir) ? path : undefined
 }
 
 /**
- * Streams samples.jsonl, validating every line. Bad lines become diagnostics naming
- * file:line; nothing is dropped silently. Returns the count of good rows.
+ * Streams a schema-1 samples.jsonl, validating every line. Bad lines become diagnostics
+ * naming file:line. Returns the count of good rows.
  */
-export async function readRows(
+export async function readJsonl(
   dir: string,
   onRow: (row: Row) => void,
   onDiagnostic: (d: Diagnostic) => void,

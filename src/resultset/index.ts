@@ -1,14 +1,16 @@
-/** Result sets on disk: manifest.json, samples.jsonl and raw/ (all IO lives here). */
+/** Result sets on disk: manifest.json, samples (Parquet parts, or a schema-1 samples.jsonl) and raw/ (all IO lives here). */
 
 export { noteLoad, withLoadNotes } from './_load-notes.ts'
 export { gpucommVersion, newManifest } from './_manifest.ts'
+export { Appender, exportParquet, LEGACY_SAMPLES, listParts, PARTS, pruneParts } from './_parts.ts'
 export type { LoadedSet } from './_store.ts'
 export {
-  Appender,
   isNonEmptyDir,
+  legacySamples,
   loadSet,
   MANIFEST,
   RAW,
+  readJsonl,
   readManifest,
   readRows,
   SAMPLES,

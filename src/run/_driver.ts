@@ -148,7 +148,7 @@ async function execute(
     skipped: plan.skipped.length,
     out: opts.out,
   })
-  const appender = new Appender(opts.out)
+  const appender = await Appender.open(opts.out)
   const pdeps = (p: Point): PointDeps => ({
     instrument: prep.instruments.find((i) => i.id === p.instrument) ?? (prep.instruments[0] as PointDeps['instrument']),
     prep,
@@ -192,7 +192,7 @@ async function execute(
       if (!attempts) break
       const last = attempts[attempts.length - 1] as AttemptResult
       if (last.status === 'ok') {
-        appender.append(last.rows)
+        await appender.append(last.rows)
         adaptive?.add(last.rows)
       }
       const outcome = toOutcome(attempts)

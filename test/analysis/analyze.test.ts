@@ -59,7 +59,7 @@ function generatedRows(seed: number): Row[] {
 let cached: { dir: string; a: Analysis } | undefined
 async function generated(): Promise<{ dir: string; a: Analysis }> {
   if (!cached) {
-    const dir = writeSet(generatedRows(11), { gpuName: 'NVIDIA RTX PRO 6000 Blackwell Workstation Edition' })
+    const dir = await writeSet(generatedRows(11), { gpuName: 'NVIDIA RTX PRO 6000 Blackwell Workstation Edition' })
     cached = { dir, a: await analyze(dir) }
   }
   return cached
@@ -106,7 +106,7 @@ test('with a topology in the set, pairs are aggregated by link class', async () 
       { a: 1, b: 2, link: 'SYS' },
     ],
   }
-  const a = await analyze(writeSet(rows, { topology }), { cells: false })
+  const a = await analyze(await writeSet(rows, { topology }), { cells: false })
   assert.equal(a.fits.find((f) => f.src === 1 && f.dst === 0)!.linkClass, 'NODE')
   assert.deepEqual(a.classes.map((c) => [c.linkClass, c.pairs]).sort(), [
     ['NODE', 2],
@@ -117,7 +117,7 @@ test('with a topology in the set, pairs are aggregated by link class', async () 
 
 test('a topology capture under <set>/topology/ (written by the topology module from a real topo -m) joins link classes', async () => {
   // asus-esc8000a fixture: GPU0–1 and GPU2–3 are NODE, the rest SYS. GPU3 is the slow one in these rows.
-  const dir = writeSet(generatedRows(13).filter((r) => r.bench === 'p2p.latency'))
+  const dir = await writeSet(generatedRows(13).filter((r) => r.bench === 'p2p.latency'))
   await captureTopology(join(dir, 'topology'), {
     inputs: [join(FIXTURES, 'nvidia-smi-topo-m', 'asus-esc8000a-4x-rtx6000ada-nic-node-sys.txt')],
   })

@@ -124,7 +124,7 @@ test('--pool takes both tp4 groups as one sample (twice the values)', async () =
 })
 
 test('compare --format text|md|csv|json on a stored SIMULATED set', async () => {
-  const dir = writeSet(seedVm(7, 6).rows)
+  const dir = await writeSet(seedVm(7, 6).rows)
   const text = await cli(['compare', dir])
   assert.equal(text.code, 0, text.stderr)
   assert.match(text.stdout, /^SIMULATED comparison by grouping/)

@@ -63,7 +63,10 @@ export function seriesRows(g: GenSeries, rnd: () => number): Row[] {
 }
 
 /** Writes rows as a result set in a fresh temp dir and returns the directory. */
-export function writeSet(rows: readonly Row[], extra: { gpuName?: string; topology?: unknown } = {}): string {
+export async function writeSet(
+  rows: readonly Row[],
+  extra: { gpuName?: string; topology?: unknown } = {},
+): Promise<string> {
   const dir = join(tmp('gpucomm-analysis-'), 'generated-set')
   const m = newManifest({
     origin: 'sweep',
@@ -74,8 +77,8 @@ export function writeSet(rows: readonly Row[], extra: { gpuName?: string; topolo
   if (extra.gpuName) m.host = { gpus: [{ index: 0, name: extra.gpuName }] }
   if (extra.topology) m.extra = { topology: extra.topology }
   writeManifest(dir, m)
-  const a = new Appender(dir)
-  a.append(rows, false)
+  const a = await Appender.open(dir)
+  await a.append(rows)
   a.close()
   return dir
 }

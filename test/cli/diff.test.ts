@@ -15,10 +15,10 @@ const A = join(root, 'a')
 const B = join(root, 'b') // latency +10 %, bandwidth ÷1.1
 const C = join(root, 'c') // no shift, another seed
 const S = join(root, 'sim')
-writeGenSet(A, { seed: 21, pairs: 4, sizes: 3, n: 12, sigma: 0.02 })
-writeGenSet(B, { seed: 22, pairs: 4, sizes: 3, n: 12, sigma: 0.02, shift: 0.1 })
-writeGenSet(C, { seed: 23, pairs: 4, sizes: 3, n: 12, sigma: 0.02 })
-writeGenSet(S, { seed: 24, pairs: 4, sizes: 3, n: 12, sigma: 0.02 }, { simulated: true })
+await writeGenSet(A, { seed: 21, pairs: 4, sizes: 3, n: 12, sigma: 0.02 })
+await writeGenSet(B, { seed: 22, pairs: 4, sizes: 3, n: 12, sigma: 0.02, shift: 0.1 })
+await writeGenSet(C, { seed: 23, pairs: 4, sizes: 3, n: 12, sigma: 0.02 })
+await writeGenSet(S, { seed: 24, pairs: 4, sizes: 3, n: 12, sigma: 0.02 }, { simulated: true })
 
 test('--format json: cells with key, delta (fraction), p and significant', async () => {
   const r = await cli(['diff', A, B, '--format', 'json'])

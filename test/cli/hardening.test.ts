@@ -4,12 +4,12 @@
  * before the input is known good, exports keep the SIMULATED label.
  */
 import assert from 'node:assert/strict'
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { execa } from 'execa'
-import { BIN, bin, FIXTURES, ROOT, tmp } from '../helpers.ts'
+import { BIN, bin, FIXTURES, ROOT, snapshot, tmp } from '../helpers.ts'
 import { simSet } from '../simset.ts'
 
 const A100 = join(FIXTURES, 'nccl-tests', 'a100-sxm4-8gpu-single-process-g8-v2.13.txt')
@@ -24,8 +24,8 @@ test('SIGKILL in the middle of an import leaves no set without a manifest', asyn
   // Wait until rows are being written (into the set or wherever it is being built), then kill.
   const writing = (): boolean =>
     readdirSync(dir).some((e) => {
-      const s = join(dir, e, 'samples.jsonl')
-      return existsSync(s) && statSync(s).size > 0
+      const s = join(dir, e, 'samples')
+      return existsSync(s) && readdirSync(s).some((f) => f.endsWith('.parquet'))
     })
   for (let i = 0; i < 600 && !writing(); i++) await sleep(50)
   assert.ok(writing(), 'the import never started writing rows')
@@ -62,6 +62,10 @@ test('paths that cannot be written are bad input: one line, exit 2, nothing over
     ['import', A100, '--out', join(file, 'sub')],
     ['report', set, '--out', join(dir, 'missing', 'r.html')],
     ['report', set, '--out', dir],
+    ['export', set, '--format', 'parquet'],
+    ['export', set, '--format', 'parquet', '--out', file],
+    ['export', set, '--format', 'parquet', '--out', join(dir, 'missing', 'x.parquet')],
+    ['export', set, '--out', join(file, 'x.jsonl')],
   ]
   for (const args of cases) {
     const r = await bin(args)
@@ -74,11 +78,11 @@ test('paths that cannot be written are bad input: one line, exit 2, nothing over
 
 test('import --append refuses real rows into a SIMULATED set and the reverse: exit 2, the set unchanged', async () => {
   const sim = await simSet({ preset: 'seed-vm', seed: 65, groups: [] })
-  const before = readFileSync(join(sim, 'samples.jsonl'), 'utf8')
+  const before = snapshot(sim)
   const r = await bin(['import', A100, '--out', sim, '--append'])
   assert.equal(r.code, 2, r.stderr)
   assert.match(r.stderr, /real output cannot be appended to .*, a SIMULATED result set/)
-  assert.equal(readFileSync(join(sim, 'samples.jsonl'), 'utf8'), before)
+  assert.deepEqual(snapshot(sim), before)
   const real = join(tmp(), 'real')
   assert.equal((await bin(['import', A100, '--out', real])).code, 0)
   const simText = join(tmp(), 'sim.txt')

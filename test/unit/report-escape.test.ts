@@ -4,10 +4,11 @@
  * must contain it only escaped, outside the script bundles.
  */
 import assert from 'node:assert/strict'
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { readManifest, writeManifest } from '../../src/resultset/index.ts'
+import type { Row } from '../../src/model/index.ts'
+import { Appender, loadSet, readManifest, writeManifest } from '../../src/resultset/index.ts'
 import { cli, tmp } from '../helpers.ts'
 import { simSet } from '../simset.ts'
 
@@ -27,10 +28,13 @@ async function poisonedSet(seed: number): Promise<string> {
   const set = await simSet({ preset: 'seed-vm', seed, trials: 2 })
   const m = readManifest(set)
   writeManifest(set, poison({ ...m, host: { hostname: 'h', env: { NCCL_DEBUG: 'INFO' } } }) as typeof m)
-  const samples = join(set, 'samples.jsonl')
-  const rows = readFileSync(samples, 'utf8').trim().split('\n')
-  writeFileSync(samples, `${rows.map((l) => JSON.stringify(poison(JSON.parse(l)))).join('\n')}\n`)
-  appendFileSync(samples, `{"torn${PAYLOAD}\n`)
+  // Poisoned rows go back as a part; the torn line needs the schema-1 samples.jsonl beside it.
+  const { rows } = await loadSet(set)
+  rmSync(join(set, 'samples'), { recursive: true })
+  const app = await Appender.open(set)
+  await app.append(rows.map((r) => poison(r) as Row))
+  app.close()
+  writeFileSync(join(set, 'samples.jsonl'), `{"torn${PAYLOAD}\n`)
   return set
 }
 

@@ -1,20 +1,46 @@
 import { defineCommand } from '../_types.ts'
 
-/** `gpucomm export DIR --format jsonl|csv`: rows for other tools. */
+/** `gpucomm export DIR --format jsonl|csv|parquet [--out FILE]`: rows for other tools. */
 export const exportCommand = defineCommand({
   command: 'export <dir>',
-  describe: 'Print the rows of a result set as JSON lines or CSV',
+  describe: 'Write the rows of a result set as JSON lines, CSV or Parquet',
   builder: (y) =>
     y
       .positional('dir', { type: 'string', describe: 'result-set directory' })
-      .option('format', { choices: ['jsonl', 'csv'] as const, default: 'jsonl' as const, describe: 'output format' })
-      .example('gpucomm export results/box1 --format csv > box1.csv', 'CSV with time_us, busbw_GBps, … columns'),
+      .option('format', {
+        choices: ['jsonl', 'csv', 'parquet'] as const,
+        default: 'jsonl' as const,
+        describe: 'output format (JSON lines are the interchange)',
+      })
+      .option('out', { type: 'string', describe: 'write to this new file instead of stdout (needed for parquet)' })
+      .example('gpucomm export results/box1 --format csv > box1.csv', 'CSV with time_us, busbw_GBps, … columns')
+      .example('gpucomm export results/box1 --format parquet --out box1.parquet', 'one Parquet file of every row'),
   run: async (args, io) => {
-    const { loadSet } = await import('../../resultset/index.ts')
+    const { badInput } = await import('../../errors/index.ts')
+    const out = args.out as string | undefined
+    if (args.format === 'parquet' && out === undefined)
+      throw badInput('export --format parquet writes a file: give --out FILE')
+    const { existsSync, renameSync, statSync, writeFileSync } = await import('node:fs')
+    const { dirname } = await import('node:path')
+    if (out !== undefined && existsSync(out)) throw badInput(`${out}: already exists (export never overwrites a file)`)
+    if (out !== undefined && !(existsSync(dirname(out)) && statSync(dirname(out)).isDirectory()))
+      throw badInput(`${out}: ${dirname(out)} is not a directory`)
+    const { exportParquet, loadSet, readManifest } = await import('../../resultset/index.ts')
+    if (args.format === 'parquet') {
+      const m = readManifest(args.dir as string)
+      const diagnostics = await exportParquet(args.dir as string, out as string, m.simulated === true)
+      for (const d of diagnostics) io.stderr(`${d.message}\n`)
+      return diagnostics.length > 0 ? 1 : 0
+    }
     const { rowsToCsv, rowsToJsonl } = await import('../../present/index.ts')
     const set = await loadSet(args.dir as string)
     const sim = set.manifest.simulated === true
-    io.stdout(args.format === 'csv' ? rowsToCsv(set.rows, sim) : rowsToJsonl(set.rows, sim))
+    const text = args.format === 'csv' ? rowsToCsv(set.rows, sim) : rowsToJsonl(set.rows, sim)
+    if (out === undefined) io.stdout(text)
+    else {
+      writeFileSync(`${out}.${process.pid}.tmp`, text)
+      renameSync(`${out}.${process.pid}.tmp`, out)
+    }
     return 0 // corrupt lines: one warning per file from main (the rule of every command reading a set)
   },
 })

@@ -1,0 +1,208 @@
+/**
+ * Samples of a schema-2 result set: Parquet parts under samples/, one per sweep point or
+ * import batch, each written atomically (temp file, then rename), so a crash loses at most
+ * the part being written. A schema-1 set keeps its samples.jsonl; the first writer that
+ * opens it moves those rows into part 0 (then removes the file), and readers read either.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
+import type { Diagnostic, Row } from '../model/index.ts'
+import type { Duck } from './_duck.ts'
+
+/** The folder of the parts, inside a result set. */
+export const PARTS = 'samples'
+/** The samples file of a schema-1 set. */
+export const LEGACY_SAMPLES = 'samples.jsonl'
+
+const PART_RE = /^part-(\d{6})\.parquet$/
+const partName = (n: number): string => `part-${String(n).padStart(6, '0')}.parquet`
+
+/** Paths of the parts of `dir`, in write order (temp files are not parts). */
+export function listParts(dir: string): string[] {
+  const d = join(dir, PARTS)
+  if (!existsSync(d)) return []
+  return readdirSync(d)
+    .filter((f) => PART_RE.test(f))
+    .sort()
+    .map((f) => join(d, f))
+}
+
+/** True when the rows of samples.jsonl already live in part 0 (a migration the writer finished or nearly did). */
+export const migrated = (dir: string): boolean => existsSync(join(dir, PARTS, partName(0)))
+
+const duck = async (): Promise<typeof import('./_duck.ts')> => import('./_duck.ts')
+
+/**
+ * Streams every row of the parts of `dir` in write order. A part that cannot be read
+ * becomes one diagnostic naming it, and reading goes on with the next part.
+ */
+export async function readParts(
+  dir: string,
+  onRow: (row: Row) => void,
+  onDiagnostic: (d: Diagnostic) => void,
+): Promise<number> {
+  const parts = listParts(dir)
+  if (parts.length === 0) return 0
+  const d = await duck()
+  const db = await d.openDuck()
+  let good = 0
+  try {
+    for (const path of parts) {
+      try {
+        for await (const rows of d.partRows(db, [path])) {
+          for (const r of rows) onRow(r)
+          good += rows.length
+        }
+      } catch (e) {
+        const why = (e as Error).message.split('\n')[0]
+        onDiagnostic({ file: path, line: 0, severity: 'error', code: 'corrupt-part', message: `${path}: ${why}` })
+      }
+    }
+  } finally {
+    db.close()
+  }
+  return good
+}
+
+/**
+ * Writes parts into a result set. `append` writes one part (a point's rows, or an import
+ * batch) and resolves when it is on disk under its final name.
+ */
+export class Appender {
+  private written: string[] = []
+  private constructor(
+    private readonly dir: string,
+    private readonly db: Duck,
+    private next: number,
+  ) {}
+
+  /** Opens `dir` for appending; rows of a schema-1 samples.jsonl move into part 0 first. */
+  static async open(dir: string): Promise<Appender> {
+    mkdirSync(join(dir, PARTS), { recursive: true })
+    const d = await duck()
+    const db = await d.openDuck()
+    const last = listParts(dir).at(-1)
+    const app = new Appender(dir, db, last ? Number(PART_RE.exec(basename(last))?.[1]) + 1 : 1)
+    await app.migrate()
+    return app
+  }
+
+  /** Moves a schema-1 samples.jsonl into part 0 (bad lines stay behind in no part: the loader reported them). */
+  private async migrate(): Promise<void> {
+    const legacy = join(this.dir, LEGACY_SAMPLES)
+    if (!existsSync(legacy)) return
+    if (!migrated(this.dir)) {
+      const { readJsonl } = await import('./_store.ts')
+      const rows: Row[] = []
+      await readJsonl(
+        this.dir,
+        (r) => rows.push(r),
+        () => {},
+      )
+      const d = await duck()
+      await d.writePart(this.db, rows, join(this.dir, PARTS, partName(0)))
+    }
+    rmSync(legacy)
+  }
+
+  /** Writes `rows` as the next part. */
+  async append(rows: readonly Row[]): Promise<void> {
+    if (rows.length === 0) return
+    const path = join(this.dir, PARTS, partName(this.next++))
+    const d = await duck()
+    await d.writePart(this.db, rows, path)
+    this.written.push(path)
+  }
+
+  /** Removes every part this appender wrote (an import that failed takes its rows back out). */
+  discard(): void {
+    for (const p of this.written) rmSync(p, { force: true })
+    this.written = []
+  }
+
+  close(): void {
+    this.db.close()
+  }
+}
+
+/**
+ * Keeps only the rows `keep` accepts: a part with a row to drop is rewritten (atomically)
+ * with the rest, or removed when nothing is left. Returns the rows kept and the count dropped.
+ */
+export async function pruneParts(dir: string, keep: (r: Row) => boolean): Promise<{ kept: Row[]; dropped: number }> {
+  const parts = listParts(dir)
+  const kept: Row[] = []
+  let dropped = 0
+  if (parts.length === 0) return { kept, dropped }
+  const d = await duck()
+  const db = await d.openDuck()
+  try {
+    for (const path of parts) {
+      const mine: Row[] = []
+      let gone = 0
+      for await (const rows of d.partRows(db, [path])) for (const r of rows) keep(r) ? mine.push(r) : gone++
+      if (gone > 0 && mine.length === 0) rmSync(path)
+      else if (gone > 0) await d.writePart(db, mine, path)
+      for (const r of mine) kept.push(r)
+      dropped += gone
+    }
+  } finally {
+    db.close()
+  }
+  return { kept, dropped }
+}
+
+/**
+ * Writes every row of the set in `dir` to one Parquet file `out` (temp file, then rename),
+ * with a `simulated` column of true when the set is SIMULATED. Unreadable parts and bad
+ * samples.jsonl lines are left out and returned as diagnostics, as the loader reports them.
+ */
+export async function exportParquet(dir: string, out: string, simulated: boolean): Promise<Diagnostic[]> {
+  const { legacySamples, readJsonl } = await import('./_store.ts')
+  const d = await duck()
+  const db = await d.openDuck()
+  const diagnostics: Diagnostic[] = []
+  const scratch = mkdtempSync(join(tmpdir(), 'gpucomm-export-'))
+  try {
+    const sources: string[] = []
+    if (legacySamples(dir) !== undefined) {
+      const rows: Row[] = []
+      await readJsonl(
+        dir,
+        (r) => rows.push(r),
+        (x) => diagnostics.push(x),
+      )
+      sources.push(join(scratch, partName(0)))
+      await d.writePart(db, rows, sources[0] as string)
+    }
+    for (const path of listParts(dir)) {
+      try {
+        await db.conn.run(`SELECT count(*) FROM read_parquet(${d.sqlString(path)})`)
+        sources.push(path)
+      } catch (e) {
+        const why = (e as Error).message.split('\n')[0]
+        diagnostics.push({ file: path, line: 0, severity: 'error', code: 'corrupt-part', message: `${path}: ${why}` })
+      }
+    }
+    const sim = simulated ? ', true AS simulated' : ''
+    const from = sources.filter((p) => existsSync(p))
+    const select =
+      from.length > 0
+        ? `SELECT *${sim} FROM read_parquet([${from.map(d.sqlString).join(', ')}])`
+        : `SELECT *${sim} FROM read_parquet(${d.sqlString(await emptyPart(d, db, scratch))})`
+    const tmp = `${out}.${process.pid}.tmp`
+    await d.copyTo(db, select, tmp, out)
+  } finally {
+    db.close()
+    rmSync(scratch, { recursive: true, force: true })
+  }
+  return diagnostics
+}
+
+/** A part with the columns and no rows (what an empty set exports). */
+async function emptyPart(d: typeof import('./_duck.ts'), db: Duck, scratch: string): Promise<string> {
+  const path = join(scratch, 'empty.parquet')
+  await d.writeEmptyPart(db, path)
+  return path
+}
