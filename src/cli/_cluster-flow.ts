@@ -7,12 +7,12 @@ import type { SweepIo, SweepOutcome, SweepRequest } from './_sweep-flow.ts'
  * `gpucomm sweep --nodes/--pattern`: plan the cluster sweep (bad input exits 2 before anything
  * is written), print it for a dry run, or run it into a result set.
  */
-export function clusterFlow(
+export async function clusterFlow(
   req: SweepRequest,
   io: SweepIo,
   spec: SweepSpec,
   env: Readonly<Record<string, string | undefined>>,
-): SweepOutcome {
+): Promise<SweepOutcome> {
   if (req.resume !== undefined) throw new Error('unreachable: --resume is refused for cluster sweeps')
   const plan = planCluster(spec, env)
   if (req.dryRun) {
@@ -20,7 +20,7 @@ export function clusterFlow(
     return { code: 0 }
   }
   const out = req.out ?? defaultOutDir(req.root, plan.simulated)
-  const r = runCluster({
+  const r = await runCluster({
     spec,
     plan,
     out,

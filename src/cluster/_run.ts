@@ -66,7 +66,7 @@ export interface ClusterRunResult {
 const PARSER = 'nccl-tests-text'
 
 /** Runs every step of the plan (see the module comment). */
-export function runCluster(opts: ClusterRunOptions): ClusterRunResult {
+export async function runCluster(opts: ClusterRunOptions): Promise<ClusterRunResult> {
   const { spec, plan, out } = opts
   const write = opts.write ?? true
   if (!plan.simulated) throw badInput('cluster sweeps on real nodes are not supported yet; use --instrument sim')
@@ -80,7 +80,7 @@ export function runCluster(opts: ClusterRunOptions): ClusterRunResult {
     extra: { [CLUSTER_EXTRA]: record(spec, plan) },
   })
   const outcomes = manifest.outcomes as Record<string, PointOutcome>
-  const appender = write ? new Appender(out) : undefined
+  const appender = write ? await Appender.open(out) : undefined
   const all: Row[] = []
   let interrupted = false
   try {
@@ -93,7 +93,7 @@ export function runCluster(opts: ClusterRunOptions): ClusterRunResult {
       opts.onStep?.({ index, total: plan.steps.length, id: step.id })
       const t0 = performance.now()
       const rows = step.jobs.flatMap((job) => runJob(spec, plan, step, job, write ? out : undefined))
-      appender?.append(rows)
+      await appender?.append(rows)
       if (!write) for (const r of rows) all.push(r)
       outcomes[step.id] = { status: 'ok', attempts: 1, wallS: (performance.now() - t0) / 1000, rows: rows.length }
       if (write && (index % 16 === 15 || index === plan.steps.length - 1)) writeManifest(out, manifest)

@@ -11,7 +11,7 @@ import { planCluster, runCluster } from '../../src/cluster/index.ts'
 import type { Row } from '../../src/model/index.ts'
 import { resolveSpec } from '../../src/sweep/index.ts'
 
-function fleet(nodes: number, inject: string, seed: number, more: Record<string, unknown> = {}) {
+async function fleet(nodes: number, inject: string, seed: number, more: Record<string, unknown> = {}) {
   const spec = resolveSpec(
     {
       instrument: 'sim',
@@ -27,7 +27,7 @@ function fleet(nodes: number, inject: string, seed: number, more: Record<string,
     seed,
   )
   const plan = planCluster(spec, {})
-  const { rows } = runCluster({ spec, plan, out: '', command: [], write: false })
+  const { rows } = await runCluster({ spec, plan, out: '', command: [], write: false })
   return { rows, nodes: plan.nodes }
 }
 
@@ -40,23 +40,23 @@ for (const [n, more] of [
   [16, {}],
   [64, { pairsPerNode: 6 }],
 ] as const) {
-  test(`${n} nodes, slow-nic@node05 and no-p2p@node11: exactly those two nodes, 20 seeds`, () => {
+  test(`${n} nodes, slow-nic@node05 and no-p2p@node11: exactly those two nodes, 20 seeds`, async () => {
     for (let seed = 1; seed <= 20; seed++) {
-      const { rows, nodes } = fleet(n, 'slow-nic@node05,no-p2p@node11', seed, more)
+      const { rows, nodes } = await fleet(n, 'slow-nic@node05,no-p2p@node11', seed, more)
       assert.deepEqual(named(rows, nodes), ['node:node05', 'node:node11'], `seed ${seed}`)
     }
   })
 }
 
-test('a healthy cluster has no outlier', () => {
+test('a healthy cluster has no outlier', async () => {
   for (let seed = 1; seed <= 5; seed++) {
-    const { rows, nodes } = fleet(16, '', seed)
+    const { rows, nodes } = await fleet(16, '', seed)
     assert.deepEqual(named(rows, nodes), [], `seed ${seed}`)
   }
 })
 
-test('each fault kind gets its own mechanism, metric and a delta of the right sign', () => {
-  const { rows, nodes } = fleet(12, 'slow-nic@node02,no-p2p@node04,pcie-gen3@node06,straggler-gpu@node08', 7, {
+test('each fault kind gets its own mechanism, metric and a delta of the right sign', async () => {
+  const { rows, nodes } = await fleet(12, 'slow-nic@node02,no-p2p@node04,pcie-gen3@node06,straggler-gpu@node08', 7, {
     preset: 'baremetal-turin',
   })
   const out = analyzeFleet(rows, nodes).outliers
@@ -73,8 +73,8 @@ test('each fault kind gets its own mechanism, metric and a delta of the right si
   for (const o of out) assert.equal(o.kind, 'node')
 })
 
-test('one slow pair between healthy nodes is a link outlier naming both nodes', () => {
-  const { rows, nodes } = fleet(16, '', 3)
+test('one slow pair between healthy nodes is a link outlier naming both nodes', async () => {
+  const { rows, nodes } = await fleet(16, '', 3)
   // A bad cable between node03 and node09: half the sendrecv bandwidth on that pair only.
   const bad = rows.map((r) =>
     r.host === 'node03,node09' && r.bench === 'nccl.sendrecv'

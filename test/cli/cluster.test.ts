@@ -74,7 +74,7 @@ test('a simulated 4-node sweep: rows carry host, the manifest the allocation, SI
   assert.deepEqual(m.extra.cluster.allocation, ['node01', 'node02', 'node03', 'node04'])
   assert.deepEqual(m.extra.cluster.inject, [{ kind: 'slow-nic', node: 'node03' }])
   assert.equal(m.extra.cluster.rounds.length, 3)
-  const rows = readFileSync(join(out, 'samples.jsonl'), 'utf8')
+  const rows = (await cli(['export', out])).stdout
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l))
