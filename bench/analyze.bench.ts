@@ -13,16 +13,25 @@ import { genRows } from '../test/diff-gen.ts'
 import type { Metric } from './_util.ts'
 import { mib, ROOT, round, timedNode } from './_util.ts'
 
-/** Writes a generated set of about `samples` rows; returns its directory and row count. */
-export async function writeGeneratedSet(dir: string, samples: number): Promise<number> {
-  writeManifest(
-    dir,
-    newManifest({ origin: 'sweep', simulated: false, command: ['generated-set', 'bench/analyze.bench.ts'] }),
-  )
+/** Writes a generated set of about `samples` rows (seed 1 unless given, `shift` as in GenSpec) in parts; returns the row count. */
+export async function writeGeneratedSet(
+  dir: string,
+  samples: number,
+  gen: { seed?: number; shift?: number } = {},
+): Promise<number> {
+  writeManifest(dir, newManifest({ origin: 'sweep', simulated: false, command: ['generated-set', 'bench'] }))
   const app = await Appender.open(dir)
   let batch: Row[] = []
   let n = 0
-  for (const r of genRows({ seed: 1, pairs: 56, sizes: 10, n: Math.ceil(samples / 1120), launches: 5 })) {
+  const spec = {
+    seed: gen.seed ?? 1,
+    pairs: 56,
+    sizes: 10,
+    n: Math.ceil(samples / 1120),
+    launches: 5,
+    shift: gen.shift ?? 0,
+  }
+  for (const r of genRows(spec)) {
     batch.push(r)
     n++
     if (batch.length === 1 << 18) {

@@ -1,9 +1,11 @@
 /**
  * `npm run bench`: every bench of the suite, one table (metric, value, budget, holds) and
  * bench/results.json (git-ignored) with the machine's facts. Budgets are ratios or absolute
- * limits that should hold on any machine: import ≤ 10 × `wc -l`; `gpucomm --help` ≤ 2 ×
- * `node -e 0`; sweep overhead ≤ 10 % of child wall time; analyze over 1,000,000 samples
- * under 1 GB peak RSS (and cells/diff over 1,000,000 samples under 1 GiB).
+ * limits that should hold on any machine: import ≤ 2 × parse-only and its samples ≤ 1 × the
+ * input bytes; `gpucomm --help` ≤ 2 × `node -e 0`; sweep overhead ≤ 10 % of child wall
+ * time; analyze over 1,000,000 samples under 1 GB peak RSS (and cells/diff over 1,000,000
+ * samples under 1 GiB); at 10,000,000 samples per set (`scale`), diff and analyze ≤ 1 GiB
+ * peak RSS and analyze ≤ 3 × a bare engine per-cell median query.
  * `npm run bench -- --only startup,charts` runs a subset. See BENCHMARKS.md.
  */
 import { writeFileSync } from 'node:fs'
@@ -18,6 +20,7 @@ import { diffBench, SCENARIOS } from './diff.bench.ts'
 import { fuzzBench } from './fuzz.bench.ts'
 import { importBench } from './import.bench.ts'
 import { parseBench } from './parse.bench.ts'
+import { scaleBench } from './scale.bench.ts'
 import { startupBench } from './startup.bench.ts'
 import { statsBench } from './stats.bench.ts'
 import { sweepBench } from './sweep.bench.ts'
@@ -35,6 +38,7 @@ const BENCHES: [string, () => Promise<Metric[]>][] = [
   ['adaptive', () => adaptiveBench()],
   ['stats', () => statsBench()],
   ['cluster', () => clusterBench()],
+  ['scale', () => scaleBench(10_000_000)],
 ]
 
 const fmt = (v: number): string =>

@@ -1,0 +1,82 @@
+/**
+ * Result sets at scale (issue 17). Two generated sets of about `samples` rows each (seeded
+ * log-normal p2p samples from test/diff-gen.ts: 56 pairs × 10 sizes, 5 launches, the second
+ * 2 % slower) are written as Parquet parts into the OS temp dir. Then each of these runs as
+ * a real child process, side by side: `gpucomm diff A B` (budget: peak RSS ≤ 1 GiB),
+ * `gpucomm analyze A --json` (budgets: peak RSS ≤ 1 GiB, wall ≤ 3 × the bare query), and the
+ * bare engine query, a per-cell median over A's parts (bench/_median-query.mjs).
+ * Run alone with `npx tsx bench/scale.bench.ts [samples] [--no-analyze]`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Metric } from './_util.ts'
+import { mib, ROOT, round, samplesBytes, timedNode } from './_util.ts'
+import { writeGeneratedSet } from './analyze.bench.ts'
+
+const GiB = 2 ** 30
+
+/** Runs the scale bench. */
+export async function scaleBench(samples = 10_000_000, withAnalyze = true): Promise<Metric[]> {
+  const tmp = mkdtempSync(join(tmpdir(), 'gpucomm-scale-'))
+  const [a, b] = [join(tmp, 'a'), join(tmp, 'b')]
+  const bin = join(ROOT, 'bin', 'gpucomm.js')
+  try {
+    const t0 = performance.now()
+    const n = await writeGeneratedSet(a, samples)
+    await writeGeneratedSet(b, samples, { seed: 2, shift: 0.02 })
+    const writeS = (performance.now() - t0) / 1000
+    const count = n.toLocaleString('en')
+    const q = await timedNode(join(ROOT, 'bench', '_median-query.mjs'), [a])
+    const d = await timedNode(bin, ['diff', a, b, '--format', 'json'], { stdout: 'ignore' })
+    const out: Metric[] = [
+      {
+        metric: `two generated sets of ${count} samples: written as parts`,
+        value: round(writeS),
+        unit: 's',
+        note: `${round(samplesBytes(a) / n)} B per sample on disk`,
+      },
+      {
+        metric: `bare engine per-cell median over ${count} samples: wall`,
+        value: round(q.wallS),
+        unit: 's',
+        note: `${q.stdout.trim()} cells, peak RSS ${mib(q.maxRssBytes ?? NaN)} MiB`,
+      },
+      {
+        metric: `diff over two sets of ${count} samples: peak RSS`,
+        value: mib(d.maxRssBytes ?? NaN),
+        unit: 'MiB',
+        budget: '≤ 1 GiB',
+        holds: (d.maxRssBytes ?? Infinity) <= GiB,
+        note: `wall ${round(d.wallS)} s, CPU ${round(d.cpuS ?? NaN)} s`,
+      },
+    ]
+    if (withAnalyze) {
+      const t = await timedNode(bin, ['analyze', a, '--json'], { stdout: 'ignore' })
+      const ratio = t.wallS / q.wallS
+      out.push(
+        {
+          metric: `analyze --json over ${count} samples: peak RSS`,
+          value: mib(t.maxRssBytes ?? NaN),
+          unit: 'MiB',
+          budget: '≤ 1 GiB',
+          holds: (t.maxRssBytes ?? Infinity) <= GiB,
+        },
+        {
+          metric: 'analyze: wall vs the bare engine query',
+          value: round(ratio),
+          unit: '×',
+          budget: '≤ 3 ×',
+          holds: ratio <= 3,
+          note: `${round(t.wallS)} s, CPU ${round(t.cpuS ?? NaN)} s`,
+        },
+      )
+    }
+    return out
+  } finally {
+    rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+if (process.argv[1] === import.meta.filename)
+  console.table(await scaleBench(Number(process.argv[2] ?? 10_000_000), !process.argv.includes('--no-analyze')))
