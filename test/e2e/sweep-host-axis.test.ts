@@ -12,9 +12,9 @@ import { test } from 'node:test'
 import { execa } from 'execa'
 import type { Executor } from '../../src/exec/index.ts'
 import { hostEffect } from '../../src/host/index.ts'
-import type { Row } from '../../src/model/index.ts'
 import { runSweep } from '../../src/run/index.ts'
 import { resolveSpec } from '../../src/sweep/index.ts'
+import { loadSet } from '../../src/resultset/index.ts'
 import { BIN, bin, cli, ROOT, tmp } from '../helpers.ts'
 
 /** A stand-in root: 2 CPUs with POLL 0 µs, C1 1 µs, C2 18 µs (all enabled). */
@@ -71,10 +71,7 @@ test('both values run, shallow disables only the deep states during its points, 
   assert.deepEqual(deep(root), ['0', '0'])
   assert.deepEqual(shallow(root), ['0', '0'])
   assert.equal(existsSync(join(out, 'host-restore.json')), false)
-  const rows = readFileSync(join(out, 'samples.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Row)
+  const { rows } = await loadSet(out)
   const lat = (v: string): number[] =>
     rows
       .filter((x) => x.bench === 'p2p.latency' && x.timer === 'gpu' && x.src !== x.dst && x.hostAxis?.cstates === v)
