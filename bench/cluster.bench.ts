@@ -46,7 +46,7 @@ export async function clusterBench(): Promise<Metric[]> {
   )
   const plan = planCluster(fleetSpec, {})
   const t1 = performance.now()
-  const { rows } = runCluster({ spec: fleetSpec, plan, out: '', command: [], write: false })
+  const { rows } = await runCluster({ spec: fleetSpec, plan, out: '', command: [], write: false })
   const simS = (performance.now() - t1) / 1000
   const t2 = performance.now()
   const fleet = analyzeFleet(rows, plan.nodes)

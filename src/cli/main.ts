@@ -54,7 +54,11 @@ export async function main(
     for (const d of ds) {
       const lines = corrupt.get(d.file) ?? new Set<number>()
       corrupt.set(d.file, lines.add(d.line))
-      if (!firstOf.has(d.file)) firstOf.set(d.file, `line ${d.line}: ${d.message.replace(`${d.file}:${d.line}: `, '')}`)
+      const why =
+        d.line === 0
+          ? d.message.replace(`${d.file}: `, '')
+          : `line ${d.line}: ${d.message.replace(`${d.file}:${d.line}: `, '')}`
+      if (!firstOf.has(d.file)) firstOf.set(d.file, why)
     }
   }
   try {
@@ -80,7 +84,9 @@ export async function main(
     // One rule for every command reading a set: a torn or corrupt line is skipped with a warning.
     for (const [file, lines] of corrupt)
       io.stderr(
-        `gpucomm: warning: ${file}: ${lines.size} corrupt line${lines.size > 1 ? 's' : ''} skipped, the other rows used (${firstOf.get(file)})\n`,
+        lines.has(0) // a Parquet part that does not read (no line numbers)
+          ? `gpucomm: warning: ${file}: unreadable part skipped, the other rows used (${firstOf.get(file)})\n`
+          : `gpucomm: warning: ${file}: ${lines.size} corrupt line${lines.size > 1 ? 's' : ''} skipped, the other rows used (${firstOf.get(file)})\n`,
       )
   }
   return code

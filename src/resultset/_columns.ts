@@ -48,6 +48,7 @@ export const COLUMNS: readonly Column[] = [
   { name: 'env', kind: 'json', get: (r) => r.env },
   { name: 'hostAxis', kind: 'json', get: (r) => r.hostAxis },
   { name: 'host', kind: 'str', get: (r) => r.host },
+  { name: 'requestedBytes', kind: 'num', get: (r) => r.requestedBytes },
 ]
 
 /**
@@ -83,6 +84,7 @@ export const FIELD_COLUMN: Record<keyof Row, string> = {
   env: 'env',
   hostAxis: 'hostAxis',
   host: 'host',
+  requestedBytes: 'requestedBytes',
 }
 
 /**
@@ -107,7 +109,7 @@ export function extract(rows: readonly Row[]): unknown[][] {
   const [bench, metric, unit, value, sizeBytes, ranks, src, dst, placement, p2p, timer, trial, file, line] = out
   const [dtype, redop, root, peerAccess, copy, staging, batch, direction, iteration, group, grouping, point] =
     out.slice(14)
-  const [env, hostAxis, host] = out.slice(26)
+  const [env, hostAxis, host, requestedBytes] = out.slice(26)
   for (let i = 0; i < n; i++) {
     const r = rows[i] as Row
     ;(bench as unknown[])[i] = r.bench
@@ -139,6 +141,7 @@ export function extract(rows: readonly Row[]): unknown[][] {
     ;(env as unknown[])[i] = r.env
     ;(hostAxis as unknown[])[i] = r.hostAxis
     ;(host as unknown[])[i] = r.host
+    ;(requestedBytes as unknown[])[i] = r.requestedBytes
   }
   return out
 }
@@ -204,36 +207,4 @@ export function encode(rows: readonly Row[]): Encoded[] {
         ? encodeSmall(kind, v)
         : encodeStrings(kind, v)
   })
-}
-
-type Col = readonly unknown[]
-
-/**
- * Row `i` of `cols` (in COLUMNS order) back as a Row: the fixed fields first, then the
- * optional ones that are set, in the order of the Row type.
- */
-export function rowAt(cols: readonly Col[], i: number): Row {
-  const at = (c: number): unknown => (cols[c] as Col)[i]
-  const r = {
-    bench: at(0),
-    metric: at(1),
-    unit: at(2),
-    value: at(3),
-    sizeBytes: at(4),
-    ranks: at(5),
-    src: at(6),
-    dst: at(7),
-    placement: at(8),
-    p2p: at(9),
-    timer: at(10),
-    trial: at(11),
-    source: { file: at(12), line: at(13) },
-  } as Record<string, unknown>
-  for (let c = 14; c < COLUMNS.length; c++) {
-    const v = at(c)
-    if (v === null) continue
-    const name = (COLUMNS[c] as Column).name
-    r[name] = name === 'env' || name === 'hostAxis' ? JSON.parse(v as string) : v
-  }
-  return r as unknown as Row
 }

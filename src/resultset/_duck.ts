@@ -4,10 +4,11 @@
  * never touch samples do not pay for the native module.
  */
 import { renameSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import type { DuckDBConnection, DuckDBInstance, DuckDBType } from '@duckdb/node-api'
 import type { Row } from '../model/index.ts'
 import type { Encoded } from './_columns.ts'
-import { COLUMNS, encode, rowAt } from './_columns.ts'
+import { COLUMNS, encode } from './_columns.ts'
 
 /** An open in-memory engine. */
 export interface Duck {
@@ -17,9 +18,20 @@ export interface Duck {
 
 let tableNo = 0
 
+type Api = typeof import('@duckdb/node-api')
+let api: Api | undefined
+/**
+ * The DuckDB API, required as CommonJS: an ESM import of it lexes each of its hundred
+ * modules for their exports, which cost about 0.3 s more per process than the require.
+ */
+const duckApi = (): Api => {
+  api ??= createRequire(import.meta.url)('@duckdb/node-api') as Api
+  return api
+}
+
 /** Opens an in-memory DuckDB (one thread by default: the CLI shares the machine with the benches it measures). */
 export async function openDuck(threads = 1): Promise<Duck> {
-  const d = await import('@duckdb/node-api')
+  const d = duckApi()
   const instance: DuckDBInstance = await d.DuckDBInstance.create(':memory:', { threads: String(threads) })
   const conn = await d.DuckDBConnection.create(instance)
   return {
@@ -70,7 +82,7 @@ function literalSql(e: Encoded, v: number): string {
  */
 export async function writePart(db: Duck, rows: readonly Row[], path: string): Promise<void> {
   if (rows.length === 0) return
-  const d = await import('@duckdb/node-api')
+  const d = duckApi()
   const enc = encode(rows)
   const consts = enc.map(constant)
   const varying = consts.flatMap((k, j) => (k === undefined ? [j] : []))
@@ -80,8 +92,9 @@ export async function writePart(db: Duck, rows: readonly Row[], path: string): P
     return `${k === undefined ? decodeSql(e, `c${j}`) : literalSql(e, k.v)} AS "${c.name}"`
   }).join(', ')
   const tmp = `${path}.${process.pid}.tmp`
+  const kv = dictsOption(enc)
   if (varying.length === 0) {
-    await copyTo(db, `SELECT ${select} FROM range(${rows.length})`, tmp, path)
+    await copyTo(db, `SELECT ${select} FROM range(${rows.length})`, tmp, path, kv)
     return
   }
   const types: DuckDBType[] = varying.map((j) => (enc[j]?.kind === 'num' ? d.DOUBLE : d.INTEGER))
@@ -103,10 +116,25 @@ export async function writePart(db: Duck, rows: readonly Row[], path: string): P
       app.appendDataChunk(chunk)
     }
     app.closeSync()
-    await copyTo(db, `SELECT ${select} FROM ${table}`, tmp, path)
+    await copyTo(db, `SELECT ${select} FROM ${table}`, tmp, path, kv)
   } finally {
     await db.conn.run(`DROP TABLE ${table}`)
   }
+}
+
+/** The key under which a part's file metadata lists the distinct values of its string columns. */
+export const DICTS_KEY = 'gpucomm_dicts'
+
+/**
+ * The COPY option that stores the distinct values of each string column in the part's
+ * metadata ({column: values}), so a reader learns them without scanning the part.
+ */
+function dictsOption(enc: readonly Encoded[]): string {
+  const dicts: Record<string, string[]> = {}
+  enc.forEach((e, j) => {
+    if (e.kind === 'str' || e.kind === 'json') dicts[(COLUMNS[j] as { name: string }).name] = e.dict
+  })
+  return `, KV_METADATA {${DICTS_KEY}: ${sqlString(JSON.stringify(dicts))}}`
 }
 
 /** Writes a part with every column and no rows. */
@@ -115,32 +143,16 @@ export async function writeEmptyPart(db: Duck, path: string): Promise<void> {
   await copyTo(db, `SELECT ${cols} FROM range(0)`, `${path}.${process.pid}.tmp`, path)
 }
 
-/** COPY `select` to `tmp` as Parquet, then rename it to `path` (the temp file never stays behind). */
-export async function copyTo(db: Duck, select: string, tmp: string, path: string): Promise<void> {
+/**
+ * COPY `select` to `tmp` as Parquet, then rename it to `path` (the temp file never stays
+ * behind). `kv` is a `, KV_METADATA {…}` option (see dictsOption), or nothing.
+ */
+export async function copyTo(db: Duck, select: string, tmp: string, path: string, kv = ''): Promise<void> {
   try {
-    await db.conn.run(`COPY (${select}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`)
+    await db.conn.run(`COPY (${select}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd${kv})`)
     renameSync(tmp, path)
   } catch (e) {
     rmSync(tmp, { force: true })
     throw e
-  }
-}
-
-/**
- * Streams the rows of the Parquet files `paths`, file by file in row order (DuckDB keeps
- * insertion order for a plain scan), a chunk at a time: memory holds one chunk, not the set.
- */
-export async function* partRows(db: Duck, paths: readonly string[]): AsyncGenerator<Row[]> {
-  const cols = COLUMNS.map((c) => `"${c.name}"`).join(', ')
-  for (const path of paths) {
-    const result = await db.conn.stream(`SELECT ${cols} FROM read_parquet(${sqlString(path)})`)
-    for (;;) {
-      const chunk = await result.fetchChunk()
-      if (!chunk || chunk.rowCount === 0) break
-      const c = chunk.getColumns()
-      const out: Row[] = new Array(chunk.rowCount)
-      for (let i = 0; i < chunk.rowCount; i++) out[i] = rowAt(c, i)
-      yield out
-    }
   }
 }

@@ -35,7 +35,7 @@ const duck = async (): Promise<typeof import('./_duck.ts')> => import('./_duck.t
 
 /**
  * Streams every row of the parts of `dir` in write order. A part that cannot be read
- * becomes one diagnostic naming it, and reading goes on with the next part.
+ * becomes one diagnostic naming it, and the other parts are read.
  */
 export async function readParts(
   dir: string,
@@ -45,24 +45,42 @@ export async function readParts(
   const parts = listParts(dir)
   if (parts.length === 0) return 0
   const d = await duck()
+  const r = await import('./_read.ts')
   const db = await d.openDuck()
   let good = 0
   try {
-    for (const path of parts) {
-      try {
-        for await (const rows of d.partRows(db, [path])) {
-          for (const r of rows) onRow(r)
-          good += rows.length
-        }
-      } catch (e) {
-        const why = (e as Error).message.split('\n')[0]
-        onDiagnostic({ file: path, line: 0, severity: 'error', code: 'corrupt-part', message: `${path}: ${why}` })
-      }
+    const readable = await readableParts(db, parts, onDiagnostic)
+    for await (const rows of r.partRows(db, readable, new r.Intern())) {
+      for (const x of rows) onRow(x)
+      good += rows.length
     }
   } finally {
     db.close()
   }
   return good
+}
+
+/** The parts whose footer reads (all of them, in one query, unless one is torn); each other part becomes a diagnostic. */
+async function readableParts(db: Duck, parts: readonly string[], onDiagnostic: (d: Diagnostic) => void) {
+  const d = await duck()
+  const check = async (ps: readonly string[]) =>
+    db.conn.run(`SELECT count(*) FROM parquet_metadata([${ps.map(d.sqlString).join(', ')}])`)
+  try {
+    await check(parts)
+    return parts
+  } catch {
+    const ok: string[] = []
+    for (const path of parts) {
+      try {
+        await check([path])
+        ok.push(path)
+      } catch (e) {
+        const why = (e as Error).message.split('\n')[0]
+        onDiagnostic({ file: path, line: 0, severity: 'error', code: 'corrupt-part', message: `${path}: ${why}` })
+      }
+    }
+    return ok
+  }
 }
 
 /**
@@ -136,12 +154,14 @@ export async function pruneParts(dir: string, keep: (r: Row) => boolean): Promis
   let dropped = 0
   if (parts.length === 0) return { kept, dropped }
   const d = await duck()
+  const r = await import('./_read.ts')
+  const intern = new r.Intern()
   const db = await d.openDuck()
   try {
     for (const path of parts) {
       const mine: Row[] = []
       let gone = 0
-      for await (const rows of d.partRows(db, [path])) for (const r of rows) keep(r) ? mine.push(r) : gone++
+      for await (const rows of r.partRows(db, [path], intern)) for (const x of rows) keep(x) ? mine.push(x) : gone++
       if (gone > 0 && mine.length === 0) rmSync(path)
       else if (gone > 0) await d.writePart(db, mine, path)
       for (const r of mine) kept.push(r)

@@ -89,9 +89,9 @@ test('one slow pair between healthy nodes is a link outlier naming both nodes', 
   assert.match(out[0]?.mechanism ?? '', /this link only/)
 })
 
-test('a node with fewer than 6 samples is not judged, and a note says why', () => {
+test('a node with fewer than 6 samples is not judged, and a note says why', async () => {
   // One trial at two large sizes: 4 busbw values per node, too few for a bounded CI of the median.
-  const { rows, nodes } = fleet(8, 'pcie-gen3@node03', 2, { sizes: '8,32,128,32M,128M', pattern: 'per-node' })
+  const { rows, nodes } = await fleet(8, 'pcie-gen3@node03', 2, { sizes: '8,32,128,32M,128M', pattern: 'per-node' })
   const f = analyzeFleet(rows, nodes)
   assert.deepEqual(f.outliers, [])
   assert.ok(

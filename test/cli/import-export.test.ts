@@ -121,7 +121,10 @@ test('show prints a table people can read, and warns about a corrupted part or s
   writeFileSync(part, 'PAR1 torn')
   const broken = await bin(['show', dir])
   assert.equal(broken.code, 0)
-  assert.match(broken.stderr, /^gpucomm: warning: .*part-000001\.parquet: unreadable part skipped, the other rows used \(/)
+  assert.match(
+    broken.stderr,
+    /^gpucomm: warning: .*part-000001\.parquet: unreadable part skipped, the other rows used \(/,
+  )
   rmSync(join(dir, 'samples'), { recursive: true })
   const good = exported.split('\n')
   good.splice(5, 1, '{"bench":"nccl.all_reduce","metric":"time","unit":"s","val')

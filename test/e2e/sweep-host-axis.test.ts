@@ -12,9 +12,9 @@ import { test } from 'node:test'
 import { execa } from 'execa'
 import type { Executor } from '../../src/exec/index.ts'
 import { hostEffect } from '../../src/host/index.ts'
+import { loadSet } from '../../src/resultset/index.ts'
 import { runSweep } from '../../src/run/index.ts'
 import { resolveSpec } from '../../src/sweep/index.ts'
-import { loadSet } from '../../src/resultset/index.ts'
 import { BIN, bin, cli, ROOT, tmp } from '../helpers.ts'
 
 /** A stand-in root: 2 CPUs with POLL 0 µs, C1 1 µs, C2 18 µs (all enabled). */
