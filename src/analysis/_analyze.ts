@@ -5,7 +5,8 @@
 
 import type { Cell } from '../cells/index.ts'
 import { cells as buildCells } from '../cells/index.ts'
-import type { LoadedSet } from '../resultset/index.ts'
+import type { Row } from '../model/index.ts'
+import type { ReadSet } from '../resultset/index.ts'
 import { formatSeconds } from '../units/index.ts'
 import type { FitOptions } from './_alphabeta.ts'
 import { fitSeries } from './_alphabeta.ts'
@@ -131,7 +132,7 @@ function notesFor(fits: readonly Fit[], ctx: MachineContext): string[] {
 }
 
 /** Analyzes a loaded result set (pure: the topology, if any, is passed in). */
-export function analyzeSet(set: LoadedSet, opts: AnalyzeOptions = {}): Analysis {
+export function analyzeSet(set: ReadSet, opts: AnalyzeOptions = {}): Analysis {
   const ctx = machineContext(set, opts.topology)
   const cites = new WeakMap<Fit, CiteContext>()
   const fits = buildSeries(set.rows)
@@ -177,8 +178,10 @@ export function analyzeSet(set: LoadedSet, opts: AnalyzeOptions = {}): Analysis 
 }
 
 /** The fleet analysis of a cluster sweep (its manifest records the nodes), else nothing. */
-function fleetOf(set: LoadedSet): { fleet?: Fleet } {
+function fleetOf(set: ReadSet): { fleet?: Fleet } {
   const rec = set.manifest.extra?.cluster as { nodes?: unknown } | undefined
   if (!rec || !Array.isArray(rec.nodes)) return {}
-  return { fleet: analyzeFleet(set.rows, rec.nodes as string[]) }
+  // The fleet analysis keeps rows: copies, since a SampleSet reuses its row objects.
+  const rows = Array.isArray(set.rows) ? (set.rows as Row[]) : Array.from(set.rows, (r) => ({ ...r }))
+  return { fleet: analyzeFleet(rows, rec.nodes as string[]) }
 }

@@ -5,7 +5,7 @@
  * ports or PCIe switches), NCCL's own account of each launch (NCCL_DEBUG=INFO lines kept by a
  * sweep or read by `import`), and the peer access the set's own p2p rows report.
  */
-import type { LoadedSet } from '../resultset/index.ts'
+import type { ReadSet } from '../resultset/index.ts'
 import type { TopologyView } from './_join.ts'
 import type { Series } from './_series.ts'
 import type { NcclTransport } from './_types.ts'
@@ -84,7 +84,7 @@ interface SweepLike {
 }
 
 /** The GPU name the set's manifest or its sources name first. */
-function gpuNameOf(set: LoadedSet): Sourced<string> | undefined {
+function gpuNameOf(set: ReadSet): Sourced<string> | undefined {
   const host = set.manifest.host?.gpus?.find((g) => g.name)?.name
   if (host) return { value: host, source: 'manifest host.gpus' }
   for (const s of (set.manifest.sources ?? []) as SourceLike[]) {
@@ -96,7 +96,7 @@ function gpuNameOf(set: LoadedSet): Sourced<string> | undefined {
 }
 
 /** Peer access per unordered pair from the set's rows (false wins: one CANNOT line is enough). */
-function peerAccessOf(set: LoadedSet): Map<string, Sourced<boolean>> {
+function peerAccessOf(set: ReadSet): Map<string, Sourced<boolean>> {
   const out = new Map<string, Sourced<boolean>>()
   for (const r of set.rows) {
     if (r.peerAccess === undefined || r.src === null || r.dst === null || r.src === r.dst) continue
@@ -124,7 +124,7 @@ function mergeSeen(list: readonly NcclSeen[]): NcclSeen {
 }
 
 /** Builds the machine context of a set and its topology view (pure). */
-export function machineContext(set: LoadedSet, topology: TopologyView | null | undefined): MachineContext {
+export function machineContext(set: ReadSet, topology: TopologyView | null | undefined): MachineContext {
   const gpuName = gpuNameOf(set) ?? topology?.gpuName
   const family = gpuFamilyOf(gpuName?.value)
   const declared = set.manifest.host?.vm
@@ -134,9 +134,8 @@ export function machineContext(set: LoadedSet, topology: TopologyView | null | u
   const sources = new Map(((set.manifest.sources ?? []) as SourceLike[]).map((s) => [s.raw, s]))
   const points = (set.manifest.extra?.sweep as SweepLike | undefined)?.points ?? {}
   const classes = topology?.classes ?? []
-  const p2pGpus = new Set(
-    set.rows.filter((r) => r.src !== null && r.bench.startsWith('p2p.')).flatMap((r) => [r.src, r.dst]),
-  )
+  const p2pGpus = new Set<number | null>()
+  for (const r of set.rows) if (r.src !== null && r.bench.startsWith('p2p.')) p2pGpus.add(r.src).add(r.dst)
   const gpus = topology?.gpus ?? (p2pGpus.size > 1 ? p2pGpus.size : undefined)
   const ctx: MachineContext = {
     ...(gpuName ? { gpuName } : {}),

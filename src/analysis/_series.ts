@@ -5,6 +5,7 @@
  * latency at 16 B and the bandwidth at ~160 MB, the two ends of the same α–β line).
  */
 import type { Row } from '../model/index.ts'
+import { rowMemo } from '../model/index.ts'
 
 /** Identity of a series (the fields a Fit reports). */
 export interface SeriesId {
@@ -93,13 +94,22 @@ export const launchOf = (r: Row): string => `${r.host ?? ''}|${r.point ?? r.sour
  * Groups rows into series. In-place nccl series are dropped when the out-of-place twin
  * exists (they measure the same thing; one fit per group is what users read).
  */
-export function buildSeries(rows: readonly Row[]): Series[] {
+export function buildSeries(rows: Iterable<Row>): Series[] {
   const map = new Map<string, Series>()
+  // The rows of one group of a SampleSet are one object, its value changed: key it once
+  // (the bench depends on the value only through bw_uni's sign, hence one memo per bench).
+  const memo = new Map<string, (r: Row) => { id: SeriesId; key: string; launch: string }>()
+  const idOf = (bench: string) =>
+    rowMemo((r) => {
+      const id = seriesId(r, bench)
+      return { id, key: idKey(id), launch: launchOf(r) }
+    })
   for (const r of rows) {
     const bench = seriesBench(r)
     if (!bench) continue
-    const id = seriesId(r, bench)
-    const key = idKey(id)
+    let f = memo.get(bench)
+    if (!f) memo.set(bench, (f = idOf(bench)))
+    const { id, key, launch } = f(r)
     let s = map.get(key)
     if (!s)
       map.set(
@@ -116,7 +126,7 @@ export function buildSeries(rows: readonly Row[]): Series[] {
     if (r.sizeBytes === null) s.unsized++
     const value = r.unit === 'B/s' ? size / r.value : r.value
     const list = s.bySize.get(size)
-    const sample = { value, launch: launchOf(r) }
+    const sample = { value, launch }
     if (list) list.push(sample)
     else s.bySize.set(size, [sample])
   }

@@ -3,6 +3,7 @@
  * summary). One pass over the rows; values are kept per cell as one sample.
  */
 import type { Row } from '../model/index.ts'
+import { rowMemo } from '../model/index.ts'
 import type { Summary } from '../stats/index.ts'
 import { DEFAULT_THRESHOLDS, summarize, withinBetweenIndexed } from '../stats/index.ts'
 import type { CellConfig, ObservedField } from './_key.ts'
@@ -56,6 +57,8 @@ export function groupRows(rows: Iterable<Row>, opts: { requested?: boolean } = {
   let lastFile: string | undefined
   let trials = new Map<number, number>()
   let nextLaunch = 0
+  // The rows of one group of a SampleSet are one object, its value changed: key it once.
+  const keyOfRow = rowMemo((r) => keyOf(r, !requested))
   for (const r of rows) {
     if (r.source.file !== lastFile) {
       lastFile = r.source.file
@@ -65,7 +68,7 @@ export function groupRows(rows: Iterable<Row>, opts: { requested?: boolean } = {
     }
     let li = trials.get(r.trial)
     if (li === undefined) trials.set(r.trial, (li = nextLaunch++))
-    const key = keyOf(r, !requested)
+    const key = keyOfRow(r)
     let g = groups.get(key)
     if (g) {
       g.values.push(r.value)

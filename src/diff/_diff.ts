@@ -7,7 +7,8 @@ import type { RowGroup } from '../cells/index.ts'
 import { compareCells, groupRows, keyLabel, lowerIsBetter } from '../cells/index.ts'
 import { badInput } from '../errors/index.ts'
 import type { Metric } from '../model/index.ts'
-import type { LoadedSet } from '../resultset/index.ts'
+import type { ReadSet } from '../resultset/index.ts'
+import { rowCount } from '../resultset/index.ts'
 import { DEFAULT_THRESHOLDS, geomean, mannWhitney, summarize } from '../stats/index.ts'
 import { attachErrors, testingOf, withFdr } from './_findings.ts'
 import { canReach, isTested, printedStep, withinResolution } from './_gate.ts'
@@ -20,9 +21,9 @@ export function relDelta(a: number, b: number): number {
   return (b - a) / a
 }
 
-function side(set: LoadedSet, n: number): DiffSide {
+function side(set: ReadSet, n: number): DiffSide {
   const m = set.manifest
-  return { dir: set.dir, id: m.id, origin: m.origin, simulated: m.simulated, rows: set.rows.length, cells: n }
+  return { dir: set.dir, id: m.id, origin: m.origin, simulated: m.simulated, rows: rowCount(set), cells: n }
 }
 
 function compareCell(
@@ -99,7 +100,7 @@ function foldWarnings(rows: readonly DiffCell[]): string[] {
   return [...counts].map(([w, n]) => `${w} (${n} cell${n === 1 ? '' : 's'})`)
 }
 
-function setWarnings(a: LoadedSet, b: LoadedSet): string[] {
+function setWarnings(a: ReadSet, b: ReadSet): string[] {
   const w: string[] = []
   for (const [name, s] of [
     ['A', a],
@@ -109,7 +110,7 @@ function setWarnings(a: LoadedSet, b: LoadedSet): string[] {
       w.push(
         `${name}: ${s.diagnostics.length} unreadable line${s.diagnostics.length === 1 ? '' : 's'} in ${s.dir} skipped`,
       )
-    if (s.rows.length === 0) w.push(`${name}: ${s.dir} holds no rows`)
+    if (rowCount(s) === 0) w.push(`${name}: ${s.dir} holds no rows`)
   }
   if (a.manifest.simulated || b.manifest.simulated) {
     w.push(
@@ -126,7 +127,7 @@ function setWarnings(a: LoadedSet, b: LoadedSet): string[] {
  * Compares result set B against A, cell by cell. Throws `badInput` (exit 2) when exactly
  * one set is SIMULATED, unless `allowSim`.
  */
-export function diffSets(a: LoadedSet, b: LoadedSet, opts: DiffOptions = {}): DiffResult {
+export function diffSets(a: ReadSet, b: ReadSet, opts: DiffOptions = {}): DiffResult {
   const alpha = opts.alpha ?? DEFAULT_THRESHOLDS.alpha
   const level = opts.level ?? DEFAULT_THRESHOLDS.ciLevel
   if (!(alpha > 0 && alpha < 1)) throw badInput(`diff: alpha must be between 0 and 1, got ${alpha}`)

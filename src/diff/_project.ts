@@ -7,7 +7,8 @@
  */
 import { badInput } from '../errors/index.ts'
 import type { Row } from '../model/index.ts'
-import type { LoadedSet } from '../resultset/index.ts'
+import type { ReadSet } from '../resultset/index.ts'
+import { rowCount } from '../resultset/index.ts'
 import { geomean } from '../stats/index.ts'
 import type { Conditions, Field } from './_fields.ts'
 import { FIELD_NAMES, FIELDS, fieldOf, mapFields } from './_fields.ts'
@@ -94,21 +95,28 @@ export interface SetProjection {
   ignore?: readonly Field[]
 }
 
-/** The set with only the rows the filter keeps and the ignored fields forgotten (rows copied, the set untouched). */
-export function projectSet(set: LoadedSet, p: SetProjection): LoadedSet {
+/**
+ * The set with only the rows the filter keeps and the ignored fields forgotten: the rows
+ * are filtered (and copied, to forget fields) as each pass reads them, the set untouched.
+ */
+export function projectSet(set: ReadSet, p: SetProjection): ReadSet {
   const { filter, ignore = [] } = p
   if (!filter && ignore.length === 0) return set
-  const rows: Row[] = []
-  for (const r of set.rows) {
-    if (filter && !matches(filter, r)) continue
-    if (ignore.length === 0) rows.push(r)
-    else {
-      const copy: Row = { ...r }
-      for (const f of ignore) f.clear(copy)
-      rows.push(copy)
-    }
+  const rows: Iterable<Row> = {
+    *[Symbol.iterator]() {
+      for (const r of set.rows) {
+        if (filter && !matches(filter, r)) continue
+        if (ignore.length === 0) yield r
+        else {
+          const copy: Row = { ...r }
+          for (const f of ignore) f.clear(copy)
+          yield copy
+        }
+      }
+    },
   }
-  return { ...set, rows }
+  const projected = { dir: set.dir, manifest: set.manifest, diagnostics: set.diagnostics, rows }
+  return { ...projected, count: rowCount(projected) }
 }
 
 /** One row of a projected table: its label values and its cell per column (one column without --col). */

@@ -1,5 +1,6 @@
 /** The result-set model: types, schema version and row validation (pure, no IO). */
 
+export { rowMemo } from './_memo.ts'
 export { makeRow, rowProblem } from './_validate.ts'
 export type {
   Diagnostic,

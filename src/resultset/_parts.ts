@@ -61,7 +61,7 @@ export async function readParts(
 }
 
 /** The parts whose footer reads (all of them, in one query, unless one is torn); each other part becomes a diagnostic. */
-async function readableParts(db: Duck, parts: readonly string[], onDiagnostic: (d: Diagnostic) => void) {
+export async function readableParts(db: Duck, parts: readonly string[], onDiagnostic: (d: Diagnostic) => void) {
   const d = await duck()
   const check = async (ps: readonly string[]) =>
     db.conn.run(`SELECT count(*) FROM parquet_metadata([${ps.map(d.sqlString).join(', ')}])`)

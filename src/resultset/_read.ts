@@ -78,7 +78,12 @@ function selectList(dicts: readonly (unknown[] | undefined)[]): string {
 }
 
 /** Column `j` of `chunk` as JS values (dictionary codes decoded, texts interned). */
-function columnValues(chunk: DuckDBDataChunk, j: number, dict: unknown[] | undefined, intern: Intern): unknown[] {
+export function columnValues(
+  chunk: DuckDBDataChunk,
+  j: number,
+  dict: unknown[] | undefined,
+  intern: Intern,
+): unknown[] {
   const v = chunk.getColumnVector(j)
   const n = chunk.rowCount
   const out = new Array<unknown>(n)
@@ -103,7 +108,7 @@ function columnValues(chunk: DuckDBDataChunk, j: number, dict: unknown[] | undef
  * Row `i` of `cols` (in COLUMNS order) as a Row: the fixed fields first, then the optional
  * ones that are set, in COLUMNS order.
  */
-function rowAt(cols: readonly unknown[][], i: number): Row {
+export function rowAt(cols: readonly unknown[][], i: number): Row {
   const r = {
     bench: cols[0]?.[i],
     metric: cols[1]?.[i],

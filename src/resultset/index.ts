@@ -3,6 +3,8 @@
 export { noteLoad, withLoadNotes } from './_load-notes.ts'
 export { gpucommVersion, newManifest } from './_manifest.ts'
 export { Appender, exportParquet, LEGACY_SAMPLES, listParts, PARTS, pruneParts } from './_parts.ts'
+export type { ReadSet, SampleSet } from './_samples.ts'
+export { loadSamples, rowCount } from './_samples.ts'
 export type { LoadedSet } from './_store.ts'
 export {
   isNonEmptyDir,

@@ -4,9 +4,10 @@
  * other rows used, exit 0); small messages that contradicted themselves.
  */
 import assert from 'node:assert/strict'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { loadSet } from '../../src/resultset/index.ts'
 import { bin, cli, tmp } from '../helpers.ts'
 import { simSet } from '../simset.ts'
 
@@ -69,10 +70,11 @@ test('a torn line: show, export, analyze, compare, diff, report and plot all war
       [0, 1],
     ],
   })
-  const samples = join(set, 'samples.jsonl')
-  const lines = readFileSync(samples, 'utf8').split('\n')
+  // The rows as a schema-1 samples.jsonl (what a torn line can be in; parts are written whole).
+  const lines = (await loadSet(set)).rows.map((r) => JSON.stringify(r))
+  rmSync(join(set, 'samples'), { recursive: true })
   lines.splice(3, 1, '{"bench":"nccl.all_reduce","metric":"time","unit":"s","val')
-  writeFileSync(samples, lines.join('\n'))
+  writeFileSync(join(set, 'samples.jsonl'), lines.join('\n'))
   const out = tmp()
   const runs: string[][] = [
     ['show', set],

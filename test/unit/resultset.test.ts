@@ -50,6 +50,7 @@ test('schema 1: a torn line in samples.jsonl is reported with file:line and the 
 const full = (value: number): Row => ({
   ...row(value, 2),
   sizeBytes: 2 ** 40 + 3,
+  requestedBytes: 2 ** 40 + 8,
   ranks: null,
   placement: 'in-place',
   p2p: 'disabled',

@@ -67,7 +67,7 @@ export const diffCommand = defineCommand({
       )
       .example('gpucomm diff base head --fail-on-regression 5', 'a CI gate: exit 1 on a significant slowdown over 5%'),
   run: async (args, io) => {
-    const { loadSet } = await import('../../resultset/index.ts')
+    const { loadSamples } = await import('../../resultset/index.ts')
     const { diffSets, formatDiff, parseFields, parseFilter, projectSet, regressions, signedPct } = await import(
       '../../diff/index.ts'
     )
@@ -86,8 +86,9 @@ export const diffCommand = defineCommand({
       ...(filters.length ? { filter: parseFilter(filters.join(' ')) } : {}),
     }
     const table = { row: parseFields('--row', list('row')), col: parseFields('--col', list('col')) }
-    const a = projectSet(await loadSet(args.a as string), set)
-    const b = projectSet(await loadSet(args.b as string), set)
+    // Rows replayed from 12 bytes each (loadSamples): memory holds the cells' values, not the rows.
+    const a = projectSet(await loadSamples(args.a as string), set)
+    const b = projectSet(await loadSamples(args.b as string), set)
     const opts = { alpha: args.alpha as number, allowSim: args['allow-sim'] as boolean, metrics }
     const result = diffSets(a, b, opts)
     io.stdout(formatDiff(result, args.format as 'text' | 'md' | 'csv' | 'json', table))

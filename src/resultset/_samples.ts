@@ -1,0 +1,162 @@
+/**
+ * A result set read for analysis, at any size. A row is its value plus conditions that
+ * thousands of rows share (every iteration of a point's size and pair), so the engine
+ * hashes the conditions of each row (all but value, line and iteration) and sends only
+ * (hash, value) pairs, in row order; each distinct set of conditions comes once, as a
+ * representative row. Memory holds 12 bytes a row and one row object per group, not a
+ * row object per row. The rows replay from there as often as the analysis passes over them.
+ */
+import type { Diagnostic, Manifest, Row } from '../model/index.ts'
+import { COLUMNS } from './_columns.ts'
+import type { Duck } from './_duck.ts'
+import { noteLoad } from './_load-notes.ts'
+
+/** A set whose rows can be read (again) in order; see `loadSamples`. */
+export interface SampleSet {
+  dir: string
+  manifest: Manifest
+  diagnostics: Diagnostic[]
+  /** How many rows `rows` yields. */
+  count: number
+  /**
+   * The rows in order, replayable. A yielded row object is shared by the rows of its group
+   * (its value set before it is yielded): read it before taking the next, never keep it.
+   */
+  rows: Iterable<Row>
+}
+
+/** Not part of a group's conditions: what differs between the iterations of one launch. */
+const PER_ROW = new Set(['value', 'line', 'iteration'])
+const quoted = (name: string): string => `"${name}"`
+const KEYS = COLUMNS.filter((c) => !PER_ROW.has(c.name))
+  .map((c) => quoted(c.name))
+  .join(', ')
+/** A 53-bit hash of a row's conditions, exact as a JS number. */
+const HASH = `(hash(${KEYS}) >> 11)::DOUBLE`
+
+/** Growable typed columns of (group, value). */
+class Pairs {
+  group = new Int32Array(1 << 16)
+  value = new Float64Array(1 << 16)
+  n = 0
+  push(g: number, v: number): void {
+    if (this.n === this.group.length) {
+      const group = new Int32Array(this.n * 2)
+      group.set(this.group)
+      this.group = group
+      const value = new Float64Array(this.n * 2)
+      value.set(this.value)
+      this.value = value
+    }
+    this.group[this.n] = g
+    this.value[this.n++] = v
+  }
+}
+
+/** The representative rows of `from`, by hash (undefined when two groups share a hash). */
+async function groups(db: Duck, from: string): Promise<Map<number, Row> | undefined> {
+  const r = await import('./_read.ts')
+  const select = COLUMNS.map((c) =>
+    c.name === 'value'
+      ? '0::DOUBLE AS value'
+      : c.name === 'line'
+        ? 'min(line) AS line'
+        : c.name === 'iteration'
+          ? 'NULL::DOUBLE AS iteration'
+          : quoted(c.name),
+  ).join(', ')
+  const result = await db.conn.run(`SELECT ${select}, ${HASH} AS h FROM ${from} GROUP BY ALL`)
+  const intern = new r.Intern()
+  const out = new Map<number, Row>()
+  let n = 0
+  for (;;) {
+    const chunk = await result.fetchChunk()
+    if (!chunk || chunk.rowCount === 0) break
+    const cols = COLUMNS.map((_, j) => r.columnValues(chunk, j, undefined, intern))
+    const h = chunk.getColumnVector(COLUMNS.length)
+    for (let i = 0; i < chunk.rowCount; i++) out.set(h.getItem(i) as number, r.rowAt(cols, i))
+    n += chunk.rowCount
+  }
+  return out.size === n ? out : undefined
+}
+
+/** (group, value) of every row of `from`, in row order. */
+async function pairs(db: Duck, from: string, index: Map<number, number>): Promise<Pairs> {
+  const out = new Pairs()
+  const result = await db.conn.stream(`SELECT ${HASH} AS h, value FROM ${from}`)
+  let lastH = Number.NaN
+  let lastG = -1
+  for (;;) {
+    const chunk = await result.fetchChunk()
+    if (!chunk || chunk.rowCount === 0) break
+    const h = chunk.getColumnVector(0)
+    const v = chunk.getColumnVector(1)
+    for (let i = 0; i < chunk.rowCount; i++) {
+      const hi = h.getItem(i) as number
+      if (hi !== lastH) {
+        lastH = hi
+        lastG = index.get(hi) as number
+      }
+      out.push(lastG, v.getItem(i) as number)
+    }
+  }
+  return out
+}
+
+/** Replays `p` as rows: each group's representative with the row's value. */
+function replay(reps: readonly Row[], p: Pairs): Iterable<Row> {
+  return {
+    *[Symbol.iterator]() {
+      const { group, value } = p
+      for (let i = 0; i < p.n; i++) {
+        const r = reps[group[i] as number] as Row
+        r.value = value[i] as number
+        yield r
+      }
+    },
+  }
+}
+
+/**
+ * Reads a result set for analysis (see the module comment). A schema-1 set, or parts whose
+ * conditions hash alike, are read as rows (`loadSet`). Unreadable parts are diagnostics,
+ * passed to the caller's withLoadNotes collector as `loadSet` does.
+ */
+export async function loadSamples(dir: string): Promise<SampleSet> {
+  const store = await import('./_store.ts')
+  const parts = await import('./_parts.ts')
+  const all = parts.listParts(dir)
+  const asRows = async (): Promise<SampleSet> => {
+    const s = await store.loadSet(dir)
+    return { ...s, count: s.rows.length }
+  }
+  if (store.legacySamples(dir) !== undefined || all.length === 0) return asRows()
+  const manifest = store.readManifest(dir)
+  const d = await import('./_duck.ts')
+  const db = await d.openDuck()
+  try {
+    const diagnostics: Diagnostic[] = []
+    const readable = await parts.readableParts(db, all, (x) => diagnostics.push(x))
+    const from = `read_parquet([${readable.map(d.sqlString).join(', ')}])`
+    const reps = readable.length ? await groups(db, from) : new Map<number, Row>()
+    if (reps === undefined) return asRows()
+    const index = new Map([...reps.keys()].map((h, i) => [h, i]))
+    const p = readable.length ? await pairs(db, from, index) : new Pairs()
+    noteLoad(diagnostics)
+    return { dir, manifest, diagnostics, count: p.n, rows: replay([...reps.values()], p) }
+  } finally {
+    db.close()
+  }
+}
+
+/** What the analyses read: a LoadedSet (rows in memory) or a SampleSet (rows replayed). */
+export type ReadSet = Pick<SampleSet, 'dir' | 'manifest' | 'diagnostics' | 'rows'> & { count?: number }
+
+/** The number of rows of `set`. */
+export function rowCount(set: ReadSet): number {
+  if (set.count !== undefined) return set.count
+  if (Array.isArray(set.rows)) return set.rows.length
+  let n = 0
+  for (const _ of set.rows) n++
+  return n
+}
