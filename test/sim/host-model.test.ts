@@ -6,11 +6,11 @@
  * `sweep --host-axis` runs on every preset.
  */
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import type { Row } from '../../src/model/index.ts'
 import { parserById, parseText } from '../../src/parsers/index.ts'
+import { loadSet } from '../../src/resultset/index.ts'
 import { presetByName } from '../../src/sim/_physics.ts'
 import { presetNames, simulate } from '../../src/sim/index.ts'
 import { cli, tmp } from '../helpers.ts'
@@ -82,10 +82,7 @@ test('sweep --host-axis runs on every preset; on nvlink only the P2P-disabled ro
     ])
     assert.equal(r.code, 0, `${preset}: ${r.stderr}`)
     if (preset !== 'nvlink') continue
-    const rows = readFileSync(join(out, 'samples.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Row)
+    const { rows } = await loadSet(out)
     const lat = (v: string, f: (x: Row) => boolean): number =>
       mean(
         rows
