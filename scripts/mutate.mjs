@@ -9,40 +9,7 @@
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-
-/** Each scope: the source it mutates and the tests that must kill its mutants. */
-const SCOPES = {
-  stats: { mutate: ['src/stats/**/*.ts'], tests: ['test/unit/stats.test.ts', 'test/unit/stats-exact-limit.test.ts'] },
-  diff: { mutate: ['src/diff/**/*.ts'], tests: ['test/unit/diff.test.ts'] },
-  parsers: {
-    mutate: ['src/parsers/**/*.ts'],
-    tests: [
-      'test/unit/parsers-nccl-tests.test.ts',
-      'test/unit/parsers-nccl-rows.test.ts',
-      'test/unit/parsers-p2p.test.ts',
-      'test/unit/parsers-nvbandwidth.test.ts',
-      'test/unit/parsers-srun-label.test.ts',
-      'test/unit/parsers-detect.test.ts',
-      'test/unit/parsers/native.test.ts',
-      'test/unit/parsers/topology-parsers.test.ts',
-    ],
-  },
-  analysis: {
-    mutate: ['src/analysis/**/*.ts'],
-    tests: [
-      'test/analysis/fit.test.ts',
-      'test/analysis/bands.test.ts',
-      'test/analysis/decode.test.ts',
-      'test/analysis/analyze.test.ts',
-      'test/unit/analysis-select.test.ts',
-    ],
-  },
-  rules: {
-    mutate: ['src/topology/_rules.ts'],
-    tests: ['test/unit/topology/rules-grouping.test.ts', 'test/unit/topology/rules-acs.test.ts'],
-  },
-  resume: { mutate: ['src/run/_resume.ts'], tests: ['test/unit/resume.test.ts', 'test/unit/sweep-driver.test.ts'] },
-}
+import { SCOPES } from './mutate-scopes.mjs'
 
 const args = process.argv.slice(2)
 // --only GLOB narrows the scope's mutated files (a folder too large for one sitting).

@@ -1,0 +1,43 @@
+// The scopes of `npm run mutate` and `npm run mutate:recheck`: the source each mutates and the
+// test files that must kill its mutants.
+/** Each scope: the source it mutates and the tests that must kill its mutants. */
+export const SCOPES = {
+  stats: {
+    mutate: ['src/stats/**/*.ts'],
+    tests: [
+      'test/unit/stats.test.ts',
+      'test/unit/stats-exact-limit.test.ts',
+      'test/unit/stats-ties.test.ts',
+      'test/unit/stats-edges.test.ts',
+    ],
+  },
+  diff: { mutate: ['src/diff/**/*.ts'], tests: ['test/unit/diff.test.ts'] },
+  parsers: {
+    mutate: ['src/parsers/**/*.ts'],
+    tests: [
+      'test/unit/parsers-nccl-tests.test.ts',
+      'test/unit/parsers-nccl-rows.test.ts',
+      'test/unit/parsers-p2p.test.ts',
+      'test/unit/parsers-nvbandwidth.test.ts',
+      'test/unit/parsers-srun-label.test.ts',
+      'test/unit/parsers-detect.test.ts',
+      'test/unit/parsers/native.test.ts',
+      'test/unit/parsers/topology-parsers.test.ts',
+    ],
+  },
+  analysis: {
+    mutate: ['src/analysis/**/*.ts'],
+    tests: [
+      'test/analysis/fit.test.ts',
+      'test/analysis/bands.test.ts',
+      'test/analysis/decode.test.ts',
+      'test/analysis/analyze.test.ts',
+      'test/unit/analysis-select.test.ts',
+    ],
+  },
+  rules: {
+    mutate: ['src/topology/_rules.ts'],
+    tests: ['test/unit/topology/rules-grouping.test.ts', 'test/unit/topology/rules-acs.test.ts'],
+  },
+  resume: { mutate: ['src/run/_resume.ts'], tests: ['test/unit/resume.test.ts', 'test/unit/sweep-driver.test.ts'] },
+}
