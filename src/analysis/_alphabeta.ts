@@ -59,7 +59,7 @@ function toSegment(p: readonly XY[], s: SegmentFit): Segment {
 /** Fits `time = α + size/β` to a series (segmented; α from the first segment, β from the last). */
 export function fitSeries(series: Series, opts: FitOptions = {}): AlphaBeta {
   const sizes = [...series.bySize.keys()].sort((a, b) => a - b)
-  const samples = sizes.map((x) => sortSample((series.bySize.get(x) ?? []).map((s) => s.value)))
+  const samples = sizes.map((x) => sortSample(series.bySize.get(x) ?? []))
   const points: XY[] = sizes.map((x, i) => ({ x, y: medianOf(samples[i] as ReturnType<typeof sortSample>) }))
   const segs = segmentedFit(points)
   const first = segs[0] as SegmentFit

@@ -27,12 +27,12 @@ export interface SeriesId {
   env?: Record<string, string>
 }
 
-/** A series: its identity and the samples by size, each tagged with its launch. */
+/** A series: its identity and the time samples by size (values only: 8 bytes a sample). */
 export interface Series {
   key: string
   id: SeriesId
   benches: Set<string>
-  bySize: Map<number, { value: number; launch: string }[]>
+  bySize: Map<number, number[]>
   /** Rows without a size, counted as 0 B (a latency of the smallest copy). */
   unsized: number
   /**
@@ -87,9 +87,6 @@ export function seriesId(r: Row, bench: string): SeriesId {
 /** A stable string key of an identity. */
 export const idKey = (id: SeriesId): string => JSON.stringify(id)
 
-/** The launch a row belongs to: host, point and trial (iterations of one launch share it). */
-export const launchOf = (r: Row): string => `${r.host ?? ''}|${r.point ?? r.source.file}|${r.trial}`
-
 /**
  * Groups rows into series. In-place nccl series are dropped when the out-of-place twin
  * exists (they measure the same thing; one fit per group is what users read).
@@ -98,18 +95,18 @@ export function buildSeries(rows: Iterable<Row>): Series[] {
   const map = new Map<string, Series>()
   // The rows of one group of a SampleSet are one object, its value changed: key it once
   // (the bench depends on the value only through bw_uni's sign, hence one memo per bench).
-  const memo = new Map<string, (r: Row) => { id: SeriesId; key: string; launch: string }>()
+  const memo = new Map<string, (r: Row) => { id: SeriesId; key: string }>()
   const idOf = (bench: string) =>
     rowMemo((r) => {
       const id = seriesId(r, bench)
-      return { id, key: idKey(id), launch: launchOf(r) }
+      return { id, key: idKey(id) }
     })
   for (const r of rows) {
     const bench = seriesBench(r)
     if (!bench) continue
     let f = memo.get(bench)
     if (!f) memo.set(bench, (f = idOf(bench)))
-    const { id, key, launch } = f(r)
+    const { id, key } = f(r)
     let s = map.get(key)
     if (!s)
       map.set(
@@ -126,9 +123,8 @@ export function buildSeries(rows: Iterable<Row>): Series[] {
     if (r.sizeBytes === null) s.unsized++
     const value = r.unit === 'B/s' ? size / r.value : r.value
     const list = s.bySize.get(size)
-    const sample = { value, launch }
-    if (list) list.push(sample)
-    else s.bySize.set(size, [sample])
+    if (list) list.push(value)
+    else s.bySize.set(size, [value])
   }
   const all = [...map.values()].filter((s) => s.bySize.size > 0)
   const keys = new Set(all.map((s) => s.key))

@@ -80,7 +80,7 @@ export function latencyCharts(rows: readonly Row[], analysis: Analysis, ctx: Cha
           zero++
           continue
         }
-        c.bySize.set(z, [...(c.bySize.get(z) ?? []), med(samples.map((x) => x.value))])
+        c.bySize.set(z, [...(c.bySize.get(z) ?? []), med(samples)])
       }
     }
     // A latency-vs-size chart needs sizes: p2pBandwidthLatencyTest's one 16 B copy is a heatmap instead.

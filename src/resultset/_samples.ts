@@ -34,22 +34,14 @@ const KEYS = COLUMNS.filter((c) => !PER_ROW.has(c.name))
 /** A 53-bit hash of a row's conditions, exact as a JS number. */
 const HASH = `(hash(${KEYS}) >> 11)::DOUBLE`
 
-/** Growable typed columns of (group, value). */
+/** Typed columns of (group, value), sized to the row count the parts' metadata gives. */
 class Pairs {
-  group = new Int32Array(1 << 16)
-  value = new Float64Array(1 << 16)
+  readonly group: Int32Array
+  readonly value: Float64Array
   n = 0
-  push(g: number, v: number): void {
-    if (this.n === this.group.length) {
-      const group = new Int32Array(this.n * 2)
-      group.set(this.group)
-      this.group = group
-      const value = new Float64Array(this.n * 2)
-      value.set(this.value)
-      this.value = value
-    }
-    this.group[this.n] = g
-    this.value[this.n++] = v
+  constructor(size: number) {
+    this.group = new Int32Array(size)
+    this.value = new Float64Array(size)
   }
 }
 
@@ -82,7 +74,9 @@ async function groups(db: Duck, from: string): Promise<Map<number, Row> | undefi
 
 /** (group, value) of every row of `from`, in row order. */
 async function pairs(db: Duck, from: string, index: Map<number, number>): Promise<Pairs> {
-  const out = new Pairs()
+  const size = Number((await db.conn.runAndReadAll(`SELECT count(*) FROM ${from}`)).getRows()[0]?.[0])
+  const out = new Pairs(size)
+  const { group, value } = out
   const result = await db.conn.stream(`SELECT ${HASH} AS h, value FROM ${from}`)
   let lastH = Number.NaN
   let lastG = -1
@@ -97,7 +91,8 @@ async function pairs(db: Duck, from: string, index: Map<number, number>): Promis
         lastH = hi
         lastG = index.get(hi) as number
       }
-      out.push(lastG, v.getItem(i) as number)
+      group[out.n] = lastG
+      value[out.n++] = v.getItem(i) as number
     }
   }
   return out
@@ -141,7 +136,7 @@ export async function loadSamples(dir: string): Promise<SampleSet> {
     const reps = readable.length ? await groups(db, from) : new Map<number, Row>()
     if (reps === undefined) return asRows()
     const index = new Map([...reps.keys()].map((h, i) => [h, i]))
-    const p = readable.length ? await pairs(db, from, index) : new Pairs()
+    const p = readable.length ? await pairs(db, from, index) : new Pairs(0)
     noteLoad(diagnostics)
     return { dir, manifest, diagnostics, count: p.n, rows: replay([...reps.values()], p) }
   } finally {

@@ -15,16 +15,13 @@ function series(
   opts: { sigma?: number; per?: number; segs?: [number, number, number][] } = {},
 ): Series {
   const rnd = normal(seed)
-  const bySize = new Map<number, { value: number; launch: string }[]>()
+  const bySize = new Map<number, number[]>()
   for (const s of SIZES) {
     let [a, b] = [alpha, beta]
     for (const [lim, a2, b2] of opts.segs ?? []) if (s > lim) [a, b] = [a2, b2]
     bySize.set(
       s,
-      Array.from({ length: opts.per ?? 15 }, (_, i) => ({
-        value: (a + s / b) * Math.exp((opts.sigma ?? 0.03) * rnd()),
-        launch: String(i % 3),
-      })),
+      Array.from({ length: opts.per ?? 15 }, () => (a + s / b) * Math.exp((opts.sigma ?? 0.03) * rnd())),
     )
   }
   return {
@@ -127,17 +124,14 @@ test('the bootstrap 95 % interval of α covers the truth in at least 85 % of 40 
 test('the smallest size is reported beside the floor: its median and minimum', () => {
   const s = series(13.7e-6, 25e9, 9, { per: 5 })
   const f = fitSeries(s, { replicates: 0 })
-  const v = s.bySize
-    .get(8)!
-    .map((x) => x.value)
-    .sort((a, b) => a - b)
+  const v = [...s.bySize.get(8)!].sort((a, b) => a - b)
   assert.equal(f.smallest.sizeBytes, 8)
   assert.equal(f.smallest.min, v[0])
   assert.equal(f.smallest.median, v[2])
   assert.equal(f.smallest.n, 5)
   // Rows the tool gave no size (p2pBandwidthLatencyTest's latency matrices) sit at 0 B: not stated, not "0 B".
   const bySize = new Map(s.bySize)
-  bySize.set(0, [{ value: 2e-6, launch: 't1' }])
+  bySize.set(0, [2e-6])
   const unsized = fitSeries({ ...s, bySize, unsized: 1 }, { replicates: 0 })
   assert.equal(unsized.smallest.sizeBytes, null)
   assert.equal(fitSeries({ ...s, bySize, unsized: 0 }, { replicates: 0 }).smallest.sizeBytes, 0)
