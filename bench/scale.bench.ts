@@ -40,7 +40,7 @@ export async function scaleBench(samples = 10_000_000, withAnalyze = true): Prom
         metric: `bare engine per-cell median over ${count} samples: wall`,
         value: round(q.wallS),
         unit: 's',
-        note: `${q.stdout.trim()} cells, peak RSS ${mib(q.maxRssBytes ?? NaN)} MiB`,
+        note: `${q.stdout.trim()} cells, CPU ${round(q.cpuS ?? NaN)} s, peak RSS ${mib(q.maxRssBytes ?? NaN)} MiB`,
       },
       {
         metric: `diff over two sets of ${count} samples: peak RSS`,
@@ -68,7 +68,7 @@ export async function scaleBench(samples = 10_000_000, withAnalyze = true): Prom
           unit: '×',
           budget: '≤ 3 ×',
           holds: ratio <= 3,
-          note: `${round(t.wallS)} s, CPU ${round(t.cpuS ?? NaN)} s`,
+          note: `${round(t.wallS)} s, CPU ${round(t.cpuS ?? NaN)} s (${round((t.cpuS ?? NaN) / (q.cpuS ?? NaN))} × the query's CPU)`,
         },
       )
     }
