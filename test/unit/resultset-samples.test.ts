@@ -54,7 +54,8 @@ const conditions = (r: Row): Row => {
   return { ...rest, source: { file: r.source.file, line: 0 } }
 }
 
-test('loadSamples replays the rows of every part in order, one shared object per group of conditions', async () => {
+/** A set of `rows()` in two parts (10 rows, then the rest); returns its directory and rows. */
+async function twoParts(): Promise<{ dir: string; all: Row[] }> {
   const dir = tmp()
   writeManifest(dir, newManifest({ origin: 'sweep', simulated: true, command: [] }))
   const all = rows()
@@ -62,6 +63,11 @@ test('loadSamples replays the rows of every part in order, one shared object per
   await a.append(all.slice(0, 10))
   await a.append(all.slice(10))
   a.close()
+  return { dir, all }
+}
+
+test('loadSamples replays the rows of every part in order, one shared object per group of conditions', async () => {
+  const { dir, all } = await twoParts()
   const s = await loadSamples(dir)
   assert.equal(s.count, all.length)
   const seen = new Set<Row>()
@@ -81,13 +87,7 @@ test('loadSamples replays the rows of every part in order, one shared object per
 })
 
 test('loadSamples: an unreadable part is a diagnostic and the other parts load', async () => {
-  const dir = tmp()
-  writeManifest(dir, newManifest({ origin: 'sweep', simulated: true, command: [] }))
-  const all = rows()
-  const a = await Appender.open(dir)
-  await a.append(all.slice(0, 10))
-  await a.append(all.slice(10))
-  a.close()
+  const { dir } = await twoParts()
   writeFileSync(join(dir, 'samples', 'part-000002.parquet'), 'PAR1 torn')
   const s = await loadSamples(dir)
   assert.equal(s.count, 10)
