@@ -95,9 +95,14 @@ export class Appender {
     private next: number,
   ) {}
 
-  /** Opens `dir` for appending; rows of a schema-1 samples.jsonl move into part 0 first. */
+  /**
+   * Opens `dir` for appending; rows of a schema-1 samples.jsonl move into part 0 first. The
+   * caller holds the set's lock, so a temp part found here is what a writer killed in the
+   * middle of a part left behind (never read as a part): it is removed.
+   */
   static async open(dir: string): Promise<Appender> {
     mkdirSync(join(dir, PARTS), { recursive: true })
+    for (const f of readdirSync(join(dir, PARTS))) if (f.endsWith('.tmp')) rmSync(join(dir, PARTS, f), { force: true })
     const d = await duck()
     const db = await d.openDuck()
     const last = listParts(dir).at(-1)

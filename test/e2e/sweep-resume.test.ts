@@ -1,7 +1,7 @@
-/** Real signals to a real `gpucomm sweep`: SIGINT then --resume, SIGKILL mid-sweep with a torn line then --resume, and the lock. */
+/** Real signals to a real `gpucomm sweep`: SIGINT then --resume, SIGKILL mid-sweep with a half-written temp part then --resume, and the lock. */
 
 import assert from 'node:assert/strict'
-import { appendFileSync, existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { loadSet } from '../../src/resultset/index.ts'
@@ -80,23 +80,22 @@ test('SIGINT mid-sweep stops after the current write (exit 130); --resume DIR co
   assert.equal((manifestOf(dir).extra?.sweep as SweepExtra).resumes.length, 1)
 })
 
-test('SIGKILL mid-sweep plus a torn last line: the set loads (the partial line reported) and --resume completes it', async () => {
+test('SIGKILL mid-sweep plus a half-written temp part: the set loads without it and --resume completes it, removing it', async () => {
   await uninterrupted()
   const dir = join(tmp(), 'kill')
   const run = await startSweep([...SPEC, '--out', dir], /\[3\/6\]/)
   run.child.kill('SIGKILL')
   await run.child
   assert.equal(existsSync(join(dir, 'sweep.lock')), true, 'a killed sweep leaves its lock')
-  // What a kill in the middle of a write leaves: the start of a row, no newline.
-  appendFileSync(join(dir, 'samples.jsonl'), '{"bench":"nccl.all_reduce","metric":"time","unit":"s","val')
-  const lines = readFileSync(join(dir, 'samples.jsonl'), 'utf8').split('\n').length
+  // What a kill in the middle of writing a part leaves: its temp file, a Parquet header and no footer.
+  const stale = join(dir, 'samples', 'part-000099.parquet.4242.tmp')
+  writeFileSync(stale, 'PAR1\u0015\u0004half a page')
   const partial = await loadSet(dir)
-  assert.equal(partial.diagnostics.length, 1)
-  assert.match(partial.diagnostics[0]?.message ?? '', new RegExp(`samples\\.jsonl:${lines}: not valid JSON`))
+  assert.deepEqual(partial.diagnostics, [], 'a temp file is not a part')
   assert.ok(partial.rows.length > 0)
   const resumed = await sweep(['--resume', dir])
   assert.equal(resumed.code, 0, resumed.stderr)
-  assert.match(resumed.stderr, /resume: dropped a torn line: .*samples\.jsonl:\d+/)
+  assert.equal(existsSync(stale), false, "the writer that resumes removes the dead writer's temp part")
   await assertSameAsUninterrupted(dir)
   assert.equal((await loadSet(dir)).diagnostics.length, 0)
 })
