@@ -1,4 +1,5 @@
-import { describeClusterPlan, planCluster, runCluster } from '../cluster/index.ts'
+import { describeClusterPlan, planCluster, runCluster, slurmNodeNames } from '../cluster/index.ts'
+import { badInput } from '../errors/index.ts'
 import type { SweepSpec } from '../sweep/index.ts'
 import { defaultOutDir } from './_sweep-defaults.ts'
 import type { SweepIo, SweepOutcome, SweepRequest } from './_sweep-flow.ts'
@@ -15,6 +16,14 @@ export async function clusterFlow(
 ): Promise<SweepOutcome> {
   if (req.resume !== undefined) throw new Error('unreachable: --resume is refused for cluster sweeps')
   const plan = planCluster(spec, env)
+  // Outside an allocation the nodes come from --hosts: Slurm must know them all (inside one,
+  // planCluster has checked them against the allocation).
+  if (!plan.simulated && !(env.SLURM_JOB_NODELIST ?? env.SLURM_NODELIST)) {
+    const known = await slurmNodeNames(env)
+    const unknown = known ? plan.nodes.filter((n) => !known.includes(n)) : []
+    if (unknown.length)
+      throw badInput(`--hosts: Slurm knows no node ${unknown.join(',')} (sinfo lists ${known?.join(',')})`)
+  }
   if (req.dryRun) {
     io.stdout(describeClusterPlan(plan, spec.trials, spec.gpus))
     return { code: 0 }
@@ -38,5 +47,7 @@ export async function clusterFlow(
     `cluster: ${plan.nodes.length} nodes${plan.simulated ? ' (SIMULATED)' : ''}, ${plan.steps.length} steps, ${rows} rows\n`,
   )
   io.stdout(`result set: ${out}\n`)
-  return { code: r.interrupted ? 130 : 0, dir: out }
+  const failed = r.counts.failed ?? 0
+  if (failed) io.stdout(`cluster: ${failed} step(s) failed; see the manifest's outcomes and raw/ for their output\n`)
+  return { code: r.interrupted ? 130 : failed ? 1 : 0, dir: out }
 }

@@ -4,7 +4,8 @@
  * round-robin schedule, each round's disjoint pairs concurrently, with an inter-node
  * all_reduce (all the nodes' GPUs) and a sendrecv (one GPU per node: the network path
  * alone) per pair; `scaling` runs all_reduce over 2, 4, 8 … N nodes. Steps are repeated
- * `trials` times, trial-major. Pure (the allocation comes in through `env`).
+ * `trials` times, trial-major. Faults may be injected whatever the launcher: the instrument is
+ * the simulator, which gives the named node the fault. Pure (the allocation comes in through `env`).
  */
 import { badInput } from '../errors/index.ts'
 import { resolveHosts } from '../launch/index.ts'
@@ -44,7 +45,7 @@ export interface ClusterPlan {
   nodes: string[]
   /** The allocation the nodes came from (real runs), or the simulated cluster. */
   allocation: string[]
-  /** The nodes are simulated (local launcher): names node01…, faults may be injected. */
+  /** The nodes are simulated (local launcher): names node01…; else Slurm nodes (srun). */
   simulated: boolean
   patterns: Pattern[]
   rounds: Round[]
@@ -92,8 +93,10 @@ export function planCluster(spec: SweepSpec, env: Readonly<Record<string, string
   const needs = patterns.some((p) => p !== 'per-node') ? 2 : 1
   if (nodes.length < needs)
     throw badInput(`--pattern ${patterns.join(',')} needs at least ${needs} nodes; the sweep has ${nodes.length}`)
-  if (c.inject.length && !simulated)
-    throw badInput('--inject: faults are injected into simulated nodes only (--launcher local)')
+  if (spec.launcher === 'mpirun')
+    throw badInput(
+      'cluster sweeps launch through Slurm (--launcher srun) or on simulated nodes (--launcher local), not mpirun',
+    )
   const fabric = c.fabric ?? 'ib'
   if (!(FABRIC_IDS as string[]).includes(fabric))
     throw badInput(`--fabric ${fabric}: expected one of ${FABRIC_IDS.join(', ')}`)

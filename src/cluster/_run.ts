@@ -2,12 +2,16 @@
  * Runs a cluster plan into a result set: every job step's output is kept under raw/, read by
  * the nccl-tests parser, and its rows (each with `host`: the job's nodes) appended after every
  * step through the result-set API; the manifest carries the allocation and the schedule.
- * The simulator runs in this process (the text a real multi-node nccl-tests run prints, one
- * process per node); a crash loses at most the step being written.
+ * Simulated nodes (--launcher local): the simulator runs in this process. Slurm nodes
+ * (--launcher srun): each job is an srun job step on its nodes (src/cluster/_srun.ts), the
+ * jobs of one step run concurrently, and the rows' `host` is the nodes the job's own output
+ * names. A crash loses at most the step being written.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { badInput } from '../errors/index.ts'
+import type { Executor } from '../exec/index.ts'
+import { processExecutor } from '../exec/index.ts'
 import type { Manifest, PointOutcome, Row } from '../model/index.ts'
 import { parserById, parseText } from '../parsers/index.ts'
 import { Appender, isNonEmptyDir, newManifest, writeManifest } from '../resultset/index.ts'
@@ -15,6 +19,8 @@ import { simulateClusterJob } from '../sim/index.ts'
 import type { SweepSpec } from '../sweep/index.ts'
 import { formatGpuList } from '../sweep/index.ts'
 import type { ClusterPlan, ClusterStep, JobStep } from './_plan.ts'
+import type { JobRun, SelfCommand } from './_srun.ts'
+import { launchJob, srunJobCommand } from './_srun.ts'
 
 /** Manifest `extra` key of a cluster sweep. */
 export const CLUSTER_EXTRA = 'cluster'
@@ -53,6 +59,10 @@ export interface ClusterRunOptions {
   write?: boolean
   onStep?: (p: ClusterProgress) => void
   signal?: AbortSignal
+  /** The gpucomm that Slurm tasks run (default: this one). */
+  self?: SelfCommand
+  /** Runs the srun processes (default: the sweep's process executor). */
+  executor?: Executor
 }
 
 /** What a cluster sweep did. */
@@ -69,7 +79,9 @@ const PARSER = 'nccl-tests-text'
 export async function runCluster(opts: ClusterRunOptions): Promise<ClusterRunResult> {
   const { spec, plan, out } = opts
   const write = opts.write ?? true
-  if (!plan.simulated) throw badInput('cluster sweeps on real nodes are not supported yet; use --instrument sim')
+  if (!plan.simulated && spec.launcher !== 'srun')
+    throw badInput(`cluster sweeps on real nodes launch through srun (--launcher srun), not ${spec.launcher}`)
+  if (!plan.simulated && !write) throw new Error('runCluster: Slurm job steps write their raw output (write: true)')
   if (write && isNonEmptyDir(out)) throw badInput(`${out}: directory is not empty (use another --out)`)
   const manifest = newManifest({
     origin: 'sweep',
@@ -92,10 +104,19 @@ export async function runCluster(opts: ClusterRunOptions): Promise<ClusterRunRes
       }
       opts.onStep?.({ index, total: plan.steps.length, id: step.id })
       const t0 = performance.now()
-      const rows = step.jobs.flatMap((job) => runJob(spec, plan, step, job, write ? out : undefined))
+      const runs = await Promise.all(step.jobs.map((job) => runJob(opts, step, job)))
+      const rows = runs.flatMap(({ job, run, file }) => labelled(run.stdout, file, step, job))
       await appender?.append(rows)
       if (!write) for (const r of rows) all.push(r)
-      outcomes[step.id] = { status: 'ok', attempts: 1, wallS: (performance.now() - t0) / 1000, rows: rows.length }
+      const bad = runs.find((r) => r.run.reason !== undefined)
+      outcomes[step.id] = bad
+        ? {
+            status: 'failed',
+            attempts: 1,
+            exitCode: bad.run.exitCode,
+            reason: `${bad.job.hosts.join('+')}: ${bad.run.reason}`,
+          }
+        : { status: 'ok', attempts: 1, wallS: (performance.now() - t0) / 1000, rows: rows.length }
       if (write && (index % 16 === 15 || index === plan.steps.length - 1)) writeManifest(out, manifest)
     }
   } finally {
@@ -106,6 +127,9 @@ export async function runCluster(opts: ClusterRunOptions): Promise<ClusterRunRes
   for (const o of Object.values(outcomes)) counts[o.status] = (counts[o.status] ?? 0) + 1
   return { manifest, rows: all, counts, interrupted }
 }
+
+/** bin/gpucomm.js of this checkout (from src/cluster or dist/cluster alike). */
+const SELF: SelfCommand = { node: process.execPath, bin: resolve(import.meta.dirname, '..', '..', 'bin', 'gpucomm.js') }
 
 function record(spec: SweepSpec, plan: ClusterPlan): ClusterRecord {
   return {
@@ -124,9 +148,29 @@ function record(spec: SweepSpec, plan: ClusterPlan): ClusterRecord {
 /** A file-name-safe name of a job: its hosts. */
 const jobName = (job: JobStep): string => job.hosts.join('+')
 
-/** One job step: simulate, keep the raw text, parse, and label the rows. */
-function runJob(spec: SweepSpec, plan: ClusterPlan, step: ClusterStep, job: JobStep, out?: string): Row[] {
-  const text = simulateClusterJob({
+/** One job of a step: simulated in this process, or launched through srun; raw output kept. */
+async function runJob(
+  opts: ClusterRunOptions,
+  step: ClusterStep,
+  job: JobStep,
+): Promise<{ job: JobStep; run: JobRun; file: string }> {
+  const { spec, plan, out } = opts
+  const write = opts.write ?? true
+  const file = join('raw', step.id, `${jobName(job)}.stdout`)
+  if (write) mkdirSync(join(out, 'raw', step.id), { recursive: true })
+  if (plan.simulated) {
+    const run: JobRun = { stdout: simulated(spec, plan, step, job), exitCode: 0 }
+    if (write) writeFileSync(join(out, file), run.stdout)
+    return { job, run, file }
+  }
+  const cmd = srunJobCommand(spec, plan, step, job, opts.self ?? SELF)
+  const paths = { stdout: join(out, file), stderr: join(out, file.replace(/\.stdout$/, '.stderr')) }
+  return { job, run: await launchJob(opts.executor ?? processExecutor, cmd, spec, paths, opts.signal), file }
+}
+
+/** One job step simulated in this process. */
+function simulated(spec: SweepSpec, plan: ClusterPlan, step: ClusterStep, job: JobStep): string {
+  return simulateClusterJob({
     preset: spec.preset ?? 'seed-vm',
     fabric: plan.fabric as 'ib',
     hosts: job.hosts,
@@ -139,15 +183,18 @@ function runJob(spec: SweepSpec, plan: ClusterPlan, step: ClusterStep, job: JobS
     trial: step.trial,
     inject: plan.inject,
   })
-  const file = join('raw', step.id, `${jobName(job)}.stdout`)
-  if (out) {
-    mkdirSync(join(out, 'raw', step.id), { recursive: true })
-    writeFileSync(join(out, file), text)
-  }
+}
+
+/**
+ * Parses a job's output; each row's `host` is the nodes the output's rank lines name (the
+ * job's nodes when it names none), in rank order.
+ */
+function labelled(text: string, file: string, step: ClusterStep, job: JobStep): Row[] {
   const parser = parserById(PARSER)
   if (!parser) throw new Error(`parser ${PARSER} is not registered`)
-  const { rows } = parseText(parser, text, { file, trial: step.trial })
-  const host = job.hosts.join(',')
+  const { rows, meta } = parseText(parser, text, { file, trial: step.trial })
+  const named = (meta as { hosts?: string[] }).hosts
+  const host = (named?.length ? named : job.hosts).join(',')
   const group = formatGpuList(job.gpus)
   return rows.map((r) => ({ ...r, host, point: step.id, grouping: step.pattern, group }))
 }

@@ -9,3 +9,5 @@ export type { ClusterProgress, ClusterRecord, ClusterRunOptions, ClusterRunResul
 export { CLUSTER_EXTRA, runCluster } from './_run.ts'
 export type { Round } from './_schedule.ts'
 export { roundRobin, scalingCounts, simNodeNames } from './_schedule.ts'
+export type { JobRun, SelfCommand } from './_srun.ts'
+export { launchJob, slurmNodeNames, srunJobCommand } from './_srun.ts'

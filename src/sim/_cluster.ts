@@ -32,8 +32,11 @@ export interface Injection {
 /** The fabrics `--fabric` takes. */
 export const FABRIC_IDS = Object.keys(FABRICS) as Fabric['id'][]
 
-/** Parses `KIND@NODE` items against the cluster's nodes; bad input names the item. */
-export function parseInjections(items: readonly string[], nodes: readonly string[]): Injection[] {
+/**
+ * Parses `KIND@NODE` items against the cluster's nodes (none given: any node name, as one job
+ * step of a larger cluster sees the whole cluster's list); bad input names the item.
+ */
+export function parseInjections(items: readonly string[], nodes?: readonly string[]): Injection[] {
   return items.map((t) => {
     const m = /^([\w-]+)@(.+)$/.exec(t)
     if (!m) throw badInput(`--inject: "${t}" is not KIND@NODE (kinds: ${INJECT_KINDS.join(', ')})`)
@@ -41,7 +44,7 @@ export function parseInjections(items: readonly string[], nodes: readonly string
     if (!INJECT_KINDS.includes(kind))
       throw badInput(`--inject: unknown fault "${m[1]}" (known: ${INJECT_KINDS.join(', ')})`)
     const node = m[2] as string
-    if (!nodes.includes(node))
+    if (nodes && !nodes.includes(node))
       throw badInput(`--inject: node ${node} is not in the cluster (${nodes[0]}…${nodes[nodes.length - 1]})`)
     return { kind, node }
   })

@@ -1,4 +1,5 @@
 /** Where this process sits in an MPI or Slurm launch, from the variables the launchers set. */
+import { expandHostlist } from '../launch/index.ts'
 
 /** Rank of this process and the number of processes (1 when not launched by MPI/Slurm). */
 export interface LaunchContext {
@@ -26,4 +27,14 @@ export function launchContext(env: Readonly<Record<string, string | undefined>>)
     if (rank !== undefined && size !== undefined && size >= 1 && rank < size) return { rank, size, via }
   }
   return { rank: 0, size: 1, via: 'none' }
+}
+
+/**
+ * The nodes of this Slurm job step in task order (srun's SLURM_STEP_NODELIST, a hostlist such
+ * as `node[02,04]`, expanded; with one task per node, task i runs on the i-th), or none
+ * outside a job step.
+ */
+export function stepHosts(env: Readonly<Record<string, string | undefined>>): string[] {
+  const list = env.SLURM_STEP_NODELIST
+  return list ? expandHostlist(list) : []
 }

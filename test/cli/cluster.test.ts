@@ -7,7 +7,9 @@ import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { cli, tmp } from '../helpers.ts'
+import { execa } from 'execa'
+import { CLEAN_ENV } from '../e2e/_sweep.ts'
+import { BIN, cli, ROOT, tmp } from '../helpers.ts'
 
 const SIM = ['sweep', '--instrument', 'sim', '--preset', 'seed-vm']
 
@@ -109,4 +111,66 @@ test('plot --kind node-heatmap: node × node sendrecv busbw, SIMULATED, the slow
   const rest = cells.filter((c) => c.a !== 'node04' && c.b !== 'node04').map((c) => c.v)
   // A quarter of the NIC's bandwidth (400 → 100 Gb/s): every slow cell below every healthy one.
   assert.ok(Math.max(...slow) < 0.5 * Math.min(...rest), `${slow} vs ${rest}`)
+})
+
+/** `gpucomm sim ARGS` in its own process with `env` (the launch variables srun would set). */
+async function simProc(args: string[], env: Record<string, string> = {}) {
+  const r = await execa(process.execPath, [BIN, ...args], {
+    reject: false,
+    cwd: ROOT,
+    env: { ...CLEAN_ENV, SLURM_STEP_NODELIST: undefined, ...env },
+    extendEnv: true,
+  })
+  return { code: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) }
+}
+
+test('sim --fabric: one task per node of the srun step, rank 0 prints the rank lines on the step nodes; a task count that is not one per node is exit 2', async () => {
+  const args = ['sim', '--preset', 'seed-vm', '--format', 'nccl-tests', '--collective', 'sendrecv', '--gpus', '0']
+  const step = { SLURM_STEP_NODELIST: 'gpu[07,12]', SLURM_STEP_NUM_TASKS: '2' }
+  const r0 = await simProc([...args, '--sizes', '8,1M', '--fabric', 'roce'], { ...step, SLURM_PROCID: '0' })
+  assert.equal(r0.code, 0, r0.stderr)
+  assert.match(r0.stdout, /Rank {2}0 Group {2}0 Pid +\d+ on +gpu07 device/)
+  assert.match(r0.stdout, /Rank {2}1 Group {2}0 Pid +\d+ on +gpu12 device/)
+  const r1 = await simProc([...args, '--sizes', '8', '--fabric', 'roce'], { ...step, SLURM_PROCID: '1' })
+  assert.equal(r1.code, 0, r1.stderr)
+  assert.equal(r1.stdout, '', 'rank 1 prints nothing, as nccl-tests')
+  const bad = await simProc([...args, '--fabric', 'ib'], { ...step, SLURM_STEP_NUM_TASKS: '4', SLURM_PROCID: '0' })
+  assert.equal(bad.code, 2)
+  assert.match(bad.stderr, /4 tasks on 2 nodes; run one task per node/)
+  const none = await simProc([...args, '--fabric', 'ib'])
+  assert.equal(none.code, 2)
+  assert.match(none.stderr, /needs its nodes/)
+})
+
+test('srun job command: one task per node on exactly the job nodes, the sim with the fabric and every injection', async () => {
+  const { planCluster, srunJobCommand } = await import('../../src/cluster/index.ts')
+  const { resolveSpec } = await import('../../src/sweep/index.ts')
+  const spec = resolveSpec(
+    { instrument: 'sim', gpus: '0-3', launcher: 'srun', srunGpus: 'gres', pattern: 'node-pairs', sizes: '8,1M' },
+    4,
+  )
+  const plan = planCluster(
+    { ...spec, cluster: { ...spec.cluster!, inject: ['slow-nic@gpu3'] } },
+    {
+      SLURM_JOB_NODELIST: 'gpu[1-4]',
+    },
+  )
+  const step = plan.steps.find((s) => s.collective === 'all_reduce') as (typeof plan.steps)[number]
+  const cmd = srunJobCommand(spec, plan, step, step.jobs[0] as (typeof step.jobs)[number], { node: 'N', bin: 'B' })
+  assert.equal(cmd.file, 'srun')
+  assert.deepEqual(cmd.args.slice(0, 8), [
+    '--nodes',
+    '2',
+    '--ntasks',
+    '2',
+    '--ntasks-per-node',
+    '1',
+    '--nodelist',
+    'gpu1,gpu4',
+  ])
+  assert.ok(cmd.args.includes('--gres') && cmd.args.includes('gpu:4'))
+  const tail = cmd.args.slice(cmd.args.indexOf('N'))
+  assert.deepEqual(tail.slice(0, 3), ['N', 'B', 'sim'])
+  assert.deepEqual(tail.slice(-4), ['--fabric', 'ib', '--inject', 'slow-nic@gpu3'])
+  assert.equal(cmd.env.CUDA_VISIBLE_DEVICES, '0,1,2,3')
 })

@@ -67,6 +67,19 @@ export const simCommand = defineCommand({
         describe:
           'host knob to MODEL as NAME=VALUE: cstates=default|shallow, numa=local|remote, iommu=as-found|identity (staged copies only; the preset says its assumptions)',
       })
+      .option('fabric', {
+        type: 'string',
+        choices: ['ib', 'roce', 'socket'],
+        describe:
+          'a multi-node nccl-tests job over this inter-node network: one process per node, the nodes from srun (SLURM_STEP_NODELIST) or --cluster-hosts',
+      })
+      .option('cluster-hosts', { type: 'string', describe: "with --fabric: the job's nodes, a hostlist (node[01-02])" })
+      .option('inject', {
+        type: 'string',
+        array: true,
+        default: [],
+        describe: 'with --fabric: simulated node faults KIND@NODE (slow-nic, no-p2p, pcie-gen3, straggler-gpu)',
+      })
       .option('fault', {
         type: 'string',
         choices: ['hang', 'crash', 'garbage', 'truncated', 'corrupt', 'exit'],
@@ -95,25 +108,42 @@ export const simCommand = defineCommand({
     const sizes = list(args.sizes)
     const bwSizes = list(args.bwSizes)?.sizes
     const pairs = typeof args.pairs === 'string' ? sim.parsePairs(args.pairs) : undefined
-    const text = sim.simulate({
+    const common = {
       preset: args.preset as string,
-      format: args.format as import('../../sim/index.ts').SimFormat,
       collective: args.collective as import('../../sim/index.ts').Collective,
-      ...(gpus ? { gpus } : {}),
-      ...(sizes ? { sizes: sizes.sizes, step: sizes.step } : {}),
-      ...(bwSizes ? { bwSizes } : {}),
-      ...(pairs ? { pairs } : {}),
-      ...(typeof args.p2p === 'string' ? { p2pModes: sim.parseP2pModes(args.p2p) } : {}),
-      ...(typeof args.copy === 'string' ? { copies: args.copy.split(',') as ('ce' | 'sm')[] } : {}),
       iters: args.iters as number,
       warmup: args.warmup as number,
       seed: args.seed as number,
       trial: args.trial as number,
       env: sim.parseEnvList((args.env as string[]).map(String)),
-      host: sim.parseSimHost((args.host as string[]).map(String)),
-      ...(fault ? { fault } : {}),
-      processes: launch.size,
-    })
+    }
+    const text =
+      typeof args.fabric === 'string'
+        ? sim.simulateLaunchedJob(
+            {
+              ...common,
+              fabric: args.fabric as import('../../sim/index.ts').ClusterJob['fabric'],
+              ...(typeof args.clusterHosts === 'string' ? { hosts: args.clusterHosts } : {}),
+              ...(gpus ? { gpus } : {}),
+              ...(sizes ? { sizes: sizes.sizes } : {}),
+              inject: (args.inject as string[]).flatMap((x) => String(x).split(',')),
+            },
+            launch,
+            process.env,
+          )
+        : sim.simulate({
+            ...common,
+            format: args.format as import('../../sim/index.ts').SimFormat,
+            ...(gpus ? { gpus } : {}),
+            ...(sizes ? { sizes: sizes.sizes, step: sizes.step } : {}),
+            ...(bwSizes ? { bwSizes } : {}),
+            ...(pairs ? { pairs } : {}),
+            ...(typeof args.p2p === 'string' ? { p2pModes: sim.parseP2pModes(args.p2p) } : {}),
+            ...(typeof args.copy === 'string' ? { copies: args.copy.split(',') as ('ce' | 'sm')[] } : {}),
+            host: sim.parseSimHost((args.host as string[]).map(String)),
+            ...(fault ? { fault } : {}),
+            processes: launch.size,
+          })
     // Under MPI/Slurm only rank 0 prints, as nccl-tests does; the others print nothing.
     if (launch.rank === 0) io.stdout(text)
     await new Promise<void>((done) => process.stdout.write('', () => done()))

@@ -20,7 +20,7 @@ const titles = (spec: unknown): string[] => {
 const BENCH = { sizes: [8, 64, 512, 4096, 32768, 262144], iters: 4 }
 
 /** A SIMULATED 6-node node-pairs sweep with a slow NIC on node04, written to a temp dir. */
-function clusterSet(): string {
+async function clusterSet(): Promise<string> {
   const spec = resolveSpec(
     {
       instrument: 'sim',
@@ -35,7 +35,7 @@ function clusterSet(): string {
     5,
   )
   const out = join(tmp(), 'cluster')
-  runCluster({ spec, plan: planCluster(spec, {}), out, command: ['test'] })
+  await runCluster({ spec, plan: planCluster(spec, {}), out, command: ['test'] })
   return out
 }
 
@@ -46,7 +46,7 @@ const stable = (spec: unknown, ids: readonly string[]): unknown =>
 test('every chart kind has a golden spec, renders to a PNG with ink, and every title of a simulated set says SIMULATED', async () => {
   const a = await simSet({ preset: 'seed-vm', seed: 11, trials: 2, bench: BENCH })
   const b = await simSet({ preset: 'seed-vm', seed: 12, trials: 2, bench: BENCH })
-  const c6 = clusterSet()
+  const c6 = await clusterSet()
   const ids = [(await loadSet(a)).manifest.id, (await loadSet(b)).manifest.id, (await loadSet(c6)).manifest.id]
   const seen = new Set<string>()
   for (const kind of PLOT_KINDS) {
