@@ -14,6 +14,8 @@
 import { relDelta } from '../diff/index.ts'
 import type { Row } from '../model/index.ts'
 import { DEFAULT_THRESHOLDS, mannWhitney, medianOf, modifiedZ, sortSample } from '../stats/index.ts'
+import type { LinkCells, TailFlag } from './_fleet-tail.ts'
+import { intermittentNodes, tailMechanism } from './_fleet-tail.ts'
 
 /** Smallest relative change called an outlier: below it, noise of a healthy fleet (σ ≈ 3 % per value). */
 export const MIN_FLEET_DELTA = 0.1
@@ -30,7 +32,11 @@ interface Unit {
 export interface FleetOutlier {
   kind: 'node' | 'link'
   hosts: string[]
-  /** The metric that flagged it: intra.busbw, intra.latency, net.busbw, net.latency. */
+  /**
+   * The metric that flagged it: intra.busbw, intra.latency, net.busbw, net.latency, or
+   * net.busbw.tail (a share of its links' cells slow while their median is not: delta is then
+   * the slow cells' median against the fleet's, z the modified z-score of the node's spread).
+   */
   metric: string
   /** (value − fleet median) / fleet median of that metric. */
   delta: number
@@ -198,12 +204,21 @@ export function analyzeFleet(rows: readonly Row[], nodes: readonly string[]): Fl
   const pairLat = units(byHost(rows, 'node-pairs', 'nccl.sendrecv', 'time'), 'small')
   flags.push(...flag(perNode(pairBw), 'net.busbw', false, thin), ...flag(perNode(pairLat), 'net.latency', true, thin))
   const outliers: FleetOutlier[] = []
-  const bad = [...new Set(flags.map((f) => f.unit.key))].sort()
-  for (const node of bad) {
+  const tails = new Map(intermittentNodes(linkCells(rows)).map((t) => [t.node, t]))
+  const medianBad = [...new Set(flags.map((f) => f.unit.key))]
+  for (const node of medianBad) {
     const mine = flags.filter((f) => f.unit.key === node)
     const { mechanism, primary } = mechanismOf(mine)
-    outliers.push(outlier('node', primary, mechanism, mine))
+    const tail = tails.get(node)
+    // A flapping NIC slow often enough to move the median: named for the flapping.
+    const flapping = tail && mine.every((f) => f.metric === 'net.busbw')
+    outliers.push(outlier('node', primary, flapping ? tailMechanism(tail) : mechanism, mine))
+    tails.delete(node)
   }
+  const linkMedian = medianOf(sortSample(pairBw.map((u) => u.value)))
+  for (const t of tails.values()) outliers.push(tailOutlier(t, linkMedian))
+  outliers.sort((a, b) => (a.hosts[0] as string).localeCompare(b.hosts[0] as string))
+  const bad = outliers.map((o) => o.hosts[0] as string)
   const healthy = (u: Unit): boolean => !u.hosts.some((h) => bad.includes(h))
   const linkFlags = [
     ...flag(pairBw.filter(healthy), 'net.busbw', false, thin),
@@ -242,6 +257,34 @@ function outlier(kind: 'node' | 'link', f: Flag, mechanism: string, all: readonl
     p: f.p,
     mechanism,
     evidence: all.map(words),
+  }
+}
+
+/** The node-pairs sendrecv busbw cells at the large sizes, per link. */
+function linkCells(rows: readonly Row[]): LinkCells[] {
+  return [...byHost(rows, 'node-pairs', 'nccl.sendrecv', 'busbw')].map(([key, rs]) => {
+    const edge = Math.max(...rs.map((r) => r.sizeBytes as number)) / 16
+    const cells = rs
+      .filter((r) => (r.sizeBytes as number) >= edge)
+      .map((r) => ({ size: r.sizeBytes as number, value: r.value }))
+    return { hosts: key.split(','), cells }
+  })
+}
+
+function tailOutlier(t: TailFlag, fleetMedian: number): FleetOutlier {
+  return {
+    kind: 'node',
+    hosts: [t.node],
+    metric: 'net.busbw.tail',
+    delta: t.slowRatio - 1,
+    value: t.slowRatio * fleetMedian,
+    fleetMedian,
+    z: t.spreadZ,
+    p: t.p,
+    mechanism: tailMechanism(t),
+    evidence: [
+      `net.busbw: ${t.slow} of ${t.cells} cells ${pct(t.slowRatio)} of the fleet median on ${t.slowLinks} of ${t.links} links (binomial p ${t.p.toPrecision(2)} at the other links' rate), median ${pct(t.medianRatio)}, IQR/median ${t.spread.toFixed(2)} vs ${t.fleetSpread.toFixed(2)} (z ${t.spreadZ.toFixed(1)})`,
+    ],
   }
 }
 

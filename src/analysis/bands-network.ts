@@ -58,12 +58,16 @@ export const FABRICS: Readonly<Record<Fabric['id'], Fabric>> = {
 }
 
 /**
- * Injected-fault magnitudes. slow-nic: a 400 Gb/s port trained at 100 Gb/s (a quarter). pcie-gen3:
+ * Injected-fault magnitudes. slow-nic: a 400 Gb/s port trained at 100 Gb/s (a quarter).
+ * flapping-nic: the port drops to that rate for a share of the measurements (each row's
+ * out-of-place and in-place cell on its own; an assumption: link flaps and error bursts are
+ * intermittent, so the median of a node's links can stay normal while its tail is not). pcie-gen3:
  * a Gen5 x16 link trained at Gen3, 15.75 of 63.0 GB/s (PCIe spec arithmetic, docs/REFERENCE.md).
  * straggler-gpu: one GPU at 0.7 of its clock paces every ring step it is in (an assumption).
  */
 export const FAULT_FACTORS = {
   slowNic: 100 / 400,
+  flapShare: 1 / 3,
   pcieGen3: 15.75 / 63.0,
   stragglerClock: 0.7,
 }

@@ -19,7 +19,7 @@ import { applyFault } from './_simulate.ts'
 import type { AlphaBeta, Collective, CollectiveModel, Preset } from './_types.ts'
 
 /** Faults a simulated node can carry (`sweep --inject KIND@NODE`). */
-export const INJECT_KINDS = ['slow-nic', 'no-p2p', 'pcie-gen3', 'straggler-gpu'] as const
+export const INJECT_KINDS = ['slow-nic', 'flapping-nic', 'no-p2p', 'pcie-gen3', 'straggler-gpu'] as const
 /** One of INJECT_KINDS. */
 export type InjectKind = (typeof INJECT_KINDS)[number]
 
@@ -95,10 +95,11 @@ function nodeModel(p: Preset, job: ClusterJob, node: string, c: Collective, gpus
  * same PCIe setting blocks peer access to the NIC), so NET data is staged through host memory:
  * capped at the preset's host-staged bandwidth, plus one staged copy per step.
  */
-function nicOf(p: Preset, job: ClusterJob, node: string): { bps: number; extraS: number } {
+function nicOf(p: Preset, job: ClusterJob, node: string, flapped: boolean): { bps: number; extraS: number } {
   const f = FABRICS[job.fabric]
   let bps = f.lineRateBps * f.efficiency * NICS_PER_NODE
-  if (has(job.inject, node, 'slow-nic')) bps *= FAULT_FACTORS.slowNic
+  if (has(job.inject, node, 'slow-nic') || (flapped && has(job.inject, node, 'flapping-nic')))
+    bps *= FAULT_FACTORS.slowNic
   if (!has(job.inject, node, 'no-p2p')) return { bps, extraS: 0 }
   const staged = p.nccl.shmMemcpy
   return { bps: Math.min(bps, staged.busBwSimpleGBs * GBPS), extraS: staged.hopLLUs * US }
@@ -110,7 +111,7 @@ function nicOf(p: Preset, job: ClusterJob, node: string): { bps: number; extraS:
  * tuning.cc's nInterSteps) cost NCCL's NET step instead; the ring runs at the slowest of
  * the nodes' rings and the NICs on it.
  */
-export function clusterModel(job: ClusterJob): CollectiveModel {
+export function clusterModel(job: ClusterJob, flapped = false): CollectiveModel {
   const p = presetByName(job.preset)
   const c = job.collective
   const nodes = job.hosts.map((h) => nodeModel(p, job, h, c, job.gpus))
@@ -121,7 +122,7 @@ export function clusterModel(job: ClusterJob): CollectiveModel {
   const steps = ringSteps(c, n)
   const factor = busFactor(c, n)
   const inter = Math.min(steps, c === 'all_reduce' ? 2 * m : m - 1)
-  const nics = job.hosts.map((h) => nicOf(p, job, h))
+  const nics = job.hosts.map((h) => nicOf(p, job, h, flapped))
   const netBps = Math.min(...nics.map((x) => x.bps))
   const extraS = Math.max(...nics.map((x) => x.extraS))
   const line = (proto: 'll' | 'simple', baseUs: number, netHopS: number, netShare: number): AlphaBeta => {
@@ -170,7 +171,14 @@ export function simulateClusterJob(job: ClusterJob): string {
     fault: undefined,
     processes: job.hosts.length,
     pid: 1000 + (hash53(`pid|${job.trial}|${job.hosts.join(',')}`, job.seed) % 90000),
-    cluster: { hosts: job.hosts, model: clusterModel(job) },
+    cluster: {
+      hosts: job.hosts,
+      model: clusterModel(job),
+      // A flapping NIC in the job: the model while it is down, for the share of cells it is.
+      ...(job.hosts.length > 1 && job.hosts.some((h) => has(job.inject, h, 'flapping-nic'))
+        ? { flap: { model: clusterModel(job, true), share: FAULT_FACTORS.flapShare } }
+        : {}),
+    },
   }
   return applyFault(run, renderNccl(run))
 }

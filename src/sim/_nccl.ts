@@ -90,14 +90,19 @@ function rows(r: Run): { lines: string[]; busbw: number[]; failures: number } {
   r.sizes.forEach((bytes, i) => {
     const { size, count } = sizeAndCount(r.collective, bytes, n)
     const truth = modelTime(model, size) + model.steps * hostStep
+    // A flapping NIC is down for some cells and not others, each cell on its own draw.
+    const flap = r.cluster?.flap
+    const down = (place: string): boolean =>
+      flap !== undefined && rngFor(r.seed, `flap|${r.trial}|${where}|${bytes}|${place}`).uniform() < flap.share
+    const at = (place: string): number => (down(place) ? modelTime(flap?.model ?? model, size) : truth)
     const bad = r.fault === 'corrupt' && spoiled(i, r.sizes.length)
     const wrong = (place: string): string => {
       if (!bad) return '0'.padStart(6)
       failures += r.processes
       return String(rngFor(r.seed, `wrong|${r.trial}|${bytes}|${place}`).int(1, Math.max(1, count))).padStart(6)
     }
-    const oop = cell(size, noise.time(truth, `${bytes}|oop`, i === 0 && r.warmup === 0), f, wrong('oop'))
-    const ip = cell(size, noise.time(truth, `${bytes}|ip`), f, def.inPlaceUnchecked ? '  N/A' : wrong('ip'))
+    const oop = cell(size, noise.time(at('oop'), `${bytes}|oop`, i === 0 && r.warmup === 0), f, wrong('oop'))
+    const ip = cell(size, noise.time(at('ip'), `${bytes}|ip`), f, def.inPlaceUnchecked ? '  N/A' : wrong('ip'))
     busbw.push(oop.busbw, ip.busbw)
     const pre = `${String(size).padStart(12)}  ${String(count).padStart(12)}  ${'float'.padStart(8)}  ${redop.padStart(6)}  ${root.padStart(6)}`
     out.push(pre + oop.text + ip.text)

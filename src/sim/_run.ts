@@ -29,7 +29,8 @@ export interface Run {
   /** Pid of the first process (the others count up from it). */
   pid: number
   /** A run across nodes: one process per host, each driving `gpus`, under this model. */
-  cluster?: { hosts: readonly string[]; model: CollectiveModel }
+  /** A job across nodes; `flap`: the model a share of the cells take (a flapping NIC). */
+  cluster?: { hosts: readonly string[]; model: CollectiveModel; flap?: { model: CollectiveModel; share: number } }
 }
 
 /** What a renderer produced: the lines, and where its parts are (faults cut there). */

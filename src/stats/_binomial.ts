@@ -76,3 +76,24 @@ export function medianCI(sorted: SortedSample, level = 0.95): [number, number] {
   if (o.lo < 1) return [-Infinity, Infinity]
   return [sorted[o.lo - 1] as number, sorted[o.hi - 1] as number]
 }
+
+/**
+ * P(X ≥ k) for X ~ Binomial(n, p): the chance of k or more hits in n tries at rate p, summed
+ * in log space from X = k upward (exact; no underflow for large n).
+ */
+export function binomialUpperTail(k: number, n: number, p: number): number {
+  if (k <= 0) return 1
+  if (k > n) return 0
+  if (p <= 0) return 0
+  if (p >= 1) return 1
+  // log P(X = k) = log C(n, k) + k log p + (n − k) log(1 − p)
+  let logC = 0
+  for (let i = 1; i <= k; i++) logC += Math.log((n - k + i) / i)
+  let logPmf = logC + k * Math.log(p) + (n - k) * Math.log1p(-p)
+  let logSum = logPmf
+  for (let x = k + 1; x <= n; x++) {
+    logPmf += Math.log(((n - x + 1) / x) * (p / (1 - p)))
+    logSum = logAdd(logSum, logPmf)
+  }
+  return Math.min(1, Math.exp(logSum))
+}

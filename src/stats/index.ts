@@ -6,7 +6,7 @@
  */
 
 export type { OrderCi } from './_binomial.ts'
-export { medianCI, medianOrderCi } from './_binomial.ts'
+export { binomialUpperTail, medianCI, medianOrderCi } from './_binomial.ts'
 export type { MannWhitney } from './_mannwhitney.ts'
 export { EXACT_LIMIT, mannWhitney, uFrequencies, uNormalP, uTestMinP } from './_mannwhitney.ts'
 export { erfc, normalCdf } from './_normal.ts'

@@ -48,6 +48,35 @@ for (const [n, more] of [
   })
 }
 
+for (const [n, seeds, more] of [
+  [16, 20, {}],
+  [64, 10, { pairsPerNode: 6 }],
+] as const) {
+  test(`${n} nodes, flapping-nic@node07 beside slow-nic@node05: exactly those two, node07 named for its tail, ${seeds} seeds`, async () => {
+    let byTail = 0
+    for (let seed = 1; seed <= seeds; seed++) {
+      const { rows, nodes } = await fleet(n, 'slow-nic@node05,flapping-nic@node07', seed, more)
+      const out = analyzeFleet(rows, nodes).outliers
+      assert.deepEqual(
+        out.map((o) => `${o.kind}:${o.hosts.join('+')}`),
+        ['node:node05', 'node:node07'],
+        `seed ${seed}`,
+      )
+      const flap = out[1]
+      assert.match(flap?.mechanism ?? '', /^a flapping NIC: \d+ of \d+ network cells/, `seed ${seed}`)
+      assert.match(out[0]?.mechanism ?? '', /the node's NIC/)
+      if (flap?.metric === 'net.busbw.tail') {
+        byTail++
+        // The slow cells are a quarter of the fleet's; the node's median is not what gave it away.
+        assert.ok(Math.abs((flap.delta ?? 0) + 0.75) < 0.05, String(flap.delta))
+        assert.match(flap.mechanism, /the rest normal \(median ×(0\.9\d|1\.0\d)\)/)
+      }
+    }
+    // Most seeds: the median of node07's links is normal and only the tail names it.
+    assert.ok(byTail >= seeds / 4, `named by the tail at ${byTail} of ${seeds} seeds`)
+  })
+}
+
 test('a healthy cluster has no outlier', async () => {
   for (let seed = 1; seed <= 5; seed++) {
     const { rows, nodes } = await fleet(16, '', seed)

@@ -272,3 +272,18 @@ test('normal CDF to near double precision (scipy.stats.norm.cdf)', () => {
   for (const [z, p] of want) close(normalCdf(z), p, 1e-8, `z=${z}`)
   close(normalCdf(-1.96), 0.024997895148220435, 1e-13)
 })
+
+test('binomialUpperTail: exact small cases, the complement of the CDF, extremes', async () => {
+  const { binomialUpperTail } = await import('../../src/stats/index.ts')
+  // P(X >= 2), n = 3, p = 1/2: (3 + 1) / 8.
+  assert.ok(Math.abs(binomialUpperTail(2, 3, 0.5) - 0.5) < 1e-12)
+  // P(X >= 1) = 1 - (1 - p)^n.
+  assert.ok(Math.abs(binomialUpperTail(1, 10, 0.1) - (1 - 0.9 ** 10)) < 1e-12)
+  // P(X >= 3), n = 6, p = 1/3, summed by hand: C(6,3)8/729 + C(6,4)4/729 + C(6,5)2/729 + 1/729.
+  assert.ok(Math.abs(binomialUpperTail(3, 6, 1 / 3) - (160 + 60 + 12 + 1) / 729) < 1e-12)
+  assert.equal(binomialUpperTail(0, 5, 0.2), 1)
+  assert.equal(binomialUpperTail(6, 5, 0.2), 0)
+  // Far in the tail of a large n: tiny but not 0 (log space).
+  const p = binomialUpperTail(30, 90, 0.01)
+  assert.ok(p > 0 && p < 1e-20, String(p))
+})
