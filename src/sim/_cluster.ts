@@ -91,7 +91,8 @@ function nodeModel(p: Preset, job: ClusterJob, node: string, c: Collective, gpus
 
 /**
  * What one node's NIC path moves (B/s) and adds per NET step (s): the fabric's line rate ×
- * efficiency × NICs, a quarter with a slow NIC; with P2P off, GPUDirect RDMA is off too (the
+ * efficiency × NICs, a quarter with a slow NIC (a flapping NIC: in the cells it is down,
+ * `flapped`); with P2P off, GPUDirect RDMA is off too (the
  * same PCIe setting blocks peer access to the NIC), so NET data is staged through host memory:
  * capped at the preset's host-staged bandwidth, plus one staged copy per step.
  */

@@ -2,6 +2,8 @@
  * The physics: which NCCL transport a group gets, the α–β line of each protocol, and the true
  * (noise-free) value of every p2p cell. Pure functions of a preset.
  */
+// The NET step costs are a pure data table, imported from their file (not the analysis door).
+import { NET_HOP } from '../analysis/bands-network.ts'
 import type { CollectiveDef } from '../collectives/index.ts'
 import { busFactor as collectiveBusFactor, collectiveDef, SIMULATED_COLLECTIVES } from '../collectives/index.ts'
 import { badInput } from '../errors/index.ts'
@@ -32,13 +34,14 @@ const NCCL_RANK: Record<PathLevel, number> = { NV: 0, PIX: 1, PXB: 2, PHB: 3, NO
 const LEVEL_ENV: Record<string, number> = { LOC: -1, NVL: 0, PIX: 1, PXB: 2, PHB: 3, SYS: 4 }
 
 /**
- * NCCL over sockets when neither P2P nor SHM is allowed: NCCL's NET step costs, Ring LL 2.7 and
- * Simple 14.0 µs (NVIDIA/nccl src/graph/tuning.cc), and 5 GB/s loopback (an assumption).
+ * NCCL over sockets when neither P2P nor SHM is allowed: NCCL's NET step costs (NET_HOP, the
+ * one table of them: src/analysis/bands-network.ts, from tuning.cc), and 5 GB/s loopback (an
+ * assumption).
  */
 const NET: TransportParams = {
   label: 'NET/Socket',
-  hopLLUs: 2.7,
-  hopSimpleUs: 14.0,
+  hopLLUs: NET_HOP.llS / US,
+  hopSimpleUs: NET_HOP.simpleS / US,
   busBwLLGBs: 2.5,
   busBwSimpleGBs: 5,
 }
