@@ -179,9 +179,10 @@ export function analyzeSet(set: ReadSet, opts: AnalyzeOptions = {}): Analysis {
 
 /** The fleet analysis of a cluster sweep (its manifest records the nodes), else nothing. */
 function fleetOf(set: ReadSet): { fleet?: Fleet } {
-  const rec = set.manifest.extra?.cluster as { nodes?: unknown } | undefined
+  const rec = set.manifest.extra?.cluster as { nodes?: unknown; fabric?: unknown } | undefined
   if (!rec || !Array.isArray(rec.nodes)) return {}
+  const fabric = typeof rec.fabric === 'string' ? rec.fabric : undefined
   // The fleet analysis keeps rows: copies, since a SampleSet reuses its row objects.
   const rows = Array.isArray(set.rows) ? (set.rows as Row[]) : Array.from(set.rows, (r) => ({ ...r }))
-  return { fleet: analyzeFleet(rows, rec.nodes as string[]) }
+  return { fleet: analyzeFleet(rows, rec.nodes as string[], fabric) }
 }

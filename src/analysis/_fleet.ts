@@ -14,19 +14,15 @@
 import { relDelta } from '../diff/index.ts'
 import type { Row } from '../model/index.ts'
 import { DEFAULT_THRESHOLDS, mannWhitney, medianOf, modifiedZ, sortSample } from '../stats/index.ts'
+import type { FleetScaling } from './_fleet-scaling.ts'
+import { scalingOf } from './_fleet-scaling.ts'
 import type { LinkCells, TailFlag } from './_fleet-tail.ts'
 import { intermittentNodes, tailMechanism } from './_fleet-tail.ts'
+import type { Unit } from './_fleet-units.ts'
+import { byHost, units } from './_fleet-units.ts'
 
 /** Smallest relative change called an outlier: below it, noise of a healthy fleet (σ ≈ 3 % per value). */
 export const MIN_FLEET_DELTA = 0.1
-
-/** One fleet metric of a unit: its value and samples. */
-interface Unit {
-  key: string
-  hosts: string[]
-  value: number
-  samples: number[]
-}
 
 /** One outlier node or link. */
 export interface FleetOutlier {
@@ -55,15 +51,6 @@ export interface FleetPair {
   busbwBps: number
 }
 
-/** all_reduce over k nodes, against NCCL's ring model (busbw independent of the node count). */
-export interface FleetScaling {
-  nodes: number
-  busbwBps: number
-  latencyS: number
-  /** busbw over the 2-node busbw: NCCL's ring model predicts 1. */
-  vsModel: number
-}
-
 /** The fleet part of an analysis. */
 export interface Fleet {
   nodes: string[]
@@ -71,32 +58,6 @@ export interface Fleet {
   pairs: FleetPair[]
   scaling: FleetScaling[]
   notes: string[]
-}
-
-/** Rows of one pattern and bench, by their `host` (the job's nodes, comma-joined). */
-function byHost(rows: readonly Row[], grouping: string, bench: string, metric: Row['metric']): Map<string, Row[]> {
-  const m = new Map<string, Row[]>()
-  for (const r of rows) {
-    if (r.grouping !== grouping || r.bench !== bench || r.metric !== metric || !r.host || r.sizeBytes === null) continue
-    let l = m.get(r.host)
-    if (!l) m.set(r.host, (l = []))
-    l.push(r)
-  }
-  return m
-}
-
-/** Samples at the largest (bandwidth) or smallest (latency) sizes: a factor 16 from the end. */
-function units(rows: Map<string, Row[]>, end: 'large' | 'small'): Unit[] {
-  const out: Unit[] = []
-  for (const [key, rs] of rows) {
-    const sizes = rs.map((r) => r.sizeBytes as number)
-    const edge = end === 'large' ? Math.max(...sizes) / 16 : Math.max(8, Math.min(...sizes)) * 16
-    const samples = rs
-      .filter((r) => (end === 'large' ? (r.sizeBytes as number) >= edge : (r.sizeBytes as number) <= edge))
-      .map((r) => r.value)
-    if (samples.length) out.push({ key, hosts: key.split(','), value: medianOf(sortSample(samples)), samples })
-  }
-  return out
 }
 
 /** Per node from per-pair units: the median of its pairs' values, its pairs' values as samples. */
@@ -192,7 +153,7 @@ const words = (f: Flag): string =>
   `${f.metric} ${pct(f.ratio)} of the fleet median (z ${f.z.toFixed(1)}, p ${f.p.toPrecision(2)})`
 
 /** Fleet analysis of the rows of a cluster sweep (see the module comment). */
-export function analyzeFleet(rows: readonly Row[], nodes: readonly string[]): Fleet {
+export function analyzeFleet(rows: readonly Row[], nodes: readonly string[], fabric?: string): Fleet {
   const intra = [...new Set(rows.filter((r) => r.grouping === 'per-node').map((r) => r.bench))].sort()[0]
   const flags: Flag[] = []
   const thin = new Set<string>()
@@ -234,7 +195,7 @@ export function analyzeFleet(rows: readonly Row[], nodes: readonly string[]): Fl
     nodes: [...nodes],
     outliers,
     pairs: pairBw.map((u) => ({ hosts: [u.hosts[0], u.hosts[1]] as [string, string], busbwBps: u.value })),
-    scaling: scalingOf(rows),
+    scaling: scalingOf(rows, fabric),
     notes: [
       ...(intra ? [] : ['no per-node rows: intra-node mechanisms (P2P, PCIe, GPUs) cannot be told apart']),
       ...[...thin].map(
@@ -286,14 +247,4 @@ function tailOutlier(t: TailFlag, fleetMedian: number): FleetOutlier {
       `net.busbw: ${t.slow} of ${t.cells} cells ${pct(t.slowRatio)} of the fleet median on ${t.slowLinks} of ${t.links} links (binomial p ${t.p.toPrecision(2)} at the other links' rate), median ${pct(t.medianRatio)}, IQR/median ${t.spread.toFixed(2)} vs ${t.fleetSpread.toFixed(2)} (z ${t.spreadZ.toFixed(1)})`,
     ],
   }
-}
-
-/** The scaling pattern's all_reduce by node count. */
-function scalingOf(rows: readonly Row[]): FleetScaling[] {
-  const bw = units(byHost(rows, 'scaling', 'nccl.all_reduce', 'busbw'), 'large')
-  const lat = new Map(units(byHost(rows, 'scaling', 'nccl.all_reduce', 'time'), 'small').map((u) => [u.key, u.value]))
-  const list = bw.map((u) => ({ nodes: u.hosts.length, busbwBps: u.value, latencyS: lat.get(u.key) ?? NaN }))
-  list.sort((a, b) => a.nodes - b.nodes)
-  const base = list[0]?.busbwBps ?? NaN
-  return list.map((x) => ({ ...x, vsModel: x.busbwBps / base }))
 }

@@ -26,6 +26,19 @@ export const NET_HOP = {
   source: 'github.com/NVIDIA/nccl src/graph/tuning.cc (hwLat, NCCL_HW_NET, Ring: LL 2.7 µs, Simple 14.0 µs)',
 }
 
+/**
+ * NCCL's Tree across nodes, LL protocol: base latency per call and NET step latency; with the
+ * Ring LL base of bands-collective's NCCL_MODEL these give tuning.cc's small-message model of
+ * an all_reduce over nodes: Ring base + (steps − 2·nodes)·intra + 2·nodes·NET_HOP.llS, Tree
+ * base + 2·((GPUs per node − 1)·intra + log2(nodes)·treeNetLL).
+ */
+export const NCCL_TREE = {
+  baseLLS: 6.8 * US,
+  netLLS: 5.0 * US,
+  source:
+    'github.com/NVIDIA/nccl src/graph/tuning.cc (baseLat Tree LL 6.8 µs; hwLat NCCL_HW_NET Tree LL 5.0 µs; latency of Tree all_reduce 2·((nRanks/nNodes−1)·intraLat + log2(nNodes)·interLat))',
+}
+
 /** NICs per node the cluster model gives each simulated node (the presets describe GPUs, not NICs). */
 export const NICS_PER_NODE = 1
 
@@ -80,6 +93,9 @@ export function networkReferenceRows(): string[] {
   )
   rows.push(
     `| \`net-hop\` | NCCL NET step latency (Ring) | LL ${NET_HOP.llS / US} µs, Simple ${NET_HOP.simpleS / US} µs | NCCL's own cost model | ${NET_HOP.source} |`,
+  )
+  rows.push(
+    `| \`net-tree\` | NCCL Tree across nodes, LL: base, NET step | ${NCCL_TREE.baseLLS / US} µs, ${NCCL_TREE.netLLS / US} µs | NCCL's own cost model (the scaling pattern's model curve) | ${NCCL_TREE.source} |`,
   )
   return ['| id | what | value | conditions | source |', '|---|---|---|---|---|', ...rows]
 }

@@ -128,3 +128,32 @@ test('a node with fewer than 6 samples is not judged, and a note says why', asyn
     f.notes.join('\n'),
   )
 })
+
+test('scaling against NCCL model: the ring curve from the 2-node anchor meets 4, 8, 16 nodes; a slow NIC on the 16th node is a busbw gap there only', async () => {
+  const pattern = { pattern: 'scaling', sizes: '8,32,128,8M,32M,128M', trials: 3 }
+  const healthy = analyzeFleet(...(Object.values(await fleet(16, '', 1, pattern)) as [Row[], string[]]), 'ib').scaling
+  assert.deepEqual(
+    healthy.map((s) => s.nodes),
+    [2, 4, 8, 16],
+  )
+  for (const s of healthy) {
+    assert.ok(Math.abs(s.gap.busbw) < 0.05, `${s.nodes} nodes busbw gap ${s.gap.busbw}`)
+    assert.ok(Math.abs(s.gap.ring) < 0.05, `${s.nodes} nodes ring latency gap ${s.gap.ring}`)
+    assert.equal(s.sizeBytes, 128 * 2 ** 20)
+  }
+  // The model's busbw falls as α grows with the ring (254 steps at 16×8 ranks); NCCL's tree
+  // (2·log2(m) NET steps) would be the faster small-message algorithm from 2 nodes up.
+  const last = healthy[3] as (typeof healthy)[number]
+  assert.ok(last.model.busbwBps < (healthy[0]?.model.busbwBps ?? 0) * 0.95)
+  assert.equal(last.model.algorithm, 'tree')
+  assert.ok(last.gap.latency > 3, String(last.gap.latency))
+  const slow = analyzeFleet(
+    ...(Object.values(await fleet(16, 'slow-nic@node16', 1, pattern)) as [Row[], string[]]),
+    'ib',
+  ).scaling
+  assert.deepEqual(
+    slow.map((s) => s.gap.busbw < -0.3),
+    [false, false, false, true],
+    slow.map((s) => s.gap.busbw.toFixed(2)).join(' '),
+  )
+})
