@@ -10,6 +10,8 @@ import { rowMemo } from '../model/index.ts'
 /** Identity of a series (the fields a Fit reports). */
 export interface SeriesId {
   bench: string
+  /** The node(s) the rows ran on, when the set spans several hosts (a fit per host, not pooled). */
+  host?: string
   src?: number
   dst?: number
   group?: string
@@ -59,10 +61,10 @@ const sortedEnv = (env: Record<string, string> | undefined): Record<string, stri
     ? Object.fromEntries(Object.entries(env).sort(([a], [b]) => a.localeCompare(b)))
     : undefined
 
-/** The identity of the series a row belongs to. */
-export function seriesId(r: Row, bench: string): SeriesId {
+/** The identity of the series a row belongs to; `byHost`: keyed by the row's host too. */
+export function seriesId(r: Row, bench: string, byHost = false): SeriesId {
   const pair = r.src !== null && r.dst !== null
-  const id: SeriesId = { bench, p2p: r.p2p }
+  const id: SeriesId = { bench, ...(byHost && r.host ? { host: r.host } : {}), p2p: r.p2p }
   if (pair) {
     id.src = r.src as number
     id.dst = r.dst as number
@@ -89,16 +91,21 @@ export const idKey = (id: SeriesId): string => JSON.stringify(id)
 
 /**
  * Groups rows into series. In-place nccl series are dropped when the out-of-place twin
- * exists (they measure the same thing; one fit per group is what users read).
+ * exists (they measure the same thing; one fit per group is what users read). When the rows
+ * ran on several hosts (a cluster sweep, imports from several machines), each host (each
+ * job's nodes) has its own series: a node's floor is not pooled with another's.
  */
 export function buildSeries(rows: Iterable<Row>): Series[] {
   const map = new Map<string, Series>()
+  const hosts = new Set<string>()
+  for (const r of rows) if (r.host) hosts.add(r.host)
+  const byHost = hosts.size > 1
   // The rows of one group of a SampleSet are one object, its value changed: key it once
   // (the bench depends on the value only through bw_uni's sign, hence one memo per bench).
   const memo = new Map<string, (r: Row) => { id: SeriesId; key: string }>()
   const idOf = (bench: string) =>
     rowMemo((r) => {
-      const id = seriesId(r, bench)
+      const id = seriesId(r, bench, byHost)
       return { id, key: idKey(id) }
     })
   for (const r of rows) {

@@ -2,6 +2,8 @@
 import { renderTable } from '../present/index.ts'
 import { formatBytes, formatRate, formatSeconds } from '../units/index.ts'
 import { combinedNote } from './_compare-format.ts'
+import type { Fleet } from './_fleet.ts'
+import { fleetHeading, outlierLines, scalingTable } from './_fleet-text.ts'
 import type { Analysis, Comparison, DecodeModel, Fit, GroupingStat } from './_types.ts'
 import { subjectOf } from './_verdict.ts'
 
@@ -47,8 +49,22 @@ export function renderAnalysis(a: Analysis): string {
   out += `\nVerdicts\n${foldedVerdicts(a).join('\n')}\n`
   const other = a.verdicts.filter((v) => v.kind === 'class' || v.kind === 'outlier')
   if (other.length) out += `\nBy link class\n${other.map((v) => `- ${v.subject}: ${v.text}`).join('\n')}\n`
+  if (a.fleet) out += fleetText(a.fleet)
   if (a.notes.length) out += `\nNotes\n${a.notes.map((n) => `- ${n}`).join('\n')}\n`
   if (a.warnings.length) out += `\nWarnings\n${a.warnings.map((w) => `- ${w}`).join('\n')}\n`
+  return out
+}
+
+/** The fleet part: outliers with their mechanism, scaling against NCCL's model, notes. */
+function fleetText(f: Fleet): string {
+  let out = `\n${fleetHeading(f)} (node × node bandwidth: gpucomm plot DIR --kind node-heatmap)\n`
+  out += `Outliers\n${outlierLines(f)
+    .map((l) => `- ${l}`)
+    .join('\n')}\n`
+  const t = scalingTable(f)
+  if (t.rows.length)
+    out += `\nScaling: all_reduce against NCCL's model (gap = measured / model − 1)\n${renderTable(t.header, t.rows)}`
+  if (f.notes.length) out += f.notes.map((n) => `- ${n}\n`).join('')
   return out
 }
 

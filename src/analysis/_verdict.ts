@@ -95,13 +95,14 @@ export function betaBands(f: Pick<Fit, 'bench' | 'src' | 'dst' | 'ranks' | 'beta
 
 /** The subject of a fit for people: "GPU0→GPU1 p2p.latency" or "nccl.all_reduce group 0-7 (8 ranks)". */
 export function subjectOf(
-  f: Pick<Fit, 'bench' | 'src' | 'dst' | 'group' | 'ranks' | 'grouping' | 'p2p' | 'peerAccess'>,
+  f: Pick<Fit, 'bench' | 'src' | 'dst' | 'group' | 'ranks' | 'grouping' | 'p2p' | 'peerAccess' | 'host'>,
 ): string {
   const p2p = f.p2p ? ` p2p=${f.p2p}${f.peerAccess === false ? ' (no peer access)' : ''}` : ''
-  if (f.src !== undefined && f.dst !== undefined) return `GPU${f.src}→GPU${f.dst} ${f.bench}${p2p}`
+  const on = f.host ? `${f.host} ` : ''
+  if (f.src !== undefined && f.dst !== undefined) return `${on}GPU${f.src}→GPU${f.dst} ${f.bench}${p2p}`
   const g = f.group ? ` group ${f.group}` : ''
   const r = f.ranks !== undefined ? ` (${f.ranks} ranks)` : ''
-  return `${f.bench}${g}${r}${f.grouping ? ` ${f.grouping}` : ''}${p2p}`
+  return `${on}${f.bench}${g}${r}${f.grouping ? ` ${f.grouping}` : ''}${p2p}`
 }
 
 /** "within 'label' (range, source)", "4 % above 'label' …", "1.9× the 'label' …". */

@@ -10,6 +10,7 @@ import * as plot from '../plot/index.ts'
 import type { LoadedSet } from '../resultset/index.ts'
 import { loadSet } from '../resultset/index.ts'
 import { formatBytes, formatRate, formatSeconds } from '../units/index.ts'
+import { fleetSection } from './_fleet-section.ts'
 import type { Html, ReportChart, ReportPage, Section } from './_html.ts'
 import { details, html, list, paragraphs, renderHtml, table } from './_html.ts'
 import { chartContext } from './_plot.ts'
@@ -193,6 +194,7 @@ export async function buildReport(dir: string, opts: Omit<ReportOptions, 'out'> 
     })
   const topo = await topologySection(dir)
   if (topo) sections.push(topo)
+  if (a.fleet) sections.push(fleetSection(a.fleet, ctx))
   sections.push(floorSection(a, [...plot.latencyCharts(set.rows, a, ctx), ...plot.heatmapCharts(a, ctx)]))
   const g = groupingSection(c, [...plot.groupsCharts(c, ctx), ...plot.busbwCharts(set.rows, ctx)])
   if (g) sections.push(g)

@@ -174,3 +174,43 @@ test('srun job command: one task per node on exactly the job nodes, the sim with
   assert.deepEqual(tail.slice(-4), ['--fabric', 'ib', '--inject', 'slow-nic@gpu3'])
   assert.equal(cmd.env.CUDA_VISIBLE_DEVICES, '0,1,2,3')
 })
+
+test('analyze text and the HTML report show the fleet: outliers with mechanism, scaling against the model, fits per host', async () => {
+  const set = join(tmp(), 'set')
+  const made = await cli([
+    ...SIM,
+    ...['--nodes', '8', '--pattern', 'per-node,node-pairs,scaling', '--sizes', '8,32,128,8M,32M,128M'],
+    ...['--trials', '2', '--inject', 'slow-nic@node02,flapping-nic@node05', '--seed', '2', '--out', set],
+  ])
+  assert.equal(made.code, 0, made.stderr)
+  const r = await cli(['analyze', set])
+  assert.equal(r.code, 0, r.stderr)
+  const fleet = r.stdout.slice(r.stdout.indexOf('\nFleet: '))
+  assert.match(fleet, /^\nFleet: 8 nodes \(node01…node08\), 28 node pairs measured/)
+  const outliers = fleet.split('\n').filter((l) => l.startsWith('- node ') || l.startsWith('- link '))
+  assert.equal(outliers.length, 2, fleet)
+  assert.match(outliers[0] as string, /^- node node02: net\.busbw .* \(-7\d\.\d %\); the node's NIC/)
+  assert.match(
+    outliers[1] as string,
+    /^- node node05: net\.busbw(\.tail)? .*; a flapping NIC: \d+ of \d+ network cells/,
+  )
+  assert.match(fleet, /Scaling: all_reduce against NCCL's model/)
+  assert.match(fleet, /^8 × 8 GPUs +\S+ GB\/s +\S+ GB\/s +[-+]\d\.\d % /m)
+  // α–β fits per host: one per node for the per-node all_reduce, one per pair for sendrecv.
+  const fits = r.stdout.split('\n')
+  for (let i = 1; i <= 8; i++)
+    assert.equal(fits.filter((l) => l.startsWith(`node0${i} nccl.all_reduce group 0-7 (8 ranks) per-node `)).length, 1)
+  assert.equal(fits.filter((l) => /^node0\d,node0\d nccl\.sendrecv group 0 \(2 ranks\) node-pairs /.test(l)).length, 28)
+  const html = join(tmp(), 'report.html')
+  const rep = await cli(['report', set, '--out', html])
+  assert.equal(rep.code, 0, rep.stderr)
+  const page = readFileSync(html, 'utf8')
+  const sec = page.slice(
+    page.indexOf('<section id="fleet">'),
+    page.indexOf('</section>', page.indexOf('<section id="fleet">')),
+  )
+  assert.match(sec, /<li>node node02: net\.busbw/)
+  assert.match(sec, /<li>node node05: net\.busbw(\.tail)? [^<]*a flapping NIC/)
+  assert.match(sec, /<td>16 × 8 GPUs<\/td>|<td>8 × 8 GPUs<\/td>/)
+  assert.match(sec, /data-chart="node-heatmap"/)
+})

@@ -6,7 +6,7 @@ export const nodeHeatmapKind: ChartKind = {
   describe: 'node × node pairwise bandwidth of a cluster sweep',
   async build(set, ctx) {
     const { analyze } = await import('../../analysis/index.ts')
-    const { nodeHeatmapChart } = await import('../../plot/index.ts')
+    const { NODE_HEATMAP_CAPTION, nodeHeatmapChart } = await import('../../plot/index.ts')
     const fleet = (await analyze(set, { cells: false })).fleet
     if (!fleet || fleet.pairs.length === 0) return []
     return [
@@ -14,8 +14,7 @@ export const nodeHeatmapKind: ChartKind = {
         name: 'node-heatmap',
         kind: 'node-heatmap',
         title: 'Node pairs: network bandwidth',
-        caption:
-          'sendrecv busbw between one GPU on each node of a pair (the network path alone), median of the largest sizes; a slow node is a pale cross, a slow link a pale pair of cells.',
+        caption: NODE_HEATMAP_CAPTION,
         spec: nodeHeatmapChart(fleet.pairs, 'sendrecv between nodes', ctx),
       },
     ]
