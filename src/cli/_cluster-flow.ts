@@ -14,7 +14,6 @@ export async function clusterFlow(
   spec: SweepSpec,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<SweepOutcome> {
-  if (req.resume !== undefined) throw new Error('unreachable: --resume is refused for cluster sweeps')
   const plan = planCluster(spec, env)
   // Outside an allocation the nodes come from --hosts: Slurm must know them all (inside one,
   // planCluster has checked them against the allocation).
@@ -28,12 +27,13 @@ export async function clusterFlow(
     io.stdout(describeClusterPlan(plan, spec.trials, spec.gpus))
     return { code: 0 }
   }
-  const out = req.out ?? defaultOutDir(req.root, plan.simulated)
+  const out = req.resume ?? req.out ?? defaultOutDir(req.root, plan.simulated)
   const r = await runCluster({
     spec,
     plan,
     out,
     command: req.command,
+    resume: req.resume !== undefined,
     onStep: (p) => {
       if (io.isTTY) io.stderr(`\r[${p.index + 1}/${p.total}] ${p.id}`)
     },
@@ -46,8 +46,10 @@ export async function clusterFlow(
   io.stdout(
     `cluster: ${plan.nodes.length} nodes${plan.simulated ? ' (SIMULATED)' : ''}, ${plan.steps.length} steps, ${rows} rows\n`,
   )
-  io.stdout(`result set: ${out}\n`)
+  if (r.dropped) io.stderr(`resume: dropped ${r.dropped} rows of steps that had not finished; they ran again\n`)
   const failed = r.counts.failed ?? 0
   if (failed) io.stdout(`cluster: ${failed} step(s) failed; see the manifest's outcomes and raw/ for their output\n`)
+  if (r.interrupted) io.stdout(`interrupted: continue with: gpucomm sweep --resume ${out}\n`)
+  io.stdout(`result set: ${out}\n`)
   return { code: r.interrupted ? 130 : failed ? 1 : 0, dir: out }
 }

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { badInput } from '../errors/index.ts'
+import type { Manifest } from '../model/index.ts'
 import { liveProgress, plainProgress, summarizeSweep } from '../present/index.ts'
 import { loadSet, readManifest } from '../resultset/index.ts'
 import type { SweepDeps, SweepResult } from '../run/index.ts'
@@ -56,9 +57,14 @@ export async function sweepCommand(
   depsIn: Partial<SweepDeps> = {},
 ): Promise<SweepOutcome> {
   const deps: SweepDeps = { ...defaultDeps(), ...depsIn }
-  const spec = await specFor(req, io, deps)
+  // A cluster sweep's set stores its spec: a bare --resume DIR replays its plan.
+  const stored = req.resume !== undefined ? clusterSpecOf(readManifest(req.resume)) : undefined
+  if (stored && (Object.keys(req.flags).length > 0 || req.specFile !== undefined))
+    throw badInput(`--resume ${req.resume}: a cluster sweep resumes with its stored flags; give --resume DIR alone`)
+  const spec = stored ?? (await specFor(req, io, deps))
   if (spec.cluster) {
-    if (req.resume !== undefined) throw badInput('--resume: cluster sweeps cannot be resumed yet; start a new one')
+    if (req.resume !== undefined && !stored)
+      throw badInput(`--resume ${req.resume}: not a cluster sweep's set; give --resume DIR alone to continue its sweep`)
     const { clusterFlow } = await import('./_cluster-flow.ts')
     return clusterFlow(req, io, spec, deps.env)
   }
@@ -144,4 +150,10 @@ function presetInput(file: string | undefined): SpecInput {
     throw badInput(`--spec ${file}: not valid JSON (${(e as Error).message})`)
   }
   return checkSpecInput(v, file)
+}
+
+/** The spec a cluster sweep stored in its manifest, or undefined for any other set. */
+function clusterSpecOf(m: Manifest): SweepSpec | undefined {
+  const rec = m.extra?.cluster as { spec?: SweepSpec } | undefined
+  return rec?.spec?.cluster ? rec.spec : undefined
 }

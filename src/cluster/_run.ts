@@ -14,16 +14,16 @@ import type { Executor } from '../exec/index.ts'
 import { processExecutor } from '../exec/index.ts'
 import type { Manifest, PointOutcome, Row } from '../model/index.ts'
 import { parserById, parseText } from '../parsers/index.ts'
-import { Appender, isNonEmptyDir, newManifest, writeManifest } from '../resultset/index.ts'
+import { Appender, newManifest, writeManifest } from '../resultset/index.ts'
 import { simulateClusterJob } from '../sim/index.ts'
 import type { SweepSpec } from '../sweep/index.ts'
 import { formatGpuList } from '../sweep/index.ts'
+import { CLUSTER_EXTRA, openClusterSet } from './_open.ts'
 import type { ClusterPlan, ClusterStep, JobStep } from './_plan.ts'
 import type { JobRun, SelfCommand } from './_srun.ts'
 import { launchJob, srunJobCommand } from './_srun.ts'
 
-/** Manifest `extra` key of a cluster sweep. */
-export const CLUSTER_EXTRA = 'cluster'
+export { CLUSTER_EXTRA }
 
 /** What a cluster sweep records about its cluster. */
 export interface ClusterRecord {
@@ -40,6 +40,10 @@ export interface ClusterRecord {
   /** Injected faults (SIMULATED cluster only). */
   inject: { kind: string; node: string }[]
   seed: number
+  /** The whole spec (a bare `--resume DIR` replays it). */
+  spec: SweepSpec
+  /** Each resume: when, and how many rows of unfinished steps it dropped. */
+  resumes?: { at: string; dropped: number }[]
 }
 
 /** Progress of a cluster sweep. */
@@ -63,6 +67,8 @@ export interface ClusterRunOptions {
   self?: SelfCommand
   /** Runs the srun processes (default: the sweep's process executor). */
   executor?: Executor
+  /** Continue the stopped sweep in `out` (see _open.ts). */
+  resume?: boolean
 }
 
 /** What a cluster sweep did. */
@@ -71,6 +77,8 @@ export interface ClusterRunResult {
   rows: Row[]
   counts: Record<string, number>
   interrupted: boolean
+  /** Rows of unfinished steps a resume dropped (they ran again). */
+  dropped: number
 }
 
 const PARSER = 'nccl-tests-text'
@@ -82,15 +90,22 @@ export async function runCluster(opts: ClusterRunOptions): Promise<ClusterRunRes
   if (!plan.simulated && spec.launcher !== 'srun')
     throw badInput(`cluster sweeps on real nodes launch through srun (--launcher srun), not ${spec.launcher}`)
   if (!plan.simulated && !write) throw new Error('runCluster: Slurm job steps write their raw output (write: true)')
-  if (write && isNonEmptyDir(out)) throw badInput(`${out}: directory is not empty (use another --out)`)
-  const manifest = newManifest({
-    origin: 'sweep',
-    simulated: true,
-    command: opts.command,
-    instrument: { name: 'sim', version: `preset ${spec.preset ?? 'seed-vm'}` },
-    outcomes: {},
-    extra: { [CLUSTER_EXTRA]: record(spec, plan) },
-  })
+  const opened = write ? await openClusterSet(out, plan, opts.resume ?? false) : undefined
+  const manifest =
+    opened?.manifest ??
+    newManifest({
+      origin: 'sweep',
+      simulated: true,
+      command: opts.command,
+      instrument: { name: 'sim', version: `preset ${spec.preset ?? 'seed-vm'}` },
+      outcomes: {},
+      extra: { [CLUSTER_EXTRA]: record(spec, plan) },
+    })
+  if (opened?.manifest) {
+    const rec = manifest.extra?.[CLUSTER_EXTRA] as ClusterRecord
+    rec.resumes = [...(rec.resumes ?? []), { at: new Date().toISOString(), dropped: opened.dropped }]
+  }
+  manifest.outcomes ??= {}
   const outcomes = manifest.outcomes as Record<string, PointOutcome>
   const appender = write ? await Appender.open(out) : undefined
   const all: Row[] = []
@@ -98,6 +113,7 @@ export async function runCluster(opts: ClusterRunOptions): Promise<ClusterRunRes
   try {
     if (write) writeManifest(out, manifest)
     for (const [index, step] of plan.steps.entries()) {
+      if (opened?.done.has(step.id)) continue
       if (opts.signal?.aborted) {
         interrupted = true
         break
@@ -122,10 +138,11 @@ export async function runCluster(opts: ClusterRunOptions): Promise<ClusterRunRes
   } finally {
     appender?.close()
     if (write) writeManifest(out, manifest)
+    opened?.release()
   }
   const counts: Record<string, number> = {}
   for (const o of Object.values(outcomes)) counts[o.status] = (counts[o.status] ?? 0) + 1
-  return { manifest, rows: all, counts, interrupted }
+  return { manifest, rows: all, counts, interrupted, dropped: opened?.dropped ?? 0 }
 }
 
 /** bin/gpucomm.js of this checkout (from src/cluster or dist/cluster alike). */
@@ -142,6 +159,7 @@ function record(spec: SweepSpec, plan: ClusterPlan): ClusterRecord {
     ...(spec.preset ? { preset: spec.preset } : {}),
     inject: plan.inject.map((i) => ({ kind: i.kind, node: i.node })),
     seed: spec.seed,
+    spec,
   }
 }
 
