@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { planCluster, runCluster } from '../../src/cluster/index.ts'
+import { loadSet } from '../../src/resultset/index.ts'
 import { resolveSpec } from '../../src/sweep/index.ts'
 import { cli, tmp } from '../helpers.ts'
 
@@ -28,12 +29,12 @@ const spec = resolveSpec(
 const plan = planCluster(spec, {})
 
 /** The set's rows as sorted JSON lines (order differs between a resumed and a straight run). */
-const rowsOf = (dir: string): string[] => readFileSync(join(dir, 'samples.jsonl'), 'utf8').trim().split('\n').sort()
+const rowsOf = async (dir: string): Promise<string[]> => (await loadSet(dir)).rows.map((r) => JSON.stringify(r)).sort()
 
 test('cluster --resume: stopped between steps, or killed before the manifest caught up, ends as the straight run', async () => {
   const straight = join(tmp(), 'a')
   await runCluster({ spec, plan, out: straight, command: ['test'] })
-  const want = rowsOf(straight)
+  const want = await rowsOf(straight)
   assert.equal(plan.steps.length, 11, 'per-node all_reduce + 5 rounds × 2 collectives')
 
   // Stopped (SIGINT) after 5 steps.
@@ -48,11 +49,11 @@ test('cluster --resume: stopped between steps, or killed before the manifest cau
     onStep: (p) => p.index === 4 && ac.abort(),
   })
   assert.equal(r.interrupted, true)
-  assert.ok(rowsOf(stopped).length < want.length)
+  assert.ok((await rowsOf(stopped)).length < want.length)
   const resumed = await cli(['sweep', '--resume', stopped])
   assert.equal(resumed.code, 0, resumed.stderr)
   assert.match(resumed.stdout, /cluster: 6 nodes \(SIMULATED\), 11 steps/)
-  assert.deepEqual(rowsOf(stopped), want)
+  assert.deepEqual(await rowsOf(stopped), want)
 
   // Killed: the last three steps' rows are on disk, their outcomes never reached the manifest.
   const killed = join(tmp(), 'c')
@@ -63,7 +64,7 @@ test('cluster --resume: stopped between steps, or killed before the manifest cau
   const again = await cli(['sweep', '--resume', killed])
   assert.equal(again.code, 0, again.stderr)
   assert.match(again.stderr, /resume: dropped \d+ rows of steps that had not finished/)
-  assert.deepEqual(rowsOf(killed), want, 'no row twice, none lost')
+  assert.deepEqual(await rowsOf(killed), want, 'no row twice, none lost')
   const rec = JSON.parse(readFileSync(join(killed, 'manifest.json'), 'utf8')).extra.cluster
   assert.equal(rec.resumes.length, 1)
   assert.ok(rec.resumes[0].dropped > 0)
@@ -72,10 +73,10 @@ test('cluster --resume: stopped between steps, or killed before the manifest cau
 test('cluster --resume with other flags: exit 2, one line, nothing changed', async () => {
   const set = join(tmp(), 'd')
   await runCluster({ spec, plan, out: set, command: ['test'] })
-  const before = readFileSync(join(set, 'samples.jsonl'), 'utf8')
+  const before = await rowsOf(set)
   const r = await cli(['sweep', '--resume', set, '--nodes', '8'])
   assert.equal(r.code, 2)
   assert.match(r.stderr, /resumes with its stored flags; give --resume DIR alone/)
   assert.equal(r.stderr.trim().split('\n').length, 1)
-  assert.equal(readFileSync(join(set, 'samples.jsonl'), 'utf8'), before)
+  assert.deepEqual(await rowsOf(set), before)
 })
