@@ -118,14 +118,20 @@ function notesFor(fits: readonly Fit[], ctx: MachineContext): string[] {
   const notes: string[] = []
   if (nodeNoteApplies(fits, ctx)) {
     notes.push(
-      "The '5–8 µs for same-socket NODE pairs' figure matches no published per-pair p2p latency; the nearest published 5–8 µs number is p2pmark's 8-GPU effective latency under all-to-all load, 6.03–7.39 µs (band p2pmark-effective-latency-8gpu: github.com/voipmonitor/rtx6kpro hardware/pcie-bandwidth.md, method github.com/lukealonso/p2pmark).",
+      "The '5–8 µs for same-socket NODE pairs' figure matches no published per-pair p2p latency; " +
+        "the nearest published 5–8 µs number is p2pmark's 8-GPU effective latency under all-to-all " +
+        'load, 6.03–7.39 µs (band p2pmark-effective-latency-8gpu: github.com/voipmonitor/rtx6kpro ' +
+        'hardware/pcie-bandwidth.md, method github.com/lukealonso/p2pmark).',
     )
   }
   if (fits.some((f) => f.mechanism.id.startsWith('host-staged'))) {
     const s = RANGES['host-staged']
     const p = RANGES['p2p-pcie']
     notes.push(
-      `Host-staged copies (no peer access) cost ${(s.low / US).toFixed(1)}–${(s.high / US).toFixed(1)} µs per small copy in the published measurements, in VMs and on bare metal; peer access over PCIe brings it to ${(p.low / US).toFixed(2)}–${(p.high / US).toFixed(2)} µs (sources: docs/REFERENCE.md).`,
+      `Host-staged copies (no peer access) cost ${(s.low / US).toFixed(1)}–` +
+        `${(s.high / US).toFixed(1)} µs per small copy in the published measurements, in VMs and on bare metal; peer access ` +
+        `over PCIe brings it to ${(p.low / US).toFixed(2)}–` +
+        `${(p.high / US).toFixed(2)} µs (sources: docs/REFERENCE.md).`,
     )
   }
   return notes

@@ -8,7 +8,8 @@ import { formatBytes, formatSeconds } from '../units/index.ts'
 import type { Comparison, GroupingStat } from './_types.ts'
 
 const ciText = (g: GroupingStat): string =>
-  `${formatSeconds(g.median)} [${g.ci[0] === null ? '-∞' : formatSeconds(g.ci[0])}, ${g.ci[1] === null ? '∞' : formatSeconds(g.ci[1])}] n=${g.n}`
+  `${formatSeconds(g.median)} [${g.ci[0] === null ? '-∞' : formatSeconds(g.ci[0])}, ` +
+  `${g.ci[1] === null ? '∞' : formatSeconds(g.ci[1])}] n=${g.n}`
 
 /**
  * How several groups of one axis value were combined, said once per comparison. Groups of a
@@ -33,7 +34,8 @@ export function combinedNote(c: Comparison): string | null {
       : `${names}: several pairs, one value per trial, the slowest pair's (--pool pools the pairs instead)`
   return c.pool
     ? `${names}: the values of its concurrent groups are pooled into one sample (--pool)`
-    : `${names}: concurrent groups, one value per trial, the slowest group's (a step waits for the slowest group; --pool pools them instead)`
+    : `${names}: concurrent groups, one value per trial, the slowest group's (a step waits for the ` +
+        `slowest group; --pool pools them instead)`
 }
 
 /** The comparison as Markdown: a table per bench, then its conclusions. */
@@ -55,7 +57,9 @@ export function comparisonMarkdown(c: Comparison): string {
         return s ? ciText(s) : '-'
       })
       out.push(
-        `| ${formatBytes(z.sizeBytes)} | ${cells.join(' | ')} | ${z.ratio === null ? '-' : `${z.ratio.toFixed(2)}×`} | ${z.winner ?? '-'} | ${z.p === null ? '-' : z.p.toPrecision(2)} |`,
+        `| ${formatBytes(z.sizeBytes)} | ${cells.join(' | ')} | ` +
+          `${z.ratio === null ? '-' : `${z.ratio.toFixed(2)}×`} | ${z.winner ?? '-'} | ` +
+          `${z.p === null ? '-' : z.p.toPrecision(2)} |`,
       )
     }
     out.push('', ...b.conclusions.map((x) => `- ${x.text}`), '')

@@ -120,9 +120,13 @@ function conclude(
   let text: string
   if (clear) text = `${faster} is ${ratio.toFixed(2)} ± ${(pm as number).toFixed(2)}× faster than ${slower} ${where}`
   else if (bounded)
-    text = `${faster} and ${slower} take the same time within the noise ${where}: ratio ${ratio.toFixed(2)}, 95% CI ${lo.toFixed(2)}–${hi.toFixed(2)}`
+    text =
+      `${faster} and ${slower} take the same time within the noise ${where}: ratio ` +
+      `${ratio.toFixed(2)}, 95% CI ${lo.toFixed(2)}–${hi.toFixed(2)}`
   else
-    text = `${faster} is ${ratio.toFixed(2)}× faster than ${slower} ${where}, but ${ratios.length} paired values give no 95% CI (need 6)`
+    text =
+      `${faster} is ${ratio.toFixed(2)}× faster than ${slower} ${where}, but ` +
+      `${ratios.length} paired values give no 95% CI (need 6)`
   if (reason) text += `: ${reason}`
   return {
     faster,
@@ -154,12 +158,20 @@ function alphaBetaReason(
   if (band === 'latency') {
     const r = ring.steps(nSlow) / ring.steps(nFast)
     if (!(ratio > 1 && ratio <= r * 1.1)) return null
-    return `time ≈ α here, and a ring ${bench.slice(5)} takes ${ring.stepsText} steps, ${ring.steps(nSlow)} at ${nSlow} ranks vs ${ring.steps(nFast)} at ${nFast} (${r.toFixed(2)}×; the fixed cost of a call makes the measured ratio smaller)`
+    return (
+      `time ≈ α here, and a ring ${bench.slice(5)} takes ${ring.stepsText} steps, ` +
+      `${ring.steps(nSlow)} at ${nSlow} ranks vs ${ring.steps(nFast)} at ${nFast} (` +
+      `${r.toFixed(2)}×; the fixed cost of a call makes the measured ratio smaller)`
+    )
   }
   if (band === 'bandwidth') {
     const r = ring.bytes(nSlow) / ring.bytes(nFast)
     if (!(Math.abs(Math.log(ratio / r)) <= Math.log(1.15))) return null
-    return `time ≈ bytes/β here, and each rank moves ${ring.bytesText} × the message, ${ring.bytes(nSlow).toFixed(2)}× at ${nSlow} ranks vs ${ring.bytes(nFast).toFixed(2)}× at ${nFast} (${r.toFixed(2)}×)`
+    return (
+      `time ≈ bytes/β here, and each rank moves ${ring.bytesText} × the message, ` +
+      `${ring.bytes(nSlow).toFixed(2)}× at ${nSlow} ranks vs ${ring.bytes(nFast).toFixed(2)}× at ` +
+      `${nFast} (${r.toFixed(2)}×)`
+    )
   }
   return null
 }

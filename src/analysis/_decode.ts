@@ -164,7 +164,8 @@ export function decodeModel(set: LoadedSet, m: ModelPreset): DecodeModel {
     readings = { alpha: p2p.alpha, readings: rs, ...supported(rs, measured) }
   }
   notes.push(
-    'communication only: compute, kernel launches and MoE all-to-all are not counted, so real tok/s is lower than the ceiling',
+    'communication only: compute, kernel launches and MoE all-to-all are not counted, so real ' +
+      'tok/s is lower than the ceiling',
   )
   return {
     model: m,

@@ -125,5 +125,11 @@ const x2 = (r: number): string => `×${r.toFixed(2)}`
 
 /** The mechanism of an intermittent node, in words. */
 export function tailMechanism(t: TailFlag): string {
-  return `a flapping NIC: ${t.slow} of ${t.cells} network cells on ${t.slowLinks} of its ${t.links} links at ${x2(t.slowRatio)} of the fleet median, the rest normal (median ${x2(t.medianRatio)}); spread (IQR/median) ${t.spread.toFixed(2)} against the fleet's ${t.fleetSpread.toFixed(2)}: the port drops its rate intermittently (link flaps or error bursts: a marginal cable, transceiver or port on this node)`
+  return (
+    `a flapping NIC: ${t.slow} of ${t.cells} network cells on ${t.slowLinks} of its ` +
+    `${t.links} links at ${x2(t.slowRatio)} of the fleet median, the rest normal (median ` +
+    `${x2(t.medianRatio)}); spread (IQR/median) ${t.spread.toFixed(2)} against the fleet's ` +
+    `${t.fleetSpread.toFixed(2)}: the port drops its rate intermittently (link flaps or error bursts: a marginal cable, ` +
+    `transceiver or port on this node)`
+  )
 }

@@ -125,27 +125,40 @@ function mechanismOf(flags: readonly Flag[]): { mechanism: string; primary: Flag
   if (netLat)
     return {
       primary: netLat,
-      mechanism: `no P2P on this node: network latency ${pct(netLat.ratio)}${netBw ? `, bandwidth ${pct(netBw.ratio)}` : ''} on every link, as when NCCL's NET data is staged through host memory (no GPUDirect RDMA; the PCIe setting that blocks GPU peer access blocks the NIC's too)`,
+      mechanism:
+        `no P2P on this node: network latency ${pct(netLat.ratio)}` +
+        `${netBw ? `, bandwidth ${pct(netBw.ratio)}` : ''} on every link, as when NCCL's NET data is staged through host memory (no GPUDirect RDMA; ` +
+        `the PCIe setting that blocks GPU peer access blocks the NIC's too)`,
     }
   if (lat && bw && Math.abs(lat.ratio * bw.ratio - 1) < 0.1)
     return {
       primary: lat,
-      mechanism: `a straggler GPU: intra-node latency ${pct(lat.ratio)} and bandwidth ${pct(bw.ratio)}, every size slower by one factor, as when one GPU runs at lower clocks and paces the ring`,
+      mechanism:
+        `a straggler GPU: intra-node latency ${pct(lat.ratio)} and bandwidth ` +
+        `${pct(bw.ratio)}, every size slower by one factor, as when one GPU runs at lower clocks and paces the ring`,
     }
   if (lat)
     return {
       primary: lat,
-      mechanism: `no P2P on this node: intra-node latency ${pct(lat.ratio)}${bw ? `, bandwidth ${pct(bw.ratio)}` : ''}, as when NCCL falls back from P2P to SHM through host memory`,
+      mechanism:
+        `no P2P on this node: intra-node latency ${pct(lat.ratio)}` +
+        `${bw ? `, bandwidth ${pct(bw.ratio)}` : ''}, as when NCCL falls back from P2P to SHM through host memory`,
     }
   if (bw)
     return {
       primary: bw,
-      mechanism: `a degraded PCIe link: intra-node bandwidth ${pct(bw.ratio)} at unchanged latency, as when a link trains below its generation or width (e.g. Gen3 instead of Gen5)`,
+      mechanism:
+        `a degraded PCIe link: intra-node bandwidth ` +
+        `${pct(bw.ratio)} at unchanged latency, as when a link trains below its generation or width (e.g. Gen3 ` +
+        `instead of Gen5)`,
     }
   const f = netBw as Flag
   return {
     primary: f,
-    mechanism: `the node's NIC: network bandwidth ${pct(f.ratio)} on every link of this node at unchanged latency (a port trained at a lower rate, or link errors)`,
+    mechanism:
+      `the node's NIC: network bandwidth ` +
+      `${pct(f.ratio)} on every link of this node at unchanged latency (a port trained at a lower rate, or link ` +
+      `errors)`,
   }
 }
 
@@ -188,7 +201,10 @@ export function analyzeFleet(rows: readonly Row[], nodes: readonly string[], fab
   for (const key of [...new Set(linkFlags.map((f) => f.unit.key))].sort()) {
     const mine = linkFlags.filter((f) => f.unit.key === key)
     const primary = mine[0] as Flag
-    const mechanism = `this link only: ${mine.map((f) => `${f.metric} ${pct(f.ratio)}`).join(', ')} while both nodes are normal with their other peers (the path between them: cable, switch port or routing)`
+    const mechanism =
+      `this link only: ` +
+      `${mine.map((f) => `${f.metric} ${pct(f.ratio)}`).join(', ')} while both nodes are normal with their other peers (the path between them: cable, switch ` +
+      `port or routing)`
     outliers.push(outlier('link', primary, mechanism, mine))
   }
   return {
@@ -200,7 +216,8 @@ export function analyzeFleet(rows: readonly Row[], nodes: readonly string[], fab
       ...(intra ? [] : ['no per-node rows: intra-node mechanisms (P2P, PCIe, GPUs) cannot be told apart']),
       ...[...thin].map(
         (m) =>
-          `${m}: a unit looked worse than the fleet but has fewer than ${DEFAULT_THRESHOLDS.minCiSamples} samples, too few to judge (more --trials or --sizes)`,
+          `${m}: a unit looked worse than the fleet but has fewer than ` +
+          `${DEFAULT_THRESHOLDS.minCiSamples} samples, too few to judge (more --trials or --sizes)`,
       ),
     ],
   }
@@ -244,7 +261,10 @@ function tailOutlier(t: TailFlag, fleetMedian: number): FleetOutlier {
     p: t.p,
     mechanism: tailMechanism(t),
     evidence: [
-      `net.busbw: ${t.slow} of ${t.cells} cells ${pct(t.slowRatio)} of the fleet median on ${t.slowLinks} of ${t.links} links (binomial p ${t.p.toPrecision(2)} at the other links' rate), median ${pct(t.medianRatio)}, IQR/median ${t.spread.toFixed(2)} vs ${t.fleetSpread.toFixed(2)} (z ${t.spreadZ.toFixed(1)})`,
+      `net.busbw: ${t.slow} of ${t.cells} cells ${pct(t.slowRatio)} of the fleet median on ` +
+        `${t.slowLinks} of ${t.links} links (binomial p ` +
+        `${t.p.toPrecision(2)} at the other links' rate), median ${pct(t.medianRatio)}, IQR/median ` +
+        `${t.spread.toFixed(2)} vs ${t.fleetSpread.toFixed(2)} (z ${t.spreadZ.toFixed(1)})`,
     ],
   }
 }

@@ -128,17 +128,25 @@ export function judgePair(f: PairFit, ctx: MachineContext): PairJudgement {
   const ownRange = id === 'host-staged' || id === 'host-staged-slow' ? staged : p2pRange
   ev.push({
     strength: 3,
-    fact: `${measured}; ${id === 'undetermined' ? `published P2P ${rangeText(RANGES['p2p-pcie'])}, host-staged ${rangeText(staged)}` : `published ${id.startsWith('host') ? 'host-staged' : 'P2P'} copies ${rangeText(ownRange)}`}`,
+    fact:
+      `${measured}; ` +
+      `${id === 'undetermined' ? `published P2P ${rangeText(RANGES['p2p-pcie'])}, host-staged ${rangeText(staged)}` : `published ${id.startsWith('host') ? 'host-staged' : 'P2P'} copies ${rangeText(ownRange)}`}`,
     source: 'this set',
   })
   if (toolSays && id.startsWith('host') && f.alphaCi[1] < lowEdge(staged))
     conflicts.push({
-      text: `no peer access, but copies cost ${formatSeconds(v)}, ${v <= highEdge(RANGES['p2p-pcie']) ? 'as P2P copies do' : 'less than any published host-staged copy'} (host-staged ${rangeText(staged)}): check which matrix the rows came from and verify the copied data`,
+      text:
+        `no peer access, but copies cost ${formatSeconds(v)}, ` +
+        `${v <= highEdge(RANGES['p2p-pcie']) ? 'as P2P copies do' : 'less than any published host-staged copy'} (host-staged ` +
+        `${rangeText(staged)}): check which matrix the rows came from and verify the copied data`,
       facts: [toolSays.fact, measured],
     })
   if (tool.peer && !tool.staged && f.alphaCi[0] > highEdge(p2pRange))
     conflicts.push({
-      text: `peer access reported, but copies cost ${formatSeconds(v)}${v >= lowEdge(staged) ? ', as host-staged copies do' : `, more than any published P2P copy (${rangeText(p2pRange)})`}: check ACS/IOMMU (P2P requests redirected through the root complex), the driver, and whether P2P really is in use`,
+      text:
+        `peer access reported, but copies cost ${formatSeconds(v)}` +
+        `${v >= lowEdge(staged) ? ', as host-staged copies do' : `, more than any published P2P copy (${rangeText(p2pRange)})`}: check ACS/IOMMU (P2P requests redirected through the root complex), the driver, and ` +
+        `whether P2P really is in use`,
       facts: [tool.peer.fact, measured],
     })
   if (lc && /^NV/i.test(lc) && id === 'p2p-pcie') id = 'p2p-nvlink'

@@ -76,13 +76,18 @@ export function refineHostStaged(fits: Fit[]): string[] {
         f.mechanism = mechanismOf('host-staged-slow', f.linkClass, causes)
         f.evidence.push({
           strength: 3,
-          fact: `the slower of two groups of host-staged floors: ${modes.slow.length} pairs near ${formatSeconds(ms)}, ${modes.fast.length} near ${formatSeconds(mf)} (${(ms / mf).toFixed(1)}×)`,
+          fact:
+            `the slower of two groups of host-staged floors: ${modes.slow.length} pairs near ` +
+            `${formatSeconds(ms)}, ${modes.fast.length} near ${formatSeconds(mf)} (` +
+            `${(ms / mf).toFixed(1)}×)`,
           source: 'this set',
         })
       }
       const why = modes.slow[0]?.mechanism.causes?.[0] ?? 'contention'
       notes.push(
-        `${g[0]?.bench} host-staged floors fall in two groups: ${modes.fast.length} pairs near ${formatSeconds(mf)} and ${modes.slow.length} near ${formatSeconds(ms)} (${(ms / mf).toFixed(1)}×). Both are host-staged; the slower group most likely: ${why}.`,
+        `${g[0]?.bench} host-staged floors fall in two groups: ${modes.fast.length} pairs near ` +
+          `${formatSeconds(mf)} and ${modes.slow.length} near ${formatSeconds(ms)} (` +
+          `${(ms / mf).toFixed(1)}×). Both are host-staged; the slower group most likely: ${why}.`,
       )
     }
     for (const f of g)

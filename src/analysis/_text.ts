@@ -32,7 +32,8 @@ function foldedVerdicts(a: Analysis): string[] {
   for (const f of a.fits) {
     const k =
       f.src !== undefined
-        ? `${f.bench}|${f.p2p}|${f.peerAccess}|${f.linkClass}|${f.src === f.dst}|${f.mechanism.text}|${f.bands.join()}|${f.conflicts.length}`
+        ? `${f.bench}|${f.p2p}|${f.peerAccess}|${f.linkClass}|${f.src === f.dst}|${f.mechanism.text}|` +
+          `${f.bands.join()}|${f.conflicts.length}`
         : `${f.bench}|${f.group}|${f.ranks}|${f.grouping}|${JSON.stringify(f.env)}`
     const e = seen.get(k)
     if (e) e.more++
@@ -72,7 +73,9 @@ const cell = (g: GroupingStat | undefined): string => (g ? `${s(g.median)} ${ci(
 
 function decodeText(d: DecodeModel): string {
   const m = d.model
-  let out = `\nDecode model: ${m.name} (${m.layers} layers, hidden ${m.hidden}, ${m.dtypeBytes} B/elem, batch ${m.batch}, ${m.allreducesPerLayer} all-reduces/layer)\n`
+  let out =
+    `\nDecode model: ${m.name} (${m.layers} layers, hidden ${m.hidden}, ` +
+    `${m.dtypeBytes} B/elem, batch ${m.batch}, ${m.allreducesPerLayer} all-reduces/layer)\n`
   out += `payload ${formatBytes(d.payloadBytes)} per all-reduce, ${d.allreducesPerStep} all-reduces per step\n`
   out += renderTable(
     ['plan', 'grouping', 'all-reduce', 'from', 'send/recv', 'comm/step', 'tok/s ceiling'],
@@ -90,7 +93,10 @@ function decodeText(d: DecodeModel): string {
   if (r) {
     out += `\nFrom the p2p floor α = ${s(r.alpha)} (two readings; docs/REFERENCE.md, decode model):\n`
     for (const x of r.readings)
-      out += `- ${x.reading}: ${x.formula}: TP8 ${s(x.tp8.allreduce)} → ${s(x.tp8.step)}/step, ${x.tp8.tokPerSec.toFixed(0)} tok/s; TP4 ${s(x.tp4.allreduce)} → ${s(x.tp4.step)}/step, ${x.tp4.tokPerSec.toFixed(0)} tok/s\n`
+      out +=
+        `- ${x.reading}: ${x.formula}: TP8 ${s(x.tp8.allreduce)} → ${s(x.tp8.step)}/step, ` +
+        `${x.tp8.tokPerSec.toFixed(0)} tok/s; TP4 ${s(x.tp4.allreduce)} → ${s(x.tp4.step)}/step, ` +
+        `${x.tp4.tokPerSec.toFixed(0)} tok/s\n`
     out += `- the data supports: ${r.supported} (${r.why})\n`
   }
   return out + d.notes.map((n) => `- ${n}\n`).join('')

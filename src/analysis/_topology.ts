@@ -78,7 +78,9 @@ export async function loadTopology(
       if (fromManifest) return { view: fromManifest, note: 'pairs aggregated by link class' }
       return {
         view: null,
-        note: `topology capture ${capture} could not be read (${(e as Error).message.split('\n')[0]}): pairs aggregated as one class`,
+        note:
+          `topology capture ${capture} could not be read (` +
+          `${(e as Error).message.split('\n')[0]}): pairs aggregated as one class`,
       }
     }
   }

@@ -117,7 +117,9 @@ export function judgeCollective(f: CollFit, s: Pick<Series, 'origins'>, ctx: Mac
   if (noPeer[0])
     ev.push({
       strength: 1,
-      fact: `${noPeer.length} of ${pairs.length} pairs of the group have no P2P (${noPeer[0].fact}${noPeer.length > 1 ? ', …' : ''})`,
+      fact:
+        `${noPeer.length} of ${pairs.length} pairs of the group have no P2P (${noPeer[0].fact}` +
+        `${noPeer.length > 1 ? ', …' : ''})`,
       source: noPeer[0].source,
     })
   if (allLinks) {
@@ -141,7 +143,8 @@ export function judgeCollective(f: CollFit, s: Pick<Series, 'origins'>, ctx: Mac
   } else if (allLinks && amd && (n ?? 0) > 2 && env.NCCL_P2P_LEVEL === undefined) {
     inferred = shmOff ? 'NET' : 'SHM'
     why =
-      "NCCL's default P2P level on AMD CPUs with more than 2 GPUs is PATH_PXB, and some pairs cross a host bridge (NVIDIA/nccl src/graph/paths.cc)"
+      "NCCL's default P2P level on AMD CPUs with more than 2 GPUs is PATH_PXB, and some pairs " +
+      'cross a host bridge (NVIDIA/nccl src/graph/paths.cc)'
     ev.push({ strength: 2, fact: `CPU ${ctx.cpuVendor?.value}`, source: ctx.cpuVendor?.source ?? 'topology' })
   }
   if (inferred && !t)
@@ -173,7 +176,9 @@ export function judgeCollective(f: CollFit, s: Pick<Series, 'origins'>, ctx: Mac
   if (m)
     ev.push({
       strength: 3,
-      fact: `floor ${formatSeconds(f.alpha)}; NCCL's own model (${key}, ring, ${n} GPUs) predicts ${formatSeconds(m.low)}: ${(f.alpha / m.low).toFixed(2)}×`,
+      fact:
+        `floor ${formatSeconds(f.alpha)}; NCCL's own model (${key}, ring, ${n} GPUs) predicts ` +
+        `${formatSeconds(m.low)}: ${(f.alpha / m.low).toFixed(2)}×`,
       source: m.source,
     })
   const cite: CiteContext = {

@@ -148,7 +148,10 @@ export function verdictText(
   j: (Omit<Judged, 'cite' | 'bands'> & { cite?: CiteContext }) | undefined,
 ): string {
   const ci = `[${formatSeconds(f.alphaCi[0]).replace(/ .*/, '')}, ${formatSeconds(f.alphaCi[1])}]`
-  const floor = `floor ${formatSeconds(f.alpha)} ${ci} (${f.smallest.sizeBytes === null ? 'size not stated by the tool' : `smallest size ${f.smallest.sizeBytes} B`}: median ${formatSeconds(f.smallest.median)}, min ${formatSeconds(f.smallest.min)})`
+  const floor =
+    `floor ${formatSeconds(f.alpha)} ${ci} (` +
+    `${f.smallest.sizeBytes === null ? 'size not stated by the tool' : `smallest size ${f.smallest.sizeBytes} B`}: median ` +
+    `${formatSeconds(f.smallest.median)}, min ${formatSeconds(f.smallest.min)})`
   if (!j) return `${subjectOf(f)}: ${floor}; no published band for this bench`
   const parts = [`${subjectOf(f)}: ${j.mechanism.text}. F${floor.slice(1)}`]
   const ev = j.evidence.filter((e) => e.strength < 3).map((e) => e.fact)

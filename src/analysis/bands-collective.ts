@@ -100,7 +100,9 @@ export const COLLECTIVE_BANDS: readonly Band[] = [
     lowUs: 40.12,
     highUs: 40.12,
     source:
-      'a published log shipped as test/fixtures/nccl-tests/a100-sxm4-8gpu-single-process-g8-v2.13.txt (its .source.txt says where it was found)',
+      'a published log shipped as ' +
+      'test/fixtures/nccl-tests/a100-sxm4-8gpu-single-process-g8-v2.13.txt (its .source.txt says ' +
+      'where it was found)',
     conditions: '8 B, one process driving 8 GPUs',
   }),
   ...DGX_RING.map((v, i) =>

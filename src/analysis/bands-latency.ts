@@ -251,7 +251,8 @@ export const LATENCY_BANDS: readonly Band[] = [
     lowUs: 1.3,
     highUs: 3.3,
     source:
-      'diagonals of the published p2pBandwidthLatencyTest matrices behind the P2P on/off bands (e.g. stelline hardware/asus-esc8000a-e12.md, LLMServe/DistServe issue 3)',
+      'diagonals of the published p2pBandwidthLatencyTest matrices behind the P2P on/off bands ' +
+      '(e.g. stelline hardware/asus-esc8000a-e12.md, LLMServe/DistServe issue 3)',
     conditions: P2P_MEANING,
   }),
   {
@@ -259,7 +260,8 @@ export const LATENCY_BANDS: readonly Band[] = [
     links: ['NODE', 'SYS'],
     attach: 'direct',
     label:
-      "p2pmark 8-GPU effective latency under all-to-all load (the '5–8 µs NODE' figure is this, not a per-pair latency)",
+      "p2pmark 8-GPU effective latency under all-to-all load (the '5–8 µs NODE' figure is this, " +
+      'not a per-pair latency)',
     kind: 'effective-latency',
     metric: 'p2p-effective-latency',
     path: 'PCIe Gen5, dual Turin direct attach',
@@ -271,6 +273,7 @@ export const LATENCY_BANDS: readonly Band[] = [
     unit: 's',
     source: `${RTX6K} hardware/pcie-bandwidth.md "p2pmark Scores"; method github.com/lukealonso/p2pmark`,
     conditions:
-      'all 8 GPUs exchanging at once; a per-GPU effective latency under load, not comparable with a single-pair 16 B copy',
+      'all 8 GPUs exchanging at once; a per-GPU effective latency under load, not comparable ' +
+      'with a single-pair 16 B copy',
   },
 ]

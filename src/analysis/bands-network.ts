@@ -36,7 +36,9 @@ export const NCCL_TREE = {
   baseLLS: 6.8 * US,
   netLLS: 5.0 * US,
   source:
-    'github.com/NVIDIA/nccl src/graph/tuning.cc (baseLat Tree LL 6.8 µs; hwLat NCCL_HW_NET Tree LL 5.0 µs; latency of Tree all_reduce 2·((nRanks/nNodes−1)·intraLat + log2(nNodes)·interLat))',
+    'github.com/NVIDIA/nccl src/graph/tuning.cc (baseLat Tree LL 6.8 µs; hwLat NCCL_HW_NET ' +
+    'Tree LL 5.0 µs; latency of Tree all_reduce 2·((nRanks/nNodes−1)·intraLat + ' +
+    'log2(nNodes)·interLat))',
 }
 
 /** NICs per node the cluster model gives each simulated node (the presets describe GPUs, not NICs). */
@@ -89,13 +91,18 @@ export const FAULT_FACTORS = {
 export function networkReferenceRows(): string[] {
   const rows = Object.values(FABRICS).map(
     (f) =>
-      `| \`net-${f.id}\` | ${f.label} line rate per NIC | ${f.lineRateBps / GBPS} GB/s (× ${f.efficiency}) | ${f.conditions} | ${f.source} |`,
+      `| \`net-${f.id}\` | ${f.label} line rate per NIC | ${f.lineRateBps / GBPS} GB/s (× ` +
+      `${f.efficiency}) | ${f.conditions} | ${f.source} |`,
   )
   rows.push(
-    `| \`net-hop\` | NCCL NET step latency (Ring) | LL ${NET_HOP.llS / US} µs, Simple ${NET_HOP.simpleS / US} µs | NCCL's own cost model | ${NET_HOP.source} |`,
+    `| \`net-hop\` | NCCL NET step latency (Ring) | LL ${NET_HOP.llS / US} µs, Simple ` +
+      `${NET_HOP.simpleS / US} µs | NCCL's own cost model | ${NET_HOP.source} |`,
   )
   rows.push(
-    `| \`net-tree\` | NCCL Tree across nodes, LL: base, NET step | ${NCCL_TREE.baseLLS / US} µs, ${NCCL_TREE.netLLS / US} µs | NCCL's own cost model (the scaling pattern's model curve) | ${NCCL_TREE.source} |`,
+    `| \`net-tree\` | NCCL Tree across nodes, LL: base, NET step | ` +
+      `${NCCL_TREE.baseLLS / US} µs, ` +
+      `${NCCL_TREE.netLLS / US} µs | NCCL's own cost model (the scaling pattern's model curve) | ` +
+      `${NCCL_TREE.source} |`,
   )
   return ['| id | what | value | conditions | source |', '|---|---|---|---|---|', ...rows]
 }

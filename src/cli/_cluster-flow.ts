@@ -44,7 +44,8 @@ export async function clusterFlow(
     ? Object.values(r.manifest.outcomes).reduce((s, o) => s + ('rows' in o ? o.rows : 0), 0)
     : 0
   io.stdout(
-    `cluster: ${plan.nodes.length} nodes${plan.simulated ? ' (SIMULATED)' : ''}, ${plan.steps.length} steps, ${rows} rows\n`,
+    `cluster: ${plan.nodes.length} nodes${plan.simulated ? ' (SIMULATED)' : ''}, ` +
+      `${plan.steps.length} steps, ${rows} rows\n`,
   )
   if (r.dropped) io.stderr(`resume: dropped ${r.dropped} rows of steps that had not finished; they ran again\n`)
   const failed = r.counts.failed ?? 0

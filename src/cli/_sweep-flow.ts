@@ -123,7 +123,9 @@ async function specFor(req: SweepRequest, io: SweepIo, deps: SweepDeps): Promise
       io.stderr(`no GPU found (${gpu.reason}); running the seed-vm simulation instead (SIMULATED numbers)\n`)
     else if (gpu.gpus.length < 2) {
       io.stderr(
-        `one GPU found (${gpu.gpus[0]?.name ?? 'GPU 0'}): measuring its copies to itself (the local and host-staged floors); nothing travels between GPUs here\n`,
+        `one GPU found (` +
+          `${gpu.gpus[0]?.name ?? 'GPU 0'}): measuring its copies to itself (the local and host-staged floors); nothing travels ` +
+          `between GPUs here\n`,
       )
     }
     base = defaultSpecInput(gpu)

@@ -86,7 +86,8 @@ export async function main(
       io.stderr(
         lines.has(0) // a Parquet part that does not read (no line numbers)
           ? `gpucomm: warning: ${file}: unreadable part skipped, the other rows used (${firstOf.get(file)})\n`
-          : `gpucomm: warning: ${file}: ${lines.size} corrupt line${lines.size > 1 ? 's' : ''} skipped, the other rows used (${firstOf.get(file)})\n`,
+          : `gpucomm: warning: ${file}: ${lines.size} corrupt line` +
+              `${lines.size > 1 ? 's' : ''} skipped, the other rows used (${firstOf.get(file)})\n`,
       )
   }
   return code

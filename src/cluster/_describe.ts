@@ -9,7 +9,9 @@ const SHOW_ROUNDS = 16
 export function describeClusterPlan(plan: ClusterPlan, trials: number, gpus: readonly number[]): string {
   const n = plan.nodes.length
   const out = [
-    `# cluster: ${n} nodes (${plan.nodes[0]}…${plan.nodes[n - 1]})${plan.simulated ? ', SIMULATED' : ''}, GPUs ${formatGpuList([...gpus])} per node, fabric ${plan.fabric}`,
+    `# cluster: ${n} nodes (${plan.nodes[0]}…${plan.nodes[n - 1]})` +
+      `${plan.simulated ? ', SIMULATED' : ''}, GPUs ${formatGpuList([...gpus])} per node, fabric ` +
+      `${plan.fabric}`,
   ]
   if (plan.inject.length) out.push(`# inject: ${plan.inject.map((i) => `${i.kind}@${i.node}`).join(', ')}`)
   for (const p of plan.patterns) {
@@ -28,7 +30,8 @@ function pairLines(plan: ClusterPlan): string[] {
   const rounds = plan.rounds
   const most = Math.max(0, ...rounds.map((r) => r.pairs.length))
   const lines = [
-    `# node-pairs: ${rounds.length} rounds of ${most} pairs (all_reduce over both nodes, sendrecv between one GPU each)`,
+    `# node-pairs: ${rounds.length} rounds of ` +
+      `${most} pairs (all_reduce over both nodes, sendrecv between one GPU each)`,
   ]
   if (rounds.some((r) => r.idle !== undefined))
     lines.push(`# node-pairs: ${plan.nodes.length} nodes is odd: one node sits out each round`)

@@ -40,7 +40,8 @@ export async function openClusterSet(out: string, plan: ClusterPlan, resume: boo
   if (!rec) throw badInput(`--resume ${out}: not a cluster sweep's result set`)
   if (JSON.stringify(rec.nodes) !== JSON.stringify(plan.nodes))
     throw badInput(
-      `--resume ${out}: the set ran on ${rec.nodes?.join(',')}; this sweep would run on ${plan.nodes.join(',')} (resume inside the same allocation)`,
+      `--resume ${out}: the set ran on ${rec.nodes?.join(',')}; this sweep would run on ` +
+        `${plan.nodes.join(',')} (resume inside the same allocation)`,
     )
   const ids = new Set(plan.steps.map((s) => s.id))
   const foreign = Object.keys(manifest.outcomes ?? {}).find((id) => !ids.has(id))

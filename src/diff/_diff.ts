@@ -134,7 +134,8 @@ export function diffSets(a: ReadSet, b: ReadSet, opts: DiffOptions = {}): DiffRe
   if (a.manifest.simulated !== b.manifest.simulated && !opts.allowSim) {
     const [sim, real] = a.manifest.simulated ? [a, b] : [b, a]
     throw badInput(
-      `diff: ${sim.dir} is SIMULATED and ${real.dir} is real; comparing them says nothing about hardware (pass --allow-sim to do it anyway)`,
+      `diff: ${sim.dir} is SIMULATED and ` +
+        `${real.dir} is real; comparing them says nothing about hardware (pass --allow-sim to do it anyway)`,
     )
   }
   // Group only (no per-cell variance); summaries are computed for cells found in both.

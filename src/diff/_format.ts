@@ -84,16 +84,25 @@ export function testingLines(r: DiffResult): string[] {
   const t = r.testing
   const shown = [...new Set(r.cells.map((c) => c.metric))].filter((m) => !t.metrics.includes(m))
   const out = [
-    `delta = B vs A; ~ = not significant (Mann-Whitney U, exact below 50 values, ties included; p > ${r.alpha}, or within the printed resolution); ± = ${r.level * 100}% CI of the median`,
-    `tested: ${t.metrics.join(', ')}${shown.length ? `; shown, not tested: ${shown.join(', ')} (derived from time; --metric tests others)` : ''}`,
+    `delta = B vs A; ~ = not significant (Mann-Whitney U, exact below 50 values, ties ` +
+      `included; p > ${r.alpha}, or within the printed resolution); ± = ` +
+      `${r.level * 100}% CI of the median`,
+    `tested: ${t.metrics.join(', ')}` +
+      `${shown.length ? `; shown, not tested: ${shown.join(', ')} (derived from time; --metric tests others)` : ''}`,
   ]
   if (t.expectedFalsePositives > 0)
     out.push(
-      `${t.cells} cell${t.cells === 1 ? '' : 's'} tested at alpha ${r.alpha}: about ${fmtCount(t.expectedFalsePositives)} would show p ≤ ${r.alpha} by chance alone if nothing changed; --fail-on-regression counts only cells that pass the Benjamini–Hochberg false-discovery-rate control (q ≤ ${r.alpha})`,
+      `${t.cells} cell${t.cells === 1 ? '' : 's'} tested at alpha ${r.alpha}: about ` +
+        `${fmtCount(t.expectedFalsePositives)} would show p ≤ ` +
+        `${r.alpha} by chance alone if nothing changed; --fail-on-regression counts only cells that pass the ` +
+        `Benjamini–Hochberg false-discovery-rate control (q ≤ ${r.alpha})`,
     )
   for (const u of t.unreachable)
     out.push(
-      `n = ${u.sizes} (${u.cells} cell${u.cells === 1 ? '' : 's'}) cannot reach p ≤ ${r.alpha}: the smallest possible p is ${u.minP.toPrecision(3)}; deltas in ( ) are untested; ${t.minSamples} trials on each side can reach it`,
+      `n = ${u.sizes} (${u.cells} cell${u.cells === 1 ? '' : 's'}) cannot reach p ≤ ` +
+        `${r.alpha}: the smallest possible p is ` +
+        `${u.minP.toPrecision(3)}; deltas in ( ) are untested; ` +
+        `${t.minSamples} trials on each side can reach it`,
     )
   for (const e of r.errors) out.push(`ERROR ${e}`)
   return out

@@ -133,7 +133,9 @@ function releaseIfMine(path: string, text: string): void {
 function refusal(dir: string, path: string, info: LockInfo | undefined): Error {
   if (!info) return badInput(`${dir}: ${path} is not a gpucomm lock; delete it if no gpucomm process writes this set`)
   return badInput(
-    `${dir}: another ${info.by ?? 'sweep'} is writing this result set (pid ${info.pid} on ${info.host}, since ${info.started}); wait for it, or delete ${path} if that process is gone`,
+    `${dir}: another ${info.by ?? 'sweep'} is writing this result set (pid ${info.pid} on ` +
+      `${info.host}, since ${info.started}); wait for it, or delete ` +
+      `${path} if that process is gone`,
   )
 }
 

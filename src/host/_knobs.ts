@@ -89,7 +89,10 @@ function deepStateWrites(root: string): { writes: KnobWrite[]; cpus: number } {
 const cstates: Knob = {
   name: 'cstates',
   values: ['default', 'shallow'],
-  describe: `default: idle states as found; shallow: every cpuidle state with exit latency above ${DEEP_EXIT_S * 1e6} µs disabled (sysfs stateN/disable, as cpupower idle-set -D ${DEEP_EXIT_S * 1e6} does)`,
+  describe:
+    `default: idle states as found; shallow: every cpuidle state with exit latency above ` +
+    `${DEEP_EXIT_S * 1e6} µs disabled (sysfs stateN/disable, as cpupower idle-set -D ` +
+    `${DEEP_EXIT_S * 1e6} does)`,
   effect(value, _gpus, ctx) {
     if (value === 'default') return none()
     if (ctx.simulated && live(ctx)) return none(['modelled by the simulator; the host is not changed'])
@@ -112,7 +115,8 @@ const numa: Knob = {
   name: 'numa',
   values: ['local', 'remote'],
   describe:
-    "local: the benchmark's CPUs and memory (its pinned staging buffers) bound to the GPUs' NUMA node; remote: to another node (numactl --cpunodebind --membind)",
+    "local: the benchmark's CPUs and memory (its pinned staging buffers) bound to the GPUs' " +
+    'NUMA node; remote: to another node (numactl --cpunodebind --membind)',
   effect(value, gpus, ctx) {
     if (ctx.simulated && live(ctx)) return none(['modelled by the simulator; nothing is bound'])
     const nodes = list(join(ctx.root, 'sys/devices/system/node'))

@@ -124,7 +124,9 @@ export function applyUnderLoad(
         iommu: { cmdline: [], gpuGroupType: {}, groups: 0, from: [] },
         underLoad: false,
       }
-  const note = `under load: highest of ${rec.samples} reading${rec.samples === 1 ? '' : 's'} during sweep point ${rec.point}, ${rec.at}`
+  const note =
+    `under load: highest of ${rec.samples} reading` +
+    `${rec.samples === 1 ? '' : 's'} during sweep point ${rec.point}, ${rec.at}`
   let used = 0
   for (const l of rec.links) {
     const g = gpus.find((x) => x.busId === l.bdf)

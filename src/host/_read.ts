@@ -45,7 +45,9 @@ function readLink(
       : {}
   const lower = (a?: number, b?: number): number | undefined =>
     a === undefined ? b : b === undefined ? a : Math.min(a, b)
-  const from = `${DEV}/${bdf}/{current,max}_link_{speed,width}${portEmulated ? ' (VM: the port above is emulated, judged against the GPU’s own maximum)' : ''}`
+  const from =
+    `${DEV}/${bdf}/{current,max}_link_{speed,width}` +
+    `${portEmulated ? ' (VM: the port above is emulated, judged against the GPU’s own maximum)' : ''}`
   const link: LinkReading = { bdf, role, reading: 'sysfs', from }
   if (parent) link.parent = parent
   const maxGen = lower(mine.gen, up.gen)

@@ -74,7 +74,8 @@ function plan(
     const parser = detectParser(h, undefined, { file: input.path, diagnostics })
     if (!parser)
       throw badInput(
-        `${input.path}: not in any format gpucomm knows (nccl-tests, p2pBandwidthLatencyTest, nvbandwidth, nvidia-smi topo, lspci, native benches)`,
+        `${input.path}: not in any format gpucomm knows (nccl-tests, p2pBandwidthLatencyTest, nvbandwidth, ` +
+          `nvidia-smi topo, lspci, native benches)`,
       )
     return { input, parser, simulated: h.includes(SIM_MARKER) }
   })
@@ -91,7 +92,8 @@ export async function importFiles(inputs: readonly ImportInput[], opts: ImportOp
   const diagnostics: Diagnostic[] = []
   if (opts.collective !== undefined && !collectiveDef(opts.collective))
     throw badInput(
-      `--collective: "${opts.collective}" is not a collective (known: ${COLLECTIVE_DEFS.map((c) => c.name).join(', ')})`,
+      `--collective: "${opts.collective}" is not a collective (known: ` +
+        `${COLLECTIVE_DEFS.map((c) => c.name).join(', ')})`,
     )
   const planned = plan(inputs, diagnostics)
   if (!isNonEmptyDir(opts.out)) return staged(opts.out, (dir) => importInto(dir, planned, opts, undefined, diagnostics))
@@ -118,7 +120,10 @@ async function appendTo(
   const mixed = planned.find((p) => p.simulated !== (manifest.simulated === true))
   if (mixed)
     throw badInput(
-      `${mixed.input.path}: ${mixed.simulated ? 'SIMULATED output' : 'real output'} cannot be appended to ${opts.out}, a ${manifest.simulated ? 'SIMULATED' : 'real'} result set (import it into its own set)`,
+      `${mixed.input.path}: ` +
+        `${mixed.simulated ? 'SIMULATED output' : 'real output'} cannot be appended to ` +
+        `${opts.out}, a ` +
+        `${manifest.simulated ? 'SIMULATED' : 'real'} result set (import it into its own set)`,
     )
   const before = (manifest.sources ?? []).length
   try {

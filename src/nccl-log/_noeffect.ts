@@ -99,7 +99,10 @@ function judge(
   if (shift > TIMING_TOLERANCE || spread > TIMING_MAX_SPREAD) return undefined
   return {
     basis: 'timing',
-    detail: `median times agree within ${(shift * 100).toFixed(1)}% on average over ${sizes.length} sizes (at most ${(spread * 100).toFixed(1)}% at one size) for ${axis}=${values.join(',')}; no NCCL INFO account to compare`,
+    detail:
+      `median times agree within ${(shift * 100).toFixed(1)}% on average over ` +
+      `${sizes.length} sizes (at most ${(spread * 100).toFixed(1)}% at one size) for ${axis}=` +
+      `${values.join(',')}; no NCCL INFO account to compare`,
   }
 }
 

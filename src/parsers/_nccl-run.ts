@@ -236,7 +236,9 @@ export class Run {
         this.startLine,
         'info',
         'size-printed',
-        `${z.rows - z.requested} table rows print size 0 B (count below the rank count) and the banner does not give the requested sizes (minBytes, maxBytes, step): their cells are keyed by the printed size, so those requests pool under 0 B`,
+        `${z.rows - z.requested} table rows print size 0 B (count below the rank count) and the banner does not give the ` +
+          `requested sizes (minBytes, maxBytes, step): their cells are keyed by the printed size, so ` +
+          `those requests pool under 0 B`,
       )
     const r = this.ranks()
     if (this.emitted > 0 && r.from === 'inferred')
@@ -246,7 +248,8 @@ export class Run {
         this.lastLine,
         'warn',
         'incomplete',
-        `the table ends without its footer (aborted or truncated run); ${this.tableRows} rows read, the complete ones kept`,
+        `the table ends without its footer (aborted or truncated run); ` +
+          `${this.tableRows} rows read, the complete ones kept`,
       )
     } else if (this.tableRows === 0 && this.bannerOrder >= 0 && !this.footer) {
       d(this.lastLine, 'warn', 'incomplete', 'the run stopped before its first result row (no table, no footer)')

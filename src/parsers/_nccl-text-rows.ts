@@ -21,7 +21,8 @@ export function rowNotes(
     add(
       failure ? 'error' : 'warn',
       failure ? 'row-error' : 'bad-row',
-      `${failure ? 'error printed inside a result row' : 'unreadable cells in a result row'}: ${row.glued.slice(0, 200)}`,
+      `${failure ? 'error printed inside a result row' : 'unreadable cells in a result row'}: ` +
+        `${row.glued.slice(0, 200)}`,
     )
   } else if (row.blocks.length < 2 && !row.inPlaceOnly) {
     add(

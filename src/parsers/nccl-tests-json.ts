@@ -75,7 +75,8 @@ class NcclJsonParser implements LineParser {
         1,
         'warn',
         'collective-unknown',
-        `the document does not say which collective it measured (rows fit: ${inferred?.candidates.join(', ') ?? 'none'})`,
+        `the document does not say which collective it measured (rows fit: ` +
+          `${inferred?.candidates.join(', ') ?? 'none'})`,
       )
     let na = 0
     let bad = 0

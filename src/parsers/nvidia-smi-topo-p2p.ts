@@ -128,7 +128,8 @@ class P2PParser implements LineParser {
             1,
             'warn',
             'capability-unknown',
-            'which capability (r, w, n, a, p) this -p2p matrix shows is not stated; its statuses are kept under "unknown" (name the file e.g. topo-p2p-r.txt or keep the command line)',
+            'which capability (r, w, n, a, p) this -p2p matrix shows is not stated; its statuses are ' +
+              'kept under "unknown" (name the file e.g. topo-p2p-r.txt or keep the command line)',
           ),
         )
       }

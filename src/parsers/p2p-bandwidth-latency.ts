@@ -139,7 +139,8 @@ class P2pLineParser extends GuardedLineParser {
         no,
         'warn',
         'incomplete',
-        `matrix "${m.title}"${m.timer ? ` (${m.timer.toUpperCase()})` : ''} from line ${m.line} has ${m.rows} of ${m.columns} rows`,
+        `matrix "${m.title}"${m.timer ? ` (${m.timer.toUpperCase()})` : ''} from line ` +
+          `${m.line} has ${m.rows} of ${m.columns} rows`,
       )
     }
   }
@@ -251,7 +252,8 @@ class P2pLineParser extends GuardedLineParser {
       ...(this.simulated ? { simulated: true } : {}),
       ...(first ? first.meta() : {}),
       orientation:
-        'src/dst follow the data: row→column for writes, disabled and bidirectional matrices; column→row for "(P2P Reads)"',
+        'src/dst follow the data: row→column for writes, disabled and bidirectional matrices; ' +
+        'column→row for "(P2P Reads)"',
       cudaVersionLines: this.cudaLines,
       runs: this.runCount,
       ...(rest.length ? { otherRuns: rest.map((r) => r.meta()) } : {}),

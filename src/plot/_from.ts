@@ -112,7 +112,11 @@ export function latencyCharts(rows: readonly Row[], analysis: Analysis, ctx: Cha
       .map(shade)
     const what = `${bench}${p2p ? ` p2p=${p2p}` : ''}${copy ? ` ${copy}` : ''}`
     const name = `latency-${what.replace(/[^\w]+/g, '-').replace(/-+$/, '')}`
-    const caption = `Median time per size across the ${unit}s of each ${unit === 'pair' ? 'link class' : 'grouping'} (line), the lowest to highest ${unit} median (shaded), each floor α (dotted, labelled) and the published expectation bands the floors fall in (shaded or, for a single published value, a dashed rule).`
+    const caption =
+      `Median time per size across the ${unit}s of each ` +
+      `${unit === 'pair' ? 'link class' : 'grouping'} (line), the lowest to highest ` +
+      `${unit} median (shaded), each floor α (dotted, labelled) and the published expectation bands the ` +
+      `floors fall in (shaded or, for a single published value, a dashed rule).`
     out.push({
       name,
       kind: 'latency',
@@ -161,7 +165,10 @@ export function busbwCharts(rows: readonly Row[], ctx: ChartContext): NamedChart
       name: `busbw-${bench.replace(/[^\w]+/g, '-')}`,
       kind: 'busbw',
       title: `Bus bandwidth vs size: ${bench}`,
-      caption: `Median bus bandwidth per size for each grouping (out-of-place), shaded between the 95% CI of the median; busbw is nccl-tests' algbw × its per-collective factor, comparable across rank counts.`,
+      caption:
+        `Median bus bandwidth per size for each grouping (out-of-place), shaded between the 95% CI ` +
+        `of the median; busbw is nccl-tests' algbw × its per-collective factor, comparable across ` +
+        `rank counts.`,
       spec: bandwidthChart(points, [], ctx, what, zeroNote(zero.get(bench)?.size ?? 0)),
     })
   }
@@ -186,7 +193,8 @@ export function heatmapCharts(analysis: Analysis, ctx: ChartContext): NamedChart
       kind: 'heatmap' as const,
       title: `Pair floors: ${what}`,
       caption:
-        'Floor α per ordered pair (row = source GPU, column = destination), with the link class where the set has a topology capture.',
+        'Floor α per ordered pair (row = source GPU, column = destination), with the link class ' +
+        'where the set has a topology capture.',
       spec: heatmapChart(
         fits.map((f) => ({
           src: f.src as number,
@@ -291,7 +299,10 @@ export function diffCharts(d: DiffResult, ctx: ChartContext): NamedChart[] {
       name: 'diff',
       kind: 'diff',
       title: 'Change against the baseline',
-      caption: `Relative change of each cell's median, B (${d.b.id}) vs A (${d.a.id}), for the ${shown.length} of ${all.length} time cells that moved most, with the 95% CI of the change; grey bars are not significant.`,
+      caption:
+        `Relative change of each cell's median, B (${d.b.id}) vs A (${d.a.id}), for the ` +
+        `${shown.length} of ` +
+        `${all.length} time cells that moved most, with the 95% CI of the change; grey bars are not significant.`,
       spec: diffChart(bars, ctx, { a: side(d.a), b: side(d.b), total: all.length }),
     },
   ]

@@ -18,7 +18,8 @@ const LABELLED_NODES = 24
  */
 /** What the node heatmap shows, in a caption. */
 export const NODE_HEATMAP_CAPTION =
-  'sendrecv busbw between one GPU on each node of a pair (the network path alone), median of the largest sizes; a slow node is a pale cross, a slow link a pale pair of cells.'
+  'sendrecv busbw between one GPU on each node of a pair (the network path alone), median of ' +
+  'the largest sizes; a slow node is a pale cross, a slow link a pale pair of cells.'
 
 export function nodeHeatmapChart(cells: readonly NodePairCell[], label: string, ctx: ChartContext): TopLevelSpec {
   const values = cells.flatMap((c) => {

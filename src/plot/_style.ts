@@ -70,7 +70,9 @@ export function wrap(text: string, width = 36): string {
 export const WRAPPED_LEGEND = { labelExpr: "split(datum.label, '\\n')", labelLimit: 640, titleLimit: 640 } as const
 
 const LABEL =
-  "datum.value >= 1073741824 ? datum.value / 1073741824 + ' GiB' : datum.value >= 1048576 ? datum.value / 1048576 + ' MiB' : datum.value >= 1024 ? datum.value / 1024 + ' KiB' : datum.value + ' B'"
+  "datum.value >= 1073741824 ? datum.value / 1073741824 + ' GiB' : datum.value >= 1048576 ? " +
+  "datum.value / 1048576 + ' MiB' : datum.value >= 1024 ? datum.value / 1024 + ' KiB' : " +
+  "datum.value + ' B'"
 
 /**
  * A log₂ message-size x axis over these sizes, ticks at powers of two spaced so that every

@@ -19,11 +19,17 @@ export function progressLine(e: ProgressEvent, tty: boolean): string | undefined
   const start = tty ? '\r' : ''
   switch (e.type) {
     case 'plan':
-      return `sweep: ${e.todo} points to run${e.done ? `, ${e.done} already done` : ''}${e.skipped ? `, ${e.skipped} skipped` : ''} → ${e.out}\n`
+      return (
+        `sweep: ${e.todo} points to run${e.done ? `, ${e.done} already done` : ''}` +
+        `${e.skipped ? `, ${e.skipped} skipped` : ''} → ${e.out}\n`
+      )
     case 'point-start':
       return tty ? `${start}[${e.index + 1}/${e.todo}] ${e.id} …${end}` : undefined
     case 'retry':
-      return `${start}retry ${e.id} (attempt ${e.attempt}) after ${e.status}: ${e.reason}; waiting ${e.delayS} s${tty ? '\x1b[K\n' : '\n'}`
+      return (
+        `${start}retry ${e.id} (attempt ${e.attempt}) after ${e.status}: ${e.reason}; waiting ` +
+        `${e.delayS} s${tty ? '\x1b[K\n' : '\n'}`
+      )
     case 'point': {
       const o = e.outcome
       const what =
@@ -31,9 +37,11 @@ export function progressLine(e: ProgressEvent, tty: boolean): string | undefined
           ? `ok ${o.wallS.toFixed(2)} s, ${o.rows} rows`
           : `${o.status}: ${'reason' in o ? o.reason : ''}`
       const kept = e.partial
-        ? ` (its ${e.partial.rows} rows are not in the set: gpucomm import ${e.partial.files.join(' ')} --out DIR recovers them)`
+        ? ` (its ${e.partial.rows} rows are not in the set: gpucomm import ` +
+          `${e.partial.files.join(' ')} --out DIR recovers them)`
         : ''
-      const line = `[${e.index + 1}/${e.todo}] ${e.id} ${what}${kept}  elapsed ${clock(e.elapsedS)} ETA ${clock(e.etaS)}`
+      const line =
+        `[${e.index + 1}/${e.todo}] ${e.id} ${what}${kept}  elapsed ${clock(e.elapsedS)} ETA ` + `${clock(e.etaS)}`
       // A failure stays on screen; an ok point is overwritten by the next one.
       if (tty) return o.status === 'ok' && e.index + 1 < e.todo ? `${start}${line}${end}` : `${start}${line}\x1b[K\n`
       return `${line}\n`

@@ -22,7 +22,9 @@ export function outcomeCounts(m: Manifest): string {
 export function summarizeSweep(m: Manifest, rows: readonly Row[], noEffect: readonly NoEffectFlag[] = []): string[] {
   const total = Object.keys(m.outcomes ?? {}).length
   const lines = [
-    `${m.simulated ? 'SIMULATED ' : ''}sweep (${m.instrument?.name ?? '?'}${m.instrument?.version ? `, ${m.instrument.version}` : ''}): ${total} points: ${outcomeCounts(m)}`,
+    `${m.simulated ? 'SIMULATED ' : ''}sweep (${m.instrument?.name ?? '?'}` +
+      `${m.instrument?.version ? `, ${m.instrument.version}` : ''}): ${total} points: ` +
+      `${outcomeCounts(m)}`,
   ]
   lines.push(...p2pLines(rows), ...collectiveLines(rows))
   for (const f of noEffect)
@@ -42,7 +44,10 @@ function adaptiveLine(m: Manifest): string | undefined {
   if (target === undefined || per.length === 0) return undefined
   const trials = per.reduce((a, c) => a + c.trials, 0)
   const reached = per.filter((c) => c.reached).length
-  return `adaptive (±${target} % median CI): ${trials} launches over ${per.length} configurations (${(trials / per.length).toFixed(1)} each); target met by ${reached} of ${per.length}`
+  return (
+    `adaptive (±${target} % median CI): ${trials} launches over ${per.length} configurations (` +
+    `${(trials / per.length).toFixed(1)} each); target met by ${reached} of ${per.length}`
+  )
 }
 
 function p2pLines(rows: readonly Row[]): string[] {
@@ -56,7 +61,9 @@ function p2pLines(rows: readonly Row[]): string[] {
   if (latAt.length) {
     const per = pairMedians(latAt)
     out.push(
-      `p2p latency (${per.length} pairs${smallest ? `, ${formatBytes(smallest)}` : ''}): median ${formatSeconds(medianOf(sortSample(per)))} (pairs range ${formatSeconds(Math.min(...per))} – ${formatSeconds(Math.max(...per))})`,
+      `p2p latency (${per.length} pairs${smallest ? `, ${formatBytes(smallest)}` : ''}): median ` +
+        `${formatSeconds(medianOf(sortSample(per)))} (pairs range ` +
+        `${formatSeconds(Math.min(...per))} – ${formatSeconds(Math.max(...per))})`,
     )
   }
   const bw = cross.filter((r) => r.bench === 'p2p.bw_uni')
@@ -65,7 +72,9 @@ function p2pLines(rows: readonly Row[]): string[] {
   if (bwAt.length) {
     const per = pairMedians(bwAt)
     out.push(
-      `p2p unidirectional bandwidth (${per.length} pairs): median ${formatRate(medianOf(sortSample(per)))} (pairs range ${formatRate(Math.min(...per))} – ${formatRate(Math.max(...per))})`,
+      `p2p unidirectional bandwidth (${per.length} pairs): median ` +
+        `${formatRate(medianOf(sortSample(per)))} (pairs range ${formatRate(Math.min(...per))} – ` +
+        `${formatRate(Math.max(...per))})`,
     )
   }
   return out
@@ -94,12 +103,14 @@ function collectiveLines(rows: readonly Row[]): string[] {
     const t = groupings.map((g) => ({ g, v: at(g, lo, 'time') })).filter((x) => x.v.length)
     if (t.length)
       out.push(
-        `${bench} time at ${formatBytes(lo)}: ${t.map((x) => `${x.g} ${formatSeconds(medianOf(sortSample(x.v)))}`).join(' · ')}`,
+        `${bench} time at ${formatBytes(lo)}: ` +
+          `${t.map((x) => `${x.g} ${formatSeconds(medianOf(sortSample(x.v)))}`).join(' · ')}`,
       )
     const bw = groupings.map((g) => ({ g, v: at(g, hi, 'busbw') })).filter((x) => x.v.length)
     if (bw.length)
       out.push(
-        `${bench} busbw at ${formatBytes(hi)}: ${bw.map((x) => `${x.g} ${formatRate(medianOf(sortSample(x.v)))}`).join(' · ')}`,
+        `${bench} busbw at ${formatBytes(hi)}: ` +
+          `${bw.map((x) => `${x.g} ${formatRate(medianOf(sortSample(x.v)))}`).join(' · ')}`,
       )
   }
   return out

@@ -36,7 +36,8 @@ export function requireFonts(dirs?: readonly string[]): string[] {
   const fonts = findFontFiles(dirs)
   if (fonts.length === 0) {
     throw failed(
-      'no fonts found in the system font folders, so charts would have no text; install one (Debian: apt-get install fonts-dejavu-core)',
+      'no fonts found in the system font folders, so charts would have no text; install one ' +
+        '(Debian: apt-get install fonts-dejavu-core)',
     )
   }
   return fonts

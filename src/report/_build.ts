@@ -95,7 +95,9 @@ function groupingSection(c: Comparison, charts: NamedChart[]): Section | undefin
     parts.push(
       html`<h3>Decode model: ${d.model.name}</h3>`,
       paragraphs([
-        `${d.allreducesPerStep} all-reduces per step of ${formatBytes(d.payloadBytes)} each (${d.model.layers} layers × ${d.model.allreducesPerLayer}, batch ${d.model.batch}, hidden ${d.model.hidden}, ${d.model.dtypeBytes} B/element; ${d.model.source}).`,
+        `${d.allreducesPerStep} all-reduces per step of ${formatBytes(d.payloadBytes)} each (` +
+          `${d.model.layers} layers × ${d.model.allreducesPerLayer}, batch ${d.model.batch}, hidden ` +
+          `${d.model.hidden}, ${d.model.dtypeBytes} B/element; ${d.model.source}).`,
       ]),
     )
     parts.push(
@@ -115,7 +117,8 @@ function groupingSection(c: Comparison, charts: NamedChart[]): Section | undefin
     if (d.p2pReadings)
       parts.push(
         paragraphs([
-          `From the p2p floor ${s(d.p2pReadings.alpha)}: the data supports the ${d.p2pReadings.supported} reading. ${d.p2pReadings.why}`,
+          `From the p2p floor ${s(d.p2pReadings.alpha)}: the data supports the ` +
+            `${d.p2pReadings.supported} reading. ${d.p2pReadings.why}`,
         ]),
         table(
           ['reading', 'formula', 'TP8 step', 'TP4 step'],
@@ -202,7 +205,9 @@ export async function buildReport(dir: string, opts: Omit<ReportOptions, 'out'> 
   sections.push(provenanceSection(set.manifest, set))
   const host = set.manifest.host?.hostname
   return {
-    title: `${set.manifest.simulated ? 'SIMULATED ' : ''}gpucomm report: ${host ? `${host}, ` : ''}result set ${set.manifest.id}`,
+    title:
+      `${set.manifest.simulated ? 'SIMULATED ' : ''}gpucomm report: ` +
+      `${host ? `${host}, ` : ''}result set ${set.manifest.id}`,
     simulated: set.manifest.simulated,
     generated: new Date().toISOString(),
     sections,

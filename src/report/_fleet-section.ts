@@ -16,7 +16,8 @@ export function fleetSection(f: Fleet, ctx: ChartContext): Section {
   const body = html`${paragraphs([fleetHeading(f)])}<h3>Outliers</h3>${list(outlierLines(f))}${
     t.rows.length
       ? html`<h3>Scaling: all_reduce against NCCL's model</h3>${paragraphs([
-          'gap = measured / model − 1; busbw at the largest size against the Ring (Simple) model, the smallest-size time against the Ring and Tree LL models (NCCL picks the faster).',
+          'gap = measured / model − 1; busbw at the largest size against the Ring (Simple) model, ' +
+            'the smallest-size time against the Ring and Tree LL models (NCCL picks the faster).',
         ])}${table(t.header, t.rows)}`
       : ''
   }${f.notes.length ? list(f.notes) : ''}`

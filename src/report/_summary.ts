@@ -71,7 +71,9 @@ function floorLines(a: Analysis): string[] {
     .slice(0, 2)
     .map(
       (c) =>
-        `Small copies between GPUs cost ${formatSeconds(c.medianAlpha)} each (${c.linkClass} pairs, median floor α of ${c.pairs} pairs, range ${formatSeconds(c.minAlpha)} – ${formatSeconds(c.maxAlpha)}): ${why(fitsOf(a, c))}.`,
+        `Small copies between GPUs cost ${formatSeconds(c.medianAlpha)} each (` +
+        `${c.linkClass} pairs, median floor α of ${c.pairs} pairs, range ` +
+        `${formatSeconds(c.minAlpha)} – ${formatSeconds(c.maxAlpha)}): ${why(fitsOf(a, c))}.`,
     )
 }
 
@@ -93,7 +95,12 @@ function groupingLines(c: Comparison | undefined): string[] {
     const parts = [...new Set(ends)].map((s) => {
       const sorted = [...(s?.groupings ?? [])].sort((x, y) => x.median - y.median)
       const [best, next] = sorted
-      return `at ${formatBytes(s?.sizeBytes ?? 0)} ${best?.grouping} is ${(s?.ratio ?? 1).toFixed(2)}× faster than ${sorted.at(-1)?.grouping} (${formatSeconds(best?.median ?? NaN)} vs ${formatSeconds(sorted.at(-1)?.median ?? next?.median ?? NaN)})`
+      return (
+        `at ${formatBytes(s?.sizeBytes ?? 0)} ${best?.grouping} is ` +
+        `${(s?.ratio ?? 1).toFixed(2)}× faster than ${sorted.at(-1)?.grouping} (` +
+        `${formatSeconds(best?.median ?? NaN)} vs ` +
+        `${formatSeconds(sorted.at(-1)?.median ?? next?.median ?? NaN)})`
+      )
     })
     if (parts.length) out.push(`${b.bench}: ${parts.join('; ')}.`)
   }
@@ -123,11 +130,15 @@ function diffLines(d: DiffResult | undefined): string[] {
   const top = [...sig].sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta))[0]
   const changed = d.cells.filter((c) => c.changed?.length)
   const lines = [
-    `Against the baseline ${d.a.id}: ${sig.length} of ${d.cells.length} cells changed significantly (${worse} worse, ${sig.length - worse} better)${top ? `; the largest is ${cellName(top)}: ${formatValue(top.a.median, top.unit)} → ${formatValue(top.b.median, top.unit)} (${pct(top.delta)})` : ''}.`,
+    `Against the baseline ${d.a.id}: ${sig.length} of ` +
+      `${d.cells.length} cells changed significantly (${worse} worse, ` +
+      `${sig.length - worse} better)` +
+      `${top ? `; the largest is ${cellName(top)}: ${formatValue(top.a.median, top.unit)} → ` + `${formatValue(top.b.median, top.unit)} (${pct(top.delta)})` : ''}.`,
   ]
   if (changed.length)
     lines.push(
-      `${changed.length} cells ran under other conditions than in the baseline (${changeText(changed[0]?.changed ?? [])}).`,
+      `${changed.length} cells ran under other conditions than in the baseline (` +
+        `${changeText(changed[0]?.changed ?? [])}).`,
     )
   return lines
 }

@@ -100,7 +100,8 @@ export async function writePart(db: Duck, rows: readonly Row[], path: string): P
   const types: DuckDBType[] = varying.map((j) => (enc[j]?.kind === 'num' ? d.DOUBLE : d.INTEGER))
   const table = `part_${process.pid}_${tableNo++}`
   await db.conn.run(
-    `CREATE TEMP TABLE ${table} (${varying.map((j) => `c${j} ${enc[j]?.kind === 'num' ? 'DOUBLE' : 'INTEGER'}`).join(', ')})`,
+    `CREATE TEMP TABLE ${table} (` +
+      `${varying.map((j) => `c${j} ${enc[j]?.kind === 'num' ? 'DOUBLE' : 'INTEGER'}`).join(', ')})`,
   )
   try {
     const app = await db.conn.createAppender(table)

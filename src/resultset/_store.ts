@@ -50,7 +50,8 @@ export function readManifest(dir: string): Manifest {
     const newer = typeof o?.schema === 'number' && o.schema > SCHEMA_VERSION
     throw badInput(
       newer
-        ? `${path}: result set of schema ${o.schema}, newer than this gpucomm reads (${SCHEMA_VERSION}); upgrade gpucomm`
+        ? `${path}: result set of schema ${o.schema}, newer than this gpucomm reads (` +
+            `${SCHEMA_VERSION}); upgrade gpucomm`
         : `${path}: not a gpucomm manifest (schema 1 or 2 expected)`,
     )
   }

@@ -25,14 +25,20 @@ export function pointCommands(prep: Prepared, p: Point, asRoot: boolean): { grou
 export function describePlan(prep: Prepared, asRoot: boolean): string {
   const { spec, plan } = prep
   const sizes = spec.sizes.length
-    ? `${formatBytes(spec.sizes[0] as number)} … ${formatBytes(spec.sizes[spec.sizes.length - 1] as number)} (${spec.sizes.length} sizes)`
+    ? `${formatBytes(spec.sizes[0] as number)} … ` +
+      `${formatBytes(spec.sizes[spec.sizes.length - 1] as number)} (${spec.sizes.length} sizes)`
     : 'none'
   const env = spec.env.length ? spec.env.map(([k, v]) => `${k}=${v.join(',')}`).join(' ') : 'none'
   const lines = [
     `# sweep plan (dry run, nothing is run or written)${prep.simulated ? ' [SIMULATED]' : ''}`,
-    `# instruments ${spec.instruments.join(', ')}${spec.preset ? ` (preset ${spec.preset})` : ''}; launcher ${spec.launcher}; gpus ${formatGpuList(spec.gpus)}; pairs ${spec.pairs === 'none' ? 'none' : spec.pairs.length}`,
-    `# groupings ${spec.groupings.join(', ') || 'none'}; collectives ${spec.collectives.join(', ') || 'none'}; sizes ${sizes}; env axes ${env}`,
-    `# trials ${spec.trials}; warmup ${spec.warmup}; iters ${spec.iters}; order ${spec.order}; seed ${spec.seed}; watchdog ${spec.noOutputTimeoutS} s silent / ${spec.hardTimeoutS} s cap; retries ${spec.retries}`,
+    `# instruments ${spec.instruments.join(', ')}` +
+      `${spec.preset ? ` (preset ${spec.preset})` : ''}; launcher ${spec.launcher}; gpus ` +
+      `${formatGpuList(spec.gpus)}; pairs ${spec.pairs === 'none' ? 'none' : spec.pairs.length}`,
+    `# groupings ${spec.groupings.join(', ') || 'none'}; collectives ` +
+      `${spec.collectives.join(', ') || 'none'}; sizes ${sizes}; env axes ${env}`,
+    `# trials ${spec.trials}; warmup ${spec.warmup}; iters ${spec.iters}; order ` +
+      `${spec.order}; seed ${spec.seed}; watchdog ${spec.noOutputTimeoutS} s silent / ` +
+      `${spec.hardTimeoutS} s cap; retries ${spec.retries}`,
     `# ${plan.points.length} points, ${plan.skipped.length} skipped`,
   ]
   for (const p of plan.points) {

@@ -61,7 +61,8 @@ export function resumeManifest(opts: SweepOptions, prep: Prepared, keyOf: (p: Po
     const stored = extra.points[p.id]?.key
     if (o?.status === 'ok' && stored !== keyOf(p)) {
       throw badInput(
-        `--resume ${opts.out}: point ${p.id} was measured with another instrument build or other settings; start a new result set`,
+        `--resume ${opts.out}: point ` +
+          `${p.id} was measured with another instrument build or other settings; start a new result set`,
       )
     }
   }

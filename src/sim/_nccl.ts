@@ -15,9 +15,12 @@ import type { Collective } from './_types.ts'
 
 const HEADER = [
   '#',
-  '#                                                              out-of-place                       in-place          ',
-  '#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong ',
-  '#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  (GB/s)  (GB/s)         ',
+  '#                                                              out-of-place               ' +
+    '        in-place          ',
+  '#       size         count      type   redop    root     time   algbw   busbw  #wrong     ' +
+    'time   algbw   busbw  #wrong ',
+  '#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             ' +
+    '(us)  (GB/s)  (GB/s)         ',
 ]
 const TYPE_SIZE = 4 // float
 
@@ -44,13 +47,19 @@ function banner(r: Run): string[] {
       const bus = (r.preset.pciBus[g] ?? 0).toString(16).padStart(2, '0')
       const pid = r.pid + Math.floor(i / perProc)
       const dev = r.cluster ? j : i
-      return `#  Rank ${String(i).padStart(2)} Group  0 Pid ${String(pid).padStart(6)} on ${host.padStart(10)} device ${String(dev).padStart(2)} [0000:${bus}:00] ${r.preset.gpuName}`
+      return (
+        `#  Rank ${String(i).padStart(2)} Group  0 Pid ${String(pid).padStart(6)} on ` +
+        `${host.padStart(10)} device ${String(dev).padStart(2)} [0000:${bus}:00] ` +
+        `${r.preset.gpuName}`
+      )
     }),
   )
   return [
     '# nccl-tests version 2.18.3 nccl-headers=22807 nccl-library=22807',
     `# Collective test starting: ${name}`,
-    `# nThread 1 nGpus ${perProc} minBytes ${Math.min(...r.sizes)} maxBytes ${Math.max(...r.sizes)} step: ${r.step} warmup iters: ${r.warmup} iters: ${r.iters} agg iters: 1 validation: 1 graph: 0 unalign: 0`,
+    `# nThread 1 nGpus ${perProc} minBytes ${Math.min(...r.sizes)} maxBytes ` +
+      `${Math.max(...r.sizes)} step: ${r.step} warmup iters: ${r.warmup} iters: ` +
+      `${r.iters} agg iters: 1 validation: 1 graph: 0 unalign: 0`,
     '#',
     '# Using devices',
     ...ranks,
@@ -104,7 +113,9 @@ function rows(r: Run): { lines: string[]; busbw: number[]; failures: number } {
     const oop = cell(size, noise.time(at('oop'), `${bytes}|oop`, i === 0 && r.warmup === 0), f, wrong('oop'))
     const ip = cell(size, noise.time(at('ip'), `${bytes}|ip`), f, def.inPlaceUnchecked ? '  N/A' : wrong('ip'))
     busbw.push(oop.busbw, ip.busbw)
-    const pre = `${String(size).padStart(12)}  ${String(count).padStart(12)}  ${'float'.padStart(8)}  ${redop.padStart(6)}  ${root.padStart(6)}`
+    const pre =
+      `${String(size).padStart(12)}  ${String(count).padStart(12)}  ${'float'.padStart(8)}  ` +
+      `${redop.padStart(6)}  ${root.padStart(6)}`
     out.push(pre + oop.text + ip.text)
   })
   return { lines: out, busbw, failures }

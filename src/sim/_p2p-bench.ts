@@ -33,7 +33,10 @@ function skipReason(p: Preset, test: Test, s: number, d: number, p2p: P2pMode, c
   if (p2p === 'enabled' && copy === 'sm' && !peerOf(p, s, d, p2p, test))
     return 'no peer access between the GPUs, so an SM kernel cannot reach the other GPU'
   if (p2p === 'disabled' && s === d)
-    return 'a copy inside one GPU never leaves it with peer access off; p2p=bounce measures the host-staged path on one GPU'
+    return (
+      'a copy inside one GPU never leaves it with peer access off; p2p=bounce measures the ' +
+      'host-staged path on one GPU'
+    )
   if (p2p === 'disabled' && copy === 'sm')
     return 'an SM kernel cannot reach another GPU with peer access off; p2p=bounce stages SM copies through the host'
   return undefined
@@ -70,7 +73,8 @@ function configLines(r: Run): string[] {
   const out = ['format: gpucomm-native/2', 'bench: p2p_bench', 'cuda-runtime: 13000', 'cuda-driver: 13000']
   r.gpus.forEach((g, i) => {
     out.push(
-      `gpu.${i}: ${r.preset.gpuName} | cc 12.0 | bus 0000:${(r.preset.pciBus[g] ?? 0).toString(16).padStart(2, '0')}:00.0`,
+      `gpu.${i}: ${r.preset.gpuName} | cc 12.0 | bus 0000:` +
+        `${(r.preset.pciBus[g] ?? 0).toString(16).padStart(2, '0')}:00.0`,
     )
   })
   out.push(

@@ -63,7 +63,8 @@ function devices(r: Run): string[] {
   const n = r.gpus.length
   const out = r.gpus.map(
     (g, i) =>
-      `Device: ${i}, ${r.preset.gpuName}, pciBusID: ${(r.preset.pciBus[g] ?? 0).toString(16)}, pciDeviceID: 0, pciDomainID:0`,
+      `Device: ${i}, ${r.preset.gpuName}, pciBusID: ` +
+      `${(r.preset.pciBus[g] ?? 0).toString(16)}, pciDeviceID: 0, pciDomainID:0`,
   )
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < n; j++) {

@@ -94,9 +94,13 @@ function garbage(r: Run): string {
 
 function failureLine(r: Run): string {
   if (r.format === 'p2p-bench')
-    return 'p2p_bench: error: cudaMemcpyPeerAsync(...): cudaErrorLaunchFailure (simulated fault (gpucomm sim --fault exit)) at native/p2p_bench.cu:0'
+    return (
+      'p2p_bench: error: cudaMemcpyPeerAsync(...): cudaErrorLaunchFailure (simulated fault ' +
+      '(gpucomm sim --fault exit)) at native/p2p_bench.cu:0'
+    )
   return r.format === 'nccl-tests'
-    ? `${r.preset.hostname}: Test NCCL failure common.cu:1279 'unhandled system error / simulated fault (gpucomm sim --fault exit)'`
+    ? `${r.preset.hostname}: Test NCCL failure common.cu:1279 'unhandled system error / simulated fault (gpucomm sim ` +
+        `--fault exit)'`
     : `Cuda failure p2pBandwidthLatencyTest.cu:0: 'simulated fault (gpucomm sim --fault exit)'`
 }
 

@@ -11,7 +11,8 @@ import type { Preset } from './_types.ts'
 /** The second line of every text: preset, GPUs, and which command it imitates. */
 const header = (p: Preset, gpus: readonly number[], command: string): string[] => [
   SIM_MARKER,
-  `# preset ${p.name} gpus ${gpus.join(',')}: ${command} as this machine would print it (simulated data, not a measurement)`,
+  `# preset ${p.name} gpus ${gpus.join(',')}: ` +
+    `${command} as this machine would print it (simulated data, not a measurement)`,
 ]
 
 const lines = (ls: readonly string[]): string => ls.map((l) => `${l}\n`).join('')
@@ -73,7 +74,8 @@ export function topoP2pText(p: Preset, gpus: readonly number[], cap: 'r' | 'w'):
   const labels = gpus.map((_, i) => `GPU${i}`)
   const rows = gpus.map(
     (a, i) =>
-      ` ${labels[i] as string}\t${gpus.map((b, j) => (i === j ? 'X' : p.link(a, b).peerAccess ? 'OK' : 'NS')).join('\t')}\t`,
+      ` ${labels[i] as string}\t` +
+      `${gpus.map((b, j) => (i === j ? 'X' : p.link(a, b).peerAccess ? 'OK' : 'NS')).join('\t')}\t`,
   )
   return lines([...header(p, gpus, `nvidia-smi topo -p2p ${cap}`), ` \t${labels.join('\t')}\t`, ...rows, ...P2P_LEGEND])
 }
@@ -101,8 +103,14 @@ export function lspciTvText(p: Preset, gpus: readonly number[]): string | undefi
  * DMI's sys_vendor and product_name (one value each, so no marker there).
  */
 export function hostFiles(p: Preset): { path: string; text: string }[] {
-  const flags = `fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 ht syscall nx mmxext fxsr_opt pdpe1gb rdtscp lm constant_tsc rep_good nopl cpuid${p.machine.vm ? ' hypervisor' : ''} lahf_lm`
-  const cpuinfo = `${SIM_MARKER}\n# preset ${p.name}: /proc/cpuinfo (first processor only)\nprocessor\t: 0\nvendor_id\t: ${p.machine.cpuVendor}\nflags\t\t: ${flags}\n`
+  const flags =
+    `fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr ` +
+    `sse sse2 ht syscall nx mmxext fxsr_opt pdpe1gb rdtscp lm constant_tsc rep_good nopl cpuid` +
+    `${p.machine.vm ? ' hypervisor' : ''} lahf_lm`
+  const cpuinfo =
+    `${SIM_MARKER}\n# preset ` +
+    `${p.name}: /proc/cpuinfo (first processor only)\nprocessor\t: 0\nvendor_id\t: ` +
+    `${p.machine.cpuVendor}\nflags\t\t: ${flags}\n`
   const files = [{ path: 'proc/cpuinfo', text: cpuinfo }]
   if (p.machine.vm)
     files.push(

@@ -110,7 +110,8 @@ export function summarize(values: readonly number[], level: number = DEFAULT_THR
   const warnings: string[] = []
   if (order.lo < 1)
     warnings.push(
-      `n = ${n} < ${minSamplesFor(level)}: no ${pct(level)} confidence interval of the median (need ≥ ${minSamplesFor(level)} values)`,
+      `n = ${n} < ${minSamplesFor(level)}: no ` +
+        `${pct(level)} confidence interval of the median (need ≥ ${minSamplesFor(level)} values)`,
     )
   else if (n < DEFAULT_THRESHOLDS.minCiSamples)
     warnings.push(`n = ${n} < ${DEFAULT_THRESHOLDS.minCiSamples}: confidence interval is wide`)

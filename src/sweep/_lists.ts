@@ -110,7 +110,8 @@ export function parsePairs(text: string, gpus: readonly number[], what = '--pair
   const n = gpus.length
   if (t === 'all' && n * (n - 1) > MAX_PAIRS)
     throw badInput(
-      `${what} all: ${n} GPUs make ${n * (n - 1)} ordered pairs; a plan holds at most ${MAX_PAIRS} pairs (every pair of 256 GPUs): name fewer --gpus or list the pairs`,
+      `${what} all: ${n} GPUs make ${n * (n - 1)} ordered pairs; a plan holds at most ` +
+        `${MAX_PAIRS} pairs (every pair of 256 GPUs): name fewer --gpus or list the pairs`,
     )
   if (t === 'all') return allPairs(gpus)
   if (t === 'self') return gpus.map((g) => [g, g])

@@ -73,7 +73,9 @@ export function plan(spec: SweepSpec, ctx: PlanContext): Plan {
   const crossed = withHostAxes(configs, spec.host ?? [])
   if (crossed.length * spec.trials > MAX_POINTS)
     throw badInput(
-      `the plan has ${crossed.length * spec.trials} points (${crossed.length} configurations × ${spec.trials} trials); a plan holds at most ${MAX_POINTS}: narrow --gpus, --pairs, --groupings, --env or --trials`,
+      `the plan has ${crossed.length * spec.trials} points (${crossed.length} configurations × ` +
+        `${spec.trials} trials); a plan holds at most ` +
+        `${MAX_POINTS}: narrow --gpus, --pairs, --groupings, --env or --trials`,
     )
   let points: Point[] = []
   for (let t = 1; t <= spec.trials; t++) {

@@ -134,7 +134,8 @@ export async function gather(opts: CollectOptions): Promise<Gathered> {
   const fs = root !== undefined ? new FsView(root) : undefined
   const scan = fs ? scanPci(fs) : undefined
   const sysfsNote = (s: SysfsScan): string =>
-    `${simulated && !s.present ? 'SIMULATED host files (cpuinfo, DMI) only: ' : ''}${s.deviceCount} PCI devices, ${s.gpus.length} NVIDIA GPUs`
+    `${simulated && !s.present ? 'SIMULATED host files (cpuinfo, DMI) only: ' : ''}` +
+    `${s.deviceCount} PCI devices, ${s.gpus.length} NVIDIA GPUs`
   if (scan)
     inputs.sources.push({
       kind: 'sysfs',

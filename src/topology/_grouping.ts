@@ -102,7 +102,10 @@ export function rankGroupings(report: TopologyReport, groupSize: number): Groupi
   for (const g of scored) {
     const alike = ties === scored.length - 1 ? ' (every pair looks alike: the topology gives no preference)' : ''
     const tie = g === best && ties > 0 ? ` ${ties} other grouping${ties === 1 ? '' : 's'} cost the same${alike}.` : ''
-    g.reason = `TP${groupSize} ${g.groups.map((x) => describeGroup(x, report, pair)).join('; ')}; worst pair cost ${g.worstCost}, mean ${+g.meanCost.toFixed(2)}.${tie}`
+    g.reason =
+      `TP${groupSize} ` +
+      `${g.groups.map((x) => describeGroup(x, report, pair)).join('; ')}; worst pair cost ` +
+      `${g.worstCost}, mean ${+g.meanCost.toFixed(2)}.${tie}`
   }
   return scored
 }

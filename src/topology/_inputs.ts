@@ -71,7 +71,8 @@ export function parseQueryCsv(text: string): QueryGpu[] | undefined {
 }
 
 const FORMATS =
-  'nvidia-smi topo -m, nvidia-smi topo -p2p, nvidia-smi -q, lspci -tv, lspci -nn, an IOMMU group listing, nvidia-smi --query-gpu=index,name,pci.bus_id CSV'
+  'nvidia-smi topo -m, nvidia-smi topo -p2p, nvidia-smi -q, lspci -tv, lspci -nn, an IOMMU ' +
+  'group listing, nvidia-smi --query-gpu=index,name,pci.bus_id CSV'
 
 /** Parses one saved output into `into`; returns whether anything usable came out of it. */
 export function addInput(into: ParsedInputs, file: string, text: string, kind = 'input'): boolean {

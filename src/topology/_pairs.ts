@@ -13,7 +13,9 @@ export const BANDS: Record<'staged' | 'nvlink' | 'pcieSwitch' | 'hostBridge' | '
     highS: 15e-6,
     why: 'P2P unavailable: each copy is staged through host memory',
     reference:
-      'P2P off 10.27–14.22 µs (luigifcruz/stelline hardware/asus-esc8000a-e12.md), ~14 µs (voipmonitor/rtx6kpro hardware/pcie-bandwidth.md), 12–15.23 µs in VMs without a GPUDirect clique (cloud-hypervisor PR 6235, noonghunna/club-3090 PR 890)',
+      'P2P off 10.27–14.22 µs (luigifcruz/stelline hardware/asus-esc8000a-e12.md), ~14 µs ' +
+      '(voipmonitor/rtx6kpro hardware/pcie-bandwidth.md), 12–15.23 µs in VMs without a GPUDirect ' +
+      'clique (cloud-hypervisor PR 6235, noonghunna/club-3090 PR 890)',
   },
   nvlink: {
     lowS: 2.9e-6,
@@ -26,21 +28,25 @@ export const BANDS: Record<'staged' | 'nvlink' | 'pcieSwitch' | 'hostBridge' | '
     highS: 1.4e-6,
     why: 'P2P below a shared PCIe switch',
     reference:
-      'RTX PRO 6000 behind Broadcom switches 0.71–0.74 µs same NUMA, 1.27–1.36 µs cross (voipmonitor/rtx6kpro hardware/asus-esc8000a-e13p-broadcom-switches.md)',
+      'RTX PRO 6000 behind Broadcom switches 0.71–0.74 µs same NUMA, 1.27–1.36 µs cross ' +
+      '(voipmonitor/rtx6kpro hardware/asus-esc8000a-e13p-broadcom-switches.md)',
   },
   hostBridge: {
     lowS: 1.1e-6,
     highS: 1.2e-6,
     why: 'P2P through one PCIe host bridge',
     reference:
-      'RTX 6000 Ada ×2 Threadripper PRO WRX90 (PHB) 1.12–1.14 µs (luigifcruz/stelline hardware/puget-threadripper-pro-wrx90.md)',
+      'RTX 6000 Ada ×2 Threadripper PRO WRX90 (PHB) 1.12–1.14 µs (luigifcruz/stelline ' +
+      'hardware/puget-threadripper-pro-wrx90.md)',
   },
   rootComplex: {
     lowS: 0.4e-6,
     highS: 1.5e-6,
     why: 'P2P across root complexes',
     reference:
-      'RTX PRO 6000 dual EPYC Turin 0.36–0.52 µs (voipmonitor/rtx6kpro hardware/pcie-bandwidth.md); RTX 6000 Ada 2-socket Genoa NODE/SYS 1.21–1.44 µs (luigifcruz/stelline hardware/asus-esc8000a-e12.md)',
+      'RTX PRO 6000 dual EPYC Turin 0.36–0.52 µs (voipmonitor/rtx6kpro ' +
+      'hardware/pcie-bandwidth.md); RTX 6000 Ada 2-socket Genoa NODE/SYS 1.21–1.44 µs ' +
+      '(luigifcruz/stelline hardware/asus-esc8000a-e12.md)',
   },
 }
 

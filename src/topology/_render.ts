@@ -18,7 +18,8 @@ function pairMatrix(r: TopologyReport): string {
     r.pairs.find((p) => (p.a === a && p.b === b) || (p.a === b && p.b === a))
   const lines = idx.map((a) => [`GPU${a}`, ...idx.map((b) => (a === b ? 'X' : cell(pair(a, b))))])
   const caps = [...new Set(r.pairs.flatMap((p) => COPY_CAPS.filter((c) => p.p2p[c] !== undefined)))]
-  const title = `Pairs: link class${caps.length ? ` and P2P status (${caps.join('/')})` : ' (P2P status not reported)'}\n`
+  const title =
+    `Pairs: link class` + `${caps.length ? ` and P2P status (${caps.join('/')})` : ' (P2P status not reported)'}\n`
   return title + renderTable(['', ...idx.map((i) => `GPU${i}`)], lines)
 }
 
@@ -47,7 +48,12 @@ function host(r: TopologyReport): string {
     : h.kind === 'unknown'
       ? 'unknown'
       : 'none'
-  return `${r.gpus.length} GPU${r.gpus.length === 1 ? '' : 's'}; hypervisor: ${hv}${h.container ? `; container: ${h.container}` : ''}${r.cpuVendor ? `; CPU ${r.cpuVendor}` : ''}; PCI root buses: ${r.pciRootBuses.length ? r.pciRootBuses.join(' ') : 'none seen'}\n`
+  return (
+    `${r.gpus.length} GPU${r.gpus.length === 1 ? '' : 's'}; hypervisor: ${hv}` +
+    `${h.container ? `; container: ${h.container}` : ''}` +
+    `${r.cpuVendor ? `; CPU ${r.cpuVendor}` : ''}; PCI root buses: ` +
+    `${r.pciRootBuses.length ? r.pciRootBuses.join(' ') : 'none seen'}\n`
+  )
 }
 
 /** One line of host state (power, IOMMU, NUMA), when read. */
@@ -59,7 +65,8 @@ function hostState(r: TopologyReport): string | undefined {
   const parts = [
     h.aspmPolicy ? `ASPM policy ${h.aspmPolicy}` : undefined,
     d
-      ? `deepest idle state ${d.name} (${+(d.exitLatencyS * 1e6).toFixed(1)} µs exit${h.cpu.idleDriver ? `, ${h.cpu.idleDriver}` : ''})`
+      ? `deepest idle state ${d.name} (${+(d.exitLatencyS * 1e6).toFixed(1)} µs exit` +
+        `${h.cpu.idleDriver ? `, ${h.cpu.idleDriver}` : ''})`
       : undefined,
     h.cpu.freqGovernor
       ? `cpufreq ${h.cpu.freqGovernor}${h.cpu.amdPstate ? `, amd_pstate ${h.cpu.amdPstate}` : ''}`
@@ -102,5 +109,10 @@ export function noGpuLine(r: TopologyReport): string {
       ? `${sysfs.name}: ${sysfs.ok ? 'no NVIDIA display device (vendor 0x10de, class 0x03xx)' : 'no PCI devices'}`
       : undefined,
   ].filter((x) => x !== undefined)
-  return `no NVIDIA GPU found (${tried.join('; ') || 'no source named one'}); --json shows what was read (hypervisor, PCI root buses); to read another machine use topo --from CAPTURE_DIR or --input FILE..., or try the simulator (gpucomm sim --preset seed-vm --format topo-m)`
+  return (
+    `no NVIDIA GPU found (` +
+    `${tried.join('; ') || 'no source named one'}); --json shows what was read (hypervisor, PCI root buses); to read another machine use ` +
+    `topo --from CAPTURE_DIR or --input FILE..., or try the simulator (gpucomm sim --preset ` +
+    `seed-vm --format topo-m)`
+  )
 }

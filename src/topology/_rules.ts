@@ -42,7 +42,9 @@ const ownRootComplex: Rule = {
       severity: 'info',
       gpus: gpus.map((g) => g.index),
       message:
-        "Each GPU sits alone on its own PCIe root complex (root bus): every peer copy crosses the CPU's root complexes. On bare metal P2P still works there (~0.4–1.5 µs per small copy); in a VM it depends on the hypervisor.",
+        'Each GPU sits alone on its own PCIe root complex (root bus): every peer copy crosses the ' +
+        "CPU's root complexes. On bare metal P2P still works there (~0.4–1.5 µs per small copy); " +
+        'in a VM it depends on the hypervisor.',
       facts: gpus.map((g) => `GPU${g.index}: root bus ${g.rootBus as string}${src(g, 'rootBus')}`),
       reference: BANDS.rootComplex.reference,
     }
@@ -58,10 +60,12 @@ const noPcieSwitch: Rule = {
       severity: 'info',
       gpus: gpus.map((g) => g.index),
       message:
-        'No PCIe switch between any GPU and its root port, so there is no switch-local peer path: all peer traffic goes through the root complex.',
+        'No PCIe switch between any GPU and its root port, so there is no switch-local peer path: ' +
+        'all peer traffic goes through the root complex.',
       facts: gpus.map(
         (g) =>
-          `GPU${g.index}: ${g.upstream?.map((u) => `${u.bdf} ${u.role}`).join(' → ') ?? '?'} → ${g.busId ?? '?'}${src(g, 'upstream')}`,
+          `GPU${g.index}: ${g.upstream?.map((u) => `${u.bdf} ${u.role}`).join(' → ') ?? '?'} → ` +
+          `${g.busId ?? '?'}${src(g, 'upstream')}`,
       ),
     }
   },
@@ -76,14 +80,17 @@ const acsOverrideUseless: Rule = {
     if ([...owners.values()].some((o) => o.length > 1)) return undefined
     const groups = gpus.map(
       (g) =>
-        `GPU${g.index}: IOMMU group ${g.iommuGroup ?? '?'}, bridges ${g.upstream?.map((u) => u.bdf).join(', ') || 'none'}`,
+        `GPU${g.index}: IOMMU group ${g.iommuGroup ?? '?'}, bridges ` +
+        `${g.upstream?.map((u) => u.bdf).join(', ') || 'none'}`,
     )
     return {
       id: 'acs-override-useless',
       severity: 'info',
       gpus: gpus.map((g) => g.index),
       message:
-        'No two GPUs share a PCIe bridge, so there is no switch where ACS could hold or redirect peer traffic: an ACS override (pcie_acs_override) cannot merge or split these IOMMU groups usefully and cannot enable P2P.',
+        'No two GPUs share a PCIe bridge, so there is no switch where ACS could hold or redirect ' +
+        'peer traffic: an ACS override (pcie_acs_override) cannot merge or split these IOMMU ' +
+        'groups usefully and cannot enable P2P.',
       facts: groups,
     }
   },
@@ -96,7 +103,10 @@ const vmDetected: Rule = {
       ? {
           id: 'vm-detected',
           severity: 'warn',
-          message: `Running in a virtual machine${hypervisor.sysVendor ? ` (${hypervisor.sysVendor}${hypervisor.productName ? `, ${hypervisor.productName}` : ''})` : ''}: GPUs are passed through to it and the PCIe topology seen here is the one the hypervisor presents; P2P needs the hypervisor's help.`,
+          message:
+            `Running in a virtual machine` +
+            `${hypervisor.sysVendor ? ` (${hypervisor.sysVendor}${hypervisor.productName ? `, ${hypervisor.productName}` : ''})` : ''}: GPUs are passed through to it and the PCIe topology seen here is the one the hypervisor ` +
+            `presents; P2P needs the hypervisor's help.`,
           facts: hypervisor.from,
         }
       : undefined,
@@ -112,7 +122,11 @@ const p2pUnavailable: Rule = {
       id: 'p2p-unavailable',
       severity: 'problem',
       gpus: [...new Set(blocked.flatMap((p) => [p.a, p.b]))],
-      message: `P2P is unavailable for ${blocked.length === pairs.length ? `every GPU pair (${pairs.length})` : `${blocked.length} of ${pairs.length} GPU pairs`} (topo -p2p: ${statuses}): copies are staged through host memory; expect ~${us(BANDS.staged)} per small copy instead of ~0.4–1.5 µs.`,
+      message:
+        `P2P is unavailable for ` +
+        `${blocked.length === pairs.length ? `every GPU pair (${pairs.length})` : `${blocked.length} of ${pairs.length} GPU pairs`} (topo -p2p: ` +
+        `${statuses}): copies are staged through host memory; expect ~` +
+        `${us(BANDS.staged)} per small copy instead of ~0.4–1.5 µs.`,
       facts: blocked
         .slice(0, 8)
         .map(
@@ -138,13 +152,18 @@ const vmGpudirectClique: Rule = {
       id: 'vm-gpudirect-clique',
       severity: 'warn',
       message:
-        'In a VM, P2P can be restored by putting the GPUs in one GPUDirect clique in the hypervisor (QEMU vfio-pci x-nv-gpudirect-clique=<id> on every GPU; Cloud Hypervisor has the same): measured 12–15 µs → 1.0–1.4 µs per small copy. Verify copied data afterwards: GeForce cards under VFIO with a forced clique returned wrong data.',
+        'In a VM, P2P can be restored by putting the GPUs in one GPUDirect clique in the ' +
+        'hypervisor (QEMU vfio-pci x-nv-gpudirect-clique=<id> on every GPU; Cloud Hypervisor has ' +
+        'the same): measured 12–15 µs → 1.0–1.4 µs per small copy. Verify copied data afterwards: ' +
+        'GeForce cards under VFIO with a forced clique returned wrong data.',
       facts: [
         `hypervisor detected: ${hypervisor.from.join('; ')}`,
         `${pairs.filter((p) => !p2pOk(p)).length} of ${pairs.length} pairs without reported P2P`,
       ],
       reference:
-        'noonghunna/club-3090 PR 890 (Proxmox q35, x-nv-gpudirect-clique, 15.23 → 1.01 µs); cloud-hypervisor/cloud-hypervisor PR 6235 (12 → 1.4 µs); wrong data: NVIDIA/nccl issue 2335, NVIDIA/cuda-samples issue 390',
+        'noonghunna/club-3090 PR 890 (Proxmox q35, x-nv-gpudirect-clique, 15.23 → 1.01 µs); ' +
+        'cloud-hypervisor/cloud-hypervisor PR 6235 (12 → 1.4 µs); wrong data: NVIDIA/nccl issue ' +
+        '2335, NVIDIA/cuda-samples issue 390',
     }
   },
 }
@@ -159,7 +178,11 @@ const ncclP2pLevel: Rule = {
       id: 'nccl-p2p-level',
       severity: 'warn',
       gpus: [...new Set(far.flatMap((p) => [p.a, p.b]))],
-      message: `Bare-metal AMD with ${gpus.length} GPUs: by default NCCL uses P2P only up to PCIe switches (PATH_PXB) and moves data through shared host memory (SHM) for the ${far.length} pairs that cross host bridges; set NCCL_P2P_LEVEL=SYS to let it use P2P there.`,
+      message:
+        `Bare-metal AMD with ` +
+        `${gpus.length} GPUs: by default NCCL uses P2P only up to PCIe switches (PATH_PXB) and moves data ` +
+        `through shared host memory (SHM) for the ` +
+        `${far.length} pairs that cross host bridges; set NCCL_P2P_LEVEL=SYS to let it use P2P there.`,
       facts: [
         `CPU vendor ${cpuVendor} (/proc/cpuinfo)`,
         `${far.length} pairs link ${[...new Set(far.map((p) => p.link))].join('/')}`,
@@ -178,7 +201,9 @@ const nvlink: Rule = {
       id: 'nvlink',
       severity: 'info',
       gpus: [...new Set(nv.flatMap((p) => [p.a, p.b]))],
-      message: `${nv.length === pairs.length ? 'Every GPU pair is' : `${nv.length} of ${pairs.length} GPU pairs are`} joined by NVLink (${[...new Set(nv.map((p) => p.link))].join(', ')}): peer copies and NCCL collectives go over NVLink, not PCIe.`,
+      message:
+        `${nv.length === pairs.length ? 'Every GPU pair is' : `${nv.length} of ${pairs.length} GPU pairs are`} joined by NVLink (` +
+        `${[...new Set(nv.map((p) => p.link))].join(', ')}): peer copies and NCCL collectives go over NVLink, not PCIe.`,
       facts: nv.slice(0, 4).map((p) => `pair ${pairName(p)}: ${p.link as string} (${p.from.link ?? '?'})`),
       reference: BANDS.nvlink.reference,
     }
@@ -200,7 +225,10 @@ const pcieSwitchP2p: Rule = {
       id: 'pcie-switch-p2p',
       severity: 'info',
       gpus: [...new Set(under.flatMap((p) => [p.a, p.b]))],
-      message: `${under.length} GPU pair${under.length === 1 ? '' : 's'} share a PCIe switch: P2P between them stays below the switch (~${us(BANDS.pcieSwitch)} per small copy); keep TP groups within a switch.`,
+      message:
+        `${under.length} GPU pair` +
+        `${under.length === 1 ? '' : 's'} share a PCIe switch: P2P between them stays below the switch (~` +
+        `${us(BANDS.pcieSwitch)} per small copy); keep TP groups within a switch.`,
       facts: shared.length
         ? shared
         : under.slice(0, 4).map((p) => `pair ${pairName(p)}: ${p.link ?? '?'} (${p.from.link ?? '?'})`),
@@ -222,7 +250,8 @@ const acsRedirect: Rule = {
       id: 'acs-p2p-redirect',
       severity: 'warn',
       message:
-        'ACS P2P Request Redirect is on at switch ports above GPUs: peer requests are sent up to the root complex instead of across the switch, which adds latency or blocks P2P.',
+        'ACS P2P Request Redirect is on at switch ports above GPUs: peer requests are sent up to ' +
+        'the root complex instead of across the switch, which adds latency or blocks P2P.',
       facts: hits,
     }
   },
@@ -236,7 +265,9 @@ const simulated: Rule = {
           id: 'simulated',
           severity: 'warn',
           message:
-            "SIMULATED topology: these outputs were written by gpucomm's simulator for one of its preset machines (the first lines of each name the preset), not read from a real machine; the verdicts below are about that preset.",
+            "SIMULATED topology: these outputs were written by gpucomm's simulator for one of its " +
+            'preset machines (the first lines of each name the preset), not read from a real machine; ' +
+            'the verdicts below are about that preset.',
           facts: ['capture.json "simulated": true, or an input starting with "# SIMULATED by gpucomm sim"'],
         }
       : undefined,
@@ -250,7 +281,8 @@ const noGpus: Rule = {
           id: 'no-gpus',
           severity: 'problem',
           message:
-            'No NVIDIA GPU found (no nvidia-smi output and no NVIDIA display device, vendor 0x10de class 0x03xx, in the PCI tree).',
+            'No NVIDIA GPU found (no nvidia-smi output and no NVIDIA display device, vendor 0x10de ' +
+            'class 0x03xx, in the PCI tree).',
           facts: [],
         }
       : undefined,
@@ -262,13 +294,17 @@ const expectedLatency: Rule = {
     if (pairs.length === 0) return undefined
     const by = new Map<string, TopoPair[]>()
     for (const p of pairs) {
-      const key = `${p.link ?? '?'} ${p2pBlocked(p) ? 'host-staged' : p2pOk(p) ? 'P2P' : 'P2P unknown'}: ${us(p.expected ?? BANDS.rootComplex)}`
+      const key =
+        `${p.link ?? '?'} ${p2pBlocked(p) ? 'host-staged' : p2pOk(p) ? 'P2P' : 'P2P unknown'}: ` +
+        `${us(p.expected ?? BANDS.rootComplex)}`
       by.set(key, [...(by.get(key) ?? []), p])
     }
     return {
       id: 'expected-latency',
       severity: 'info',
-      message: `Expected cost of a small (16 B) peer copy per pair: ${[...by].map(([k, ps]) => `${k} (${ps.length} pair${ps.length === 1 ? '' : 's'})`).join('; ')}.`,
+      message:
+        `Expected cost of a small (16 B) peer copy per pair: ` +
+        `${[...by].map(([k, ps]) => `${k} (${ps.length} pair${ps.length === 1 ? '' : 's'})`).join('; ')}.`,
       facts: [...by].map(([k, ps]) => `${k}: ${(ps[0] as TopoPair).expected?.why ?? ''}`),
       reference: 'docs/REFERENCE.md (p2pBandwidthLatencyTest latency matrix)',
     }

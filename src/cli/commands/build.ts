@@ -38,11 +38,11 @@ export const buildCommand = defineCommand({
       if (args.json) io.stdout(`${JSON.stringify(u, null, 2)}\n`)
       else
         io.stdout(
-          `${u.name} at ${u.dir} (commit ${u.commit ?? 'unknown'}${u.dirty ? ', with local changes' : ''}) registered:\n${Object.entries(
-            u.binaries,
-          )
-            .map(([k, v]) => `  ${k}: ${v}`)
-            .join('\n')}\n`,
+          `${u.name} at ${u.dir} (commit ${u.commit ?? 'unknown'}` +
+            `${u.dirty ? ', with local changes' : ''}) registered:\n` +
+            `${Object.entries(u.binaries)
+              .map(([k, v]) => `  ${k}: ${v}`)
+              .join('\n')}\n`,
         )
       return 0
     }
@@ -58,7 +58,8 @@ export const buildCommand = defineCommand({
     else {
       const how = b.cached ? 'cached' : `built in ${b.compileS.toFixed(1)} s`
       io.stdout(
-        `p2p_bench: ${b.p2pBench}\ncoll_bench: ${b.collBench}\nkey ${b.hash}, arch ${b.arch.join(',')}${b.ptx ? ' + PTX' : ''}, nvcc ${b.nvcc.version} (${how})\n`,
+        `p2p_bench: ${b.p2pBench}\ncoll_bench: ${b.collBench}\nkey ${b.hash}, arch ` +
+          `${b.arch.join(',')}${b.ptx ? ' + PTX' : ''}, nvcc ${b.nvcc.version} (${how})\n`,
       )
     }
     return 0

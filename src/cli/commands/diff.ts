@@ -26,12 +26,15 @@ export const diffCommand = defineCommand({
       .option('metric', {
         type: 'string',
         describe:
-          'metrics to test, comma-separated (time, latency, bandwidth, algbw, busbw); default the primary one of each bench: time, latency, bandwidth',
+          'metrics to test, comma-separated (time, latency, bandwidth, algbw, busbw); default the ' +
+          'primary one of each bench: time, latency, bandwidth',
       })
       .option('fail-on-regression', {
         type: 'number',
         describe:
-          'exit 1 when a significant regression (slower, or lower bandwidth) exceeds this many percent, or B has data errors; significant = passes the Benjamini–Hochberg false-discovery-rate control at --alpha',
+          'exit 1 when a significant regression (slower, or lower bandwidth) exceeds this many ' +
+          'percent, or B has data errors; significant = passes the Benjamini–Hochberg ' +
+          'false-discovery-rate control at --alpha',
       })
       .option('fdr', {
         type: 'boolean',
@@ -42,7 +45,8 @@ export const diffCommand = defineCommand({
         type: 'string',
         array: true,
         describe:
-          'keep only cells matching KEY:VALUE terms, all of them (size:<=1KiB, bench:p2p.*, -p2p:disabled, pair:0-1, copy:ce,sm)',
+          'keep only cells matching KEY:VALUE terms, all of them (size:<=1KiB, bench:p2p.*, ' +
+          '-p2p:disabled, pair:0-1, copy:ce,sm)',
       })
       .option('row', { type: 'string', array: true, describe: 'keys that form the rows, in order (e.g. pair,size)' })
       .option('col', {

@@ -37,7 +37,8 @@ export const importCommand = defineCommand({
       if (d.severity !== 'info') io.stderr(`${d.file}:${d.line}: ${d.severity}: ${d.code}: ${d.message}\n`)
     const formats = [...new Set((s.manifest.sources ?? []).map((f) => f.format))].join(', ')
     io.stdout(
-      `imported ${s.rows} rows from ${files.length} file(s) (${formats}) into ${args.out as string}${s.manifest.simulated ? ' [SIMULATED]' : ''}\n`,
+      `imported ${s.rows} rows from ${files.length} file(s) (${formats}) into ` +
+        `${args.out as string}${s.manifest.simulated ? ' [SIMULATED]' : ''}\n`,
     )
     // The set keeps what was read (and the raw copy), but a run the tool itself found corrupt fails.
     return s.diagnostics.some((d) => d.code === 'corrupt-run') ? 1 : 0

@@ -6,7 +6,8 @@ import { defineCommand } from '../_types.ts'
 export const simCommand = defineCommand({
   command: 'sim',
   describe:
-    "Print one SIMULATED nccl-tests or p2pBandwidthLatencyTest output (presets, seeded noise, faults), or the preset machine's topology (nvidia-smi topo, lspci -tv)",
+    'Print one SIMULATED nccl-tests or p2pBandwidthLatencyTest output (presets, seeded noise, ' +
+    "faults), or the preset machine's topology (nvidia-smi topo, lspci -tv)",
   builder: (y) =>
     y
       .option('preset', {
@@ -19,7 +20,8 @@ export const simCommand = defineCommand({
         demandOption: true,
         choices: ['nccl-tests', 'p2p', 'p2p-bench', 'topo-m', 'topo-p2p-r', 'topo-p2p-w', 'lspci-tv'],
         describe:
-          "which tool to imitate (p2p-bench: gpucomm's native p2p_bench; topo-m: nvidia-smi topo -m; topo-p2p-r/w: nvidia-smi topo -p2p r/w; lspci-tv: lspci -tv)",
+          "which tool to imitate (p2p-bench: gpucomm's native p2p_bench; topo-m: nvidia-smi topo -m; " +
+          'topo-p2p-r/w: nvidia-smi topo -p2p r/w; lspci-tv: lspci -tv)',
       })
       .option('collective', {
         type: 'string',
@@ -58,20 +60,23 @@ export const simCommand = defineCommand({
         array: true,
         default: [],
         describe:
-          'NCCL env as NAME=VALUE (NCCL_P2P_DISABLE, NCCL_PROTO, NCCL_P2P_LEVEL, NCCL_SHM_DISABLE, NCCL_SHM_USE_CUDA_MEMCPY)',
+          'NCCL env as NAME=VALUE (NCCL_P2P_DISABLE, NCCL_PROTO, NCCL_P2P_LEVEL, NCCL_SHM_DISABLE, ' +
+          'NCCL_SHM_USE_CUDA_MEMCPY)',
       })
       .option('host', {
         type: 'string',
         array: true,
         default: [],
         describe:
-          'host knob to MODEL as NAME=VALUE: cstates=default|shallow, numa=local|remote, iommu=as-found|identity (staged copies only; the preset says its assumptions)',
+          'host knob to MODEL as NAME=VALUE: cstates=default|shallow, numa=local|remote, ' +
+          'iommu=as-found|identity (staged copies only; the preset says its assumptions)',
       })
       .option('fabric', {
         type: 'string',
         choices: ['ib', 'roce', 'socket'],
         describe:
-          'a multi-node nccl-tests job over this inter-node network: one process per node, the nodes from srun (SLURM_STEP_NODELIST) or --cluster-hosts',
+          'a multi-node nccl-tests job over this inter-node network: one process per node, the nodes ' +
+          'from srun (SLURM_STEP_NODELIST) or --cluster-hosts',
       })
       .option('cluster-hosts', { type: 'string', describe: "with --fabric: the job's nodes, a hostlist (node[01-02])" })
       .option('inject', {

@@ -59,7 +59,8 @@ async function afterSweep(dir: string, io: Io): Promise<void> {
 export const sweepCommand = defineCommand({
   command: 'sweep',
   describe:
-    'Run a benchmark sweep (pairs × groupings × sizes × env × trials) into a result set; simulated when no GPU is found',
+    'Run a benchmark sweep (pairs × groupings × sizes × env × trials) into a result set; ' +
+    'simulated when no GPU is found',
   builder: (y) =>
     y
       .option('instrument', {
@@ -91,7 +92,9 @@ export const sweepCommand = defineCommand({
         type: 'string',
         array: true,
         describe:
-          'host knob axis NAME=V1,V2 (repeatable): cstates=default,shallow (root), numa=local,remote (numactl); every change is restored after its point (gpucomm restore DIR after a SIGKILL); the simulator models them',
+          'host knob axis NAME=V1,V2 (repeatable): cstates=default,shallow (root), numa=local,remote ' +
+          '(numactl); every change is restored after its point (gpucomm restore DIR after a ' +
+          'SIGKILL); the simulator models them',
       })
       .option('sysfs-root', {
         type: 'string',
@@ -180,7 +183,8 @@ export const sweepCommand = defineCommand({
         describe: 'print the points and exact commands; run nothing',
       })
       .example(
-        'gpucomm sweep --instrument sim --preset seed-vm --gpus 0-7 --pairs all --groupings tp8,tp4 --sizes 8:64M:x2 --out r1',
+        'gpucomm sweep --instrument sim --preset seed-vm --gpus 0-7 --pairs all --groupings ' +
+          'tp8,tp4 --sizes 8:64M:x2 --out r1',
         'a simulated TP8 vs TP4 sweep',
       ),
   run: async (args, io) => {

@@ -20,7 +20,8 @@ export const topoCommand = defineCommand({
         type: 'boolean',
         default: false,
         describe:
-          'the sources were read while a bandwidth test ran: a PCIe link speed below its maximum is then a fault (at rest, only a narrow width is)',
+          'the sources were read while a bandwidth test ran: a PCIe link speed below its maximum is ' +
+          'then a fault (at rest, only a narrow width is)',
       })
       .option('from', { type: 'string', describe: 'analyze a capture written by --capture' })
       .option('capture', { type: 'string', describe: 'save everything read into DIR (new or empty) for --from' })

@@ -185,7 +185,9 @@ export const HOST_STAGED_MODEL: HostModel = {
   crossSocketUs: 0.6,
   iommuUs: 0.5,
   basis:
-    'MODEL: cstates=shallow −2 µs (middle of the seed advice’s 1–3 µs, unpublished); numa=remote +0.6 µs (rtx6kpro asus-esc8000a-e13p-broadcom-switches.md, cross vs same NUMA P2P); iommu=identity −0.5 µs (assumption, no published figure)',
+    'MODEL: cstates=shallow −2 µs (middle of the seed advice’s 1–3 µs, unpublished); ' +
+    'numa=remote +0.6 µs (rtx6kpro asus-esc8000a-e13p-broadcom-switches.md, cross vs same NUMA ' +
+    'P2P); iommu=identity −0.5 µs (assumption, no published figure)',
 }
 
 /**
@@ -198,5 +200,8 @@ export const HOST_STAGED_MODEL: HostModel = {
  */
 export const DIRECT_P2P_HOST_MODEL: HostModel = {
   ...HOST_STAGED_MODEL,
-  basis: `${HOST_STAGED_MODEL.basis}; on this machine only host-staged copies (P2P disabled, NCCL SHM) pay them: direct P2P copies do not pass through host memory and are unchanged (assumption carried over from the seed-vm figures)`,
+  basis:
+    `${HOST_STAGED_MODEL.basis}; on this machine only host-staged copies (P2P disabled, NCCL SHM) pay them: direct P2P ` +
+    `copies do not pass through host memory and are unchanged (assumption carried over from ` +
+    `the seed-vm figures)`,
 }
