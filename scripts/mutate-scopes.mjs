@@ -11,7 +11,15 @@ export const SCOPES = {
       'test/unit/stats-edges.test.ts',
     ],
   },
-  diff: { mutate: ['src/diff/**/*.ts'], tests: ['test/unit/diff.test.ts'] },
+  diff: {
+    mutate: ['src/diff/**/*.ts'],
+    tests: [
+      'test/unit/diff.test.ts',
+      'test/unit/diff-gate.test.ts',
+      'test/unit/diff-project.test.ts',
+      'test/unit/diff-requested.test.ts',
+    ],
+  },
   parsers: {
     mutate: ['src/parsers/**/*.ts'],
     tests: [
