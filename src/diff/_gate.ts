@@ -13,9 +13,6 @@ import { uTestMinP } from '../stats/index.ts'
  */
 export const PRIMARY_METRICS: readonly Metric[] = ['time', 'latency', 'bandwidth']
 
-/** Metrics shown but derived from another one, and what they come from. */
-export const DERIVED_METRICS: Readonly<Partial<Record<Metric, Metric>>> = { algbw: 'time', busbw: 'time' }
-
 /** Whether `metric` is tested: one of `chosen` (from `--metric`) or else a primary metric. */
 export function isTested(metric: Metric, chosen?: readonly Metric[]): boolean {
   if (metric === 'wrong') return false
@@ -42,7 +39,7 @@ export function printedStep(...samples: readonly (readonly number[])[]): number 
 
 function isMultiple(v: number, step: number): boolean {
   const x = v / step
-  return Math.abs(x - Math.round(x)) <= 1e-9 * Math.max(1, Math.abs(x))
+  return Math.abs(x - Math.round(x)) <= 1e-12 * Math.max(1, Math.abs(x))
 }
 
 /** A difference of medians no larger than the printed resolution, which no tool output can resolve. */

@@ -20,7 +20,7 @@ export {
 } from './_format.ts'
 export {
   benjaminiHochberg,
-  DERIVED_METRICS,
+  canReach,
   isTested,
   PRIMARY_METRICS,
   printedStep,

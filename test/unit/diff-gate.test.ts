@@ -7,7 +7,17 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { DiffResult } from '../../src/diff/index.ts'
-import { benjaminiHochberg, diffSets, formatDiff, printedStep, regressions } from '../../src/diff/index.ts'
+import {
+  benjaminiHochberg,
+  canReach,
+  diffSets,
+  formatDiff,
+  isTested,
+  printedStep,
+  regressions,
+  uTestMinN,
+  withinResolution,
+} from '../../src/diff/index.ts'
 import { makeRow } from '../../src/model/index.ts'
 import type { LoadedSet } from '../../src/resultset/index.ts'
 import { simLoaded } from '../sim-loaded.ts'
@@ -168,4 +178,29 @@ test('busbw is shown, not tested, unless --metric picks it; wrong counts are cel
   assert.equal(picked.cells.find((c) => c.metric === 'busbw')?.tested, true)
   assert.equal(picked.cells.find((c) => c.metric === 'time')?.tested, false)
   assert.deepEqual(picked.testing.metrics, ['busbw'])
+})
+
+test('the gate at its edges: which metrics are tested, resolution, and the smallest samples that can reach α', () => {
+  // A data-check metric is never tested, even when asked for; an empty --metric list means the primary metrics.
+  assert.equal(isTested('wrong'), false)
+  assert.equal(isTested('wrong', ['wrong', 'time']), false)
+  assert.equal(isTested('time', []), true)
+  assert.equal(isTested('busbw', []), false)
+  assert.equal(isTested('busbw', ['busbw']), true)
+  // No printed step (0): equal medians are not "within resolution", there is none.
+  assert.equal(withinResolution(1, 1, 0), false)
+  assert.equal(withinResolution(1, 1.5, 1), true)
+  // Ten and twelve printed digits: a value's quotient by its step is a whole number to within
+  // floating error (≈ 1e-16 relative), so a tolerance of 1e-9 relative made 123456.789012 a
+  // multiple of 0.001 (quotient 123456789.012: 0.012 ≤ 0.12) and hid its last three digits.
+  assert.equal(printedStep([1234567.891, 1234567.892]), 0.001)
+  assert.equal(printedStep([1234567.891]), 0.001)
+  assert.equal(printedStep([123456.789012]), 10 ** -6)
+  // 3 + 3 values reach p = 0.1 exactly (2/C(6,3)), so α = 0.1 is reachable at 3; 30 + 30 is the
+  // last size tried: 2/C(60,30) = 1.7e-17.
+  assert.equal(uTestMinN(0.1), 3)
+  assert.equal(canReach(3, 3, 0.1), true)
+  assert.equal(canReach(3, 3, 0.09), false)
+  assert.equal(uTestMinN(2e-17), 30)
+  assert.equal(uTestMinN(1e-18), Number.POSITIVE_INFINITY)
 })
