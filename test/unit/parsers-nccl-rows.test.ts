@@ -5,6 +5,9 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import type { CellPlace } from '../../src/parsers/_nccl-cell.ts'
+import { cellRow } from '../../src/parsers/_nccl-cell.ts'
+import type { Layout } from '../../src/parsers/_nccl-row.ts'
 import type { ParseOutput, Parser } from '../../src/parsers/index.ts'
 import { parserById, parseText } from '../../src/parsers/index.ts'
 
@@ -57,4 +60,25 @@ test('a row with one complete block and part of the next is cut short even with 
   assert.ok(codes(cut).includes('partial-row'), codes(cut).join(' '))
   assert.ok(!codes(cut).includes('trace-mode'))
   assert.deepEqual([...new Set(cut.rows.map((r) => r.placement))], ['out-of-place'])
+})
+
+test('a cell: a token that is not a number gives no row; redop "none" and root −1 (not rooted) are left off', () => {
+  const layout: Layout = { hasRedop: true, hasRoot: true, wrongKind: 'count', perIter: false }
+  const place = (redop: string | undefined, root: number | undefined): CellPlace => ({
+    row: { size: 1024, count: 256, type: 'float', redop, root, blocks: [], partial: false, layout, exact: true },
+    bench: 'nccl.all_gather',
+    ranks: 8,
+    placement: 'out-of-place',
+    source: { file: 'x', line: 3 },
+    trial: 0,
+    requested: undefined,
+  })
+  assert.equal(cellRow(place('none', -1), 'N/A', 'time', 's', -6), undefined)
+  const plain = cellRow(place('none', -1), '12.5', 'time', 's', -6)
+  assert.equal(plain?.value, 12.5e-6)
+  assert.equal('redop' in (plain as object), false)
+  assert.equal('root' in (plain as object), false)
+  const rooted = cellRow(place('sum', 0), '12.5', 'time', 's', -6)
+  assert.equal(rooted?.redop, 'sum')
+  assert.equal(rooted?.root, 0)
 })
