@@ -7,6 +7,7 @@ import { HOST_RULES } from '../host/_rules.ts'
 import type { HostFacts } from '../host/_types.ts'
 import { formatGpuList } from '../sweep/_lists.ts'
 import { BANDS, p2pBlocked, p2pOk } from './_pairs.ts'
+import { vmDetected, vmGpudirectClique } from './_rules-vm.ts'
 import type { Finding, HypervisorInfo, TopoGpu, TopoPair } from './_types.ts'
 
 /** What every rule sees. */
@@ -96,22 +97,6 @@ const acsOverrideUseless: Rule = {
   },
 }
 
-const vmDetected: Rule = {
-  id: 'vm-detected',
-  check: ({ hypervisor }) =>
-    hypervisor.detected
-      ? {
-          id: 'vm-detected',
-          severity: 'warn',
-          message:
-            `Running in a virtual machine` +
-            `${hypervisor.sysVendor ? ` (${hypervisor.sysVendor}${hypervisor.productName ? `, ${hypervisor.productName}` : ''})` : ''}: GPUs are passed through to it and the PCIe topology seen here is the one the hypervisor ` +
-            `presents; P2P needs the hypervisor's help.`,
-          facts: hypervisor.from,
-        }
-      : undefined,
-}
-
 const p2pUnavailable: Rule = {
   id: 'p2p-unavailable',
   check: ({ pairs }) => {
@@ -140,30 +125,6 @@ const p2pUnavailable: Rule = {
         )
         .concat(blocked.length > 8 ? [`… and ${blocked.length - 8} more pairs`] : []),
       reference: BANDS.staged.reference,
-    }
-  },
-}
-
-const vmGpudirectClique: Rule = {
-  id: 'vm-gpudirect-clique',
-  check: ({ hypervisor, pairs }) => {
-    if (!hypervisor.detected || pairs.length === 0 || pairs.every(p2pOk)) return undefined
-    return {
-      id: 'vm-gpudirect-clique',
-      severity: 'warn',
-      message:
-        'In a VM, P2P can be restored by putting the GPUs in one GPUDirect clique in the ' +
-        'hypervisor (QEMU vfio-pci x-nv-gpudirect-clique=<id> on every GPU; Cloud Hypervisor has ' +
-        'the same): measured 12–15 µs → 1.0–1.4 µs per small copy. Verify copied data afterwards: ' +
-        'GeForce cards under VFIO with a forced clique returned wrong data.',
-      facts: [
-        `hypervisor detected: ${hypervisor.from.join('; ')}`,
-        `${pairs.filter((p) => !p2pOk(p)).length} of ${pairs.length} pairs without reported P2P`,
-      ],
-      reference:
-        'noonghunna/club-3090 PR 890 (Proxmox q35, x-nv-gpudirect-clique, 15.23 → 1.01 µs); ' +
-        'cloud-hypervisor/cloud-hypervisor PR 6235 (12 → 1.4 µs); wrong data: NVIDIA/nccl issue ' +
-        '2335, NVIDIA/cuda-samples issue 390',
     }
   },
 }
