@@ -1,15 +1,15 @@
 #!/usr/bin/env node
-// npm run mutate:recheck -- <scope>: runs the mutants that SURVIVED the scope's last Stryker run
-// (reports/mutation/<scope>.json) against the scope's tests as they are now, one at a time, in a
+// npm run mutate:recheck -- <scope> [report]: runs the mutants that SURVIVED the scope's last Stryker
+// run (reports/mutation/<scope>.json, or the report a narrowed run wrote) against the scope's tests as they are now, one at a time, in a
 // scratch copy of src/ and test/. New tests only add kills, so the killed and timed-out mutants
 // of the report stay killed; a full `npm run mutate` reruns them all (an hour per scope on 2 cores).
 // Prints each survivor's fate and the score with the new kills, and writes
-// reports/mutation/<scope>.recheck.json (the still-surviving mutants, to kill or explain).
+// <report>.recheck.json beside the report (the still-surviving mutants, to kill or explain).
 import { spawnSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { SCOPES } from './mutate-scopes.mjs'
+import { SCOPES, testArgv } from './mutate-scopes.mjs'
 
 const scope = process.argv[2]
 const def = SCOPES[scope]
@@ -17,7 +17,8 @@ if (!def) {
   console.error(`mutate:recheck: name a scope: ${Object.keys(SCOPES).join(', ')}`)
   process.exit(2)
 }
-const reportFile = join('reports', 'mutation', `${scope}.json`)
+// The scope's report, or the one a narrowed run (`npm run mutate -- SCOPE --only GLOB`) wrote.
+const reportFile = process.argv[3] ?? join('reports', 'mutation', `${scope}.json`)
 let report
 try {
   report = JSON.parse(readFileSync(reportFile, 'utf8'))
@@ -43,9 +44,11 @@ function apply(source, m) {
   return `${head}${before}${m.replacement}${after}${end.line < lines.length ? '\n' : ''}${tail}`
 }
 
+const { argv, env } = testArgv(def, join(box, '.sim-cache'))
 const run = () =>
-  spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...def.tests], {
+  spawnSync(process.execPath, argv, {
     cwd: box,
+    env: { ...process.env, ...env },
     stdio: 'ignore',
     timeout: 120_000,
   })
@@ -86,6 +89,6 @@ rmSync(box, { recursive: true, force: true })
 const score = (100 * detected) / total
 console.log(`\n${scope}: ${detected} of ${total} mutants detected (${score.toFixed(2)} %), ${still.length} survive`)
 writeFileSync(
-  join('reports', 'mutation', `${scope}.recheck.json`),
+  reportFile.replace(/\.json$/, '.recheck.json'),
   `${JSON.stringify({ scope, detected, total, score, survivors: still }, null, 1)}\n`,
 )

@@ -13,6 +13,10 @@ export const SCOPES = {
   },
   diff: {
     mutate: ['src/diff/**/*.ts'],
+    // The diff tests build SIMULATED sets by parsing simulator text; no diff mutant can change
+    // them, so a run may cache them (test/sim-loaded.ts). Never for a scope that mutates the
+    // simulator or the parsers.
+    simCache: true,
     tests: [
       'test/unit/diff.test.ts',
       'test/unit/diff-gate.test.ts',
@@ -48,4 +52,14 @@ export const SCOPES = {
     tests: ['test/unit/topology/rules-grouping.test.ts', 'test/unit/topology/rules-acs.test.ts'],
   },
   resume: { mutate: ['src/run/_resume.ts'], tests: ['test/unit/resume.test.ts', 'test/unit/sweep-driver.test.ts'] },
+}
+
+/**
+ * The command that runs a scope's tests: one node process that imports every test file (node:test
+ * runs them in turn and exits 1 when one fails), not one process per file as `node --test` does,
+ * which halves the CPU time per mutant. `cacheDir`: where test/sim-loaded.ts may keep its sets.
+ */
+export function testArgv(def, cacheDir) {
+  const env = def.simCache && cacheDir ? { GPUCOMM_TEST_SIM_CACHE: cacheDir } : {}
+  return { argv: ['--import', 'tsx', ...def.tests.flatMap((t) => ['--import', `./${t}`]), '-e', ''], env }
 }

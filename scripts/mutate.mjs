@@ -8,8 +8,8 @@
 // on 2 cores it halves the test runners, so it is off by default).
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { SCOPES } from './mutate-scopes.mjs'
+import { join, resolve } from 'node:path'
+import { SCOPES, testArgv } from './mutate-scopes.mjs'
 
 const args = process.argv.slice(2)
 // --only GLOB narrows the scope's mutated files (a folder too large for one sitting).
@@ -26,7 +26,7 @@ mkdirSync(dir, { recursive: true })
 const config = {
   $schema: './node_modules/@stryker-mutator/core/schema/stryker-schema.json',
   testRunner: 'command',
-  commandRunner: { command: `node --import tsx --test --test-concurrency=1 ${def.tests.join(' ')}` },
+  commandRunner: { command: shellCommand(testArgv(def, resolve('.cache', 'mutate-sim'))) },
   mutate: only ? [only] : def.mutate,
   checkers: args.includes('--check') ? ['typescript'] : [],
   mutator: { excludedMutations: ['StringLiteral'] },
@@ -44,7 +44,19 @@ const config = {
   cleanTempDir: 'always',
 }
 const file = join(dir, `${scope}.config.json`)
-if (only) config.incrementalFile = join(dir, `${scope}.${only.replace(/[^\w.-]+/g, '_')}.incremental.json`)
+if (only) {
+  // A narrowed run keeps its own incremental file and report, so it never overwrites the
+  // scope's (npm run mutate:recheck -- SCOPE REPORT reads it).
+  const slug = only.replace(/[^\w.-]+/g, '_')
+  config.incrementalFile = join(dir, `${scope}.${slug}.incremental.json`)
+  config.htmlReporter.fileName = join(dir, `${scope}.${slug}.html`)
+  config.jsonReporter.fileName = join(dir, `${scope}.${slug}.json`)
+}
 writeFileSync(file, `${JSON.stringify(config, null, 1)}\n`)
+/** Stryker's command runner takes one shell line; the scopes' paths need no quoting. */
+function shellCommand({ argv, env }) {
+  const vars = Object.entries(env).map(([k, v]) => `${k}=${v}`)
+  return [...vars, 'node', ...argv.map((a) => (a === '' ? "''" : a))].join(' ')
+}
 const r = spawnSync('npx', ['stryker', 'run', file], { stdio: 'inherit' })
 process.exit(r.status ?? 1)

@@ -3,6 +3,10 @@
  * `simulate()` text read by the real parsers (the same rows an import would store), wrapped
  * as a `LoadedSet` without touching the disk. Deterministic for a given seed.
  */
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { deserialize, serialize } from 'node:v8'
 import type { Row } from '../src/model/index.ts'
 import { detectParser, parseText } from '../src/parsers/index.ts'
 import type { LoadedSet } from '../src/resultset/index.ts'
@@ -23,8 +27,24 @@ export interface SimLoadedSpec {
 /** The default sizes: 8 B … 64 MiB, ×4. */
 const SIZES = Array.from({ length: 13 }, (_, i) => 8 * 4 ** i)
 
-/** Builds the set in memory. */
+/**
+ * Builds the set in memory. With GPUCOMM_TEST_SIM_CACHE set (only `npm run mutate` sets it, for
+ * scopes that mutate neither the simulator nor the parsers), a set built once is read back from
+ * that directory, so each mutant's run skips simulating and parsing the same text again.
+ */
 export function simLoaded(spec: SimLoadedSpec): LoadedSet {
+  const dir = process.env.GPUCOMM_TEST_SIM_CACHE
+  if (!dir) return build(spec)
+  const file = join(dir, `${createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 32)}.v8`)
+  if (existsSync(file)) return deserialize(readFileSync(file)) as LoadedSet
+  const set = build(spec)
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(`${file}.${process.pid}.tmp`, serialize(set))
+  renameSync(`${file}.${process.pid}.tmp`, file)
+  return set
+}
+
+function build(spec: SimLoadedSpec): LoadedSet {
   const rows: Row[] = []
   const read = (text: string, file: string, trial: number): void => {
     const parser = detectParser(text)

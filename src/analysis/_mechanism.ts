@@ -129,8 +129,9 @@ export function judgePair(f: PairFit, ctx: MachineContext): PairJudgement {
   ev.push({
     strength: 3,
     fact:
-      `${measured}; ` +
-      `${id === 'undetermined' ? `published P2P ${rangeText(RANGES['p2p-pcie'])}, host-staged ${rangeText(staged)}` : `published ${id.startsWith('host') ? 'host-staged' : 'P2P'} copies ${rangeText(ownRange)}`}`,
+      id === 'undetermined'
+        ? `${measured}; published P2P ${rangeText(RANGES['p2p-pcie'])}, host-staged ${rangeText(staged)}`
+        : `${measured}; published ${id.startsWith('host') ? 'host-staged' : 'P2P'} copies ${rangeText(ownRange)}`,
     source: 'this set',
   })
   if (toolSays && id.startsWith('host') && f.alphaCi[1] < lowEdge(staged))
@@ -145,7 +146,10 @@ export function judgePair(f: PairFit, ctx: MachineContext): PairJudgement {
     conflicts.push({
       text:
         `peer access reported, but copies cost ${formatSeconds(v)}` +
-        `${v >= lowEdge(staged) ? ', as host-staged copies do' : `, more than any published P2P copy (${rangeText(p2pRange)})`}: check ACS/IOMMU (P2P requests redirected through the root complex), the driver, and ` +
+        (v >= lowEdge(staged)
+          ? ', as host-staged copies do'
+          : `, more than any published P2P copy (${rangeText(p2pRange)})`) +
+        ': check ACS/IOMMU (P2P requests redirected through the root complex), the driver, and ' +
         `whether P2P really is in use`,
       facts: [tool.peer.fact, measured],
     })

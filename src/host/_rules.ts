@@ -77,7 +77,8 @@ const aspm: Rule = {
       severity: 'warn',
       message:
         `PCIe Active State Power Management is on${savingPolicy ? ` (policy ${policy})` : ''}` +
-        `${on.length ? ` on ${on.length} GPU link${on.length === 1 ? '' : 's'}` : ''}: a link in L0s/L1 must wake before a copy crosses it, which adds its exit latency (the ` +
+        `${on.length ? ` on ${on.length} GPU link${on.length === 1 ? '' : 's'}` : ''}: a link in L0s/L1 must ` +
+        `wake before a copy crosses it, which adds its exit latency (the ` +
         `device reports it, lspci -vv "Exit Latency"; ` +
         `${MEASURE}). Remedy: runtime, echo performance > /sys/module/pcie_aspm/parameters/policy or echo 0 ` +
         `> /sys/bus/pci/devices/<gpu>/link/l1_aspm (root); kernel parameter pcie_aspm=off or ` +
@@ -87,6 +88,13 @@ const aspm: Rule = {
     }
   },
 }
+
+/** The BIOS settings deep-cstates names, which the OS cannot read. */
+const BIOS_AMD =
+  ' BIOS (AMD): Global C-State Control, DF C-States (the data fabric’s own idle states) and ' +
+  'APBDIS=1 (fixed fabric P-state) cannot be read from the OS: check them in BIOS setup.'
+const BIOS_OTHER =
+  ' BIOS: package C-states and any fabric/uncore power saving cannot be read from the OS: check them in BIOS setup.'
 
 const deepCstates: Rule = {
   id: 'deep-cstates',
@@ -112,7 +120,7 @@ const deepCstates: Rule = {
         `(keeping ` +
         `${shallow.join(', ') || 'none'}); kernel parameter processor.max_cstate=1 (ACPI) or intel_idle.max_cstate=1; cpufreq ` +
         `governor performance (cpupower frequency-set -g performance).` +
-        `${amd ? ' BIOS (AMD): Global C-State Control, DF C-States (the data fabric’s own idle states) and ' + 'APBDIS=1 (fixed fabric P-state) cannot be read from the OS: check them in BIOS setup.' : ' BIOS: package C-states and any fabric/uncore power saving cannot be read from the OS: ' + 'check them in BIOS setup.'}`,
+        (amd ? BIOS_AMD : BIOS_OTHER),
       facts: [
         `cpu0 idle states: ` +
           `${cpu.states.map((s) => `${s.name} ${us(s.exitLatencyS)}${s.disabled ? ' (disabled)' : ''}`).join(', ')}`,

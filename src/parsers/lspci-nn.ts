@@ -32,8 +32,11 @@ export interface LspciList {
   gpus: LspciNnDevice[]
 }
 
-const LINE =
-  /^((?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s+(.+?)\s+\[([0-9a-fA-F]{4})\]:\s+(.*?)\s*\[([0-9a-fA-F]{4}:[0-9a-fA-F]{4})\](?:\s+\(rev [0-9a-fA-F]+\))?(?:\s+\(prog-if.*)?\s*$/
+/** One `lspci -nn` line: address, class name, [class], device name, [vendor:device], (rev), (prog-if). */
+const LINE = new RegExp(
+  String.raw`^((?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s+(.+?)\s+\[([0-9a-fA-F]{4})\]:` +
+    String.raw`\s+(.*?)\s*\[([0-9a-fA-F]{4}:[0-9a-fA-F]{4})\](?:\s+\(rev [0-9a-fA-F]+\))?(?:\s+\(prog-if.*)?\s*$`,
+)
 
 class LspciNnParser implements LineParser {
   private readonly devices: LspciNnDevice[] = []

@@ -110,8 +110,11 @@ th{background:#f4f4f4}.sim{background:#b00020;color:#fff;padding:.4em ` +
 
 /** Writes the whole page: one self-contained HTML file (vega bundles inlined, no network). */
 export function renderHtml(page: ReportPage): string {
-  const figure = (c: ReportChart): Html =>
-    html`<figure class="chart" id="fig-${c.id}"><figcaption><b>${c.title}</b>${c.caption ? html` <span class="caption">${c.caption}</span>` : ''}</figcaption><div class="vis" data-chart="${c.id}"></div></figure>\n`
+  const figure = (c: ReportChart): Html => {
+    const caption = c.caption ? html` <span class="caption">${c.caption}</span>` : ''
+    const vis = html`<div class="vis" data-chart="${c.id}"></div>`
+    return html`<figure class="chart" id="fig-${c.id}"><figcaption><b>${c.title}</b>${caption}</figcaption>${vis}</figure>\n`
+  }
   const sections = page.sections.map(
     (s) => html`<section id="${s.id}"><h2>${s.title}</h2>\n${s.body}\n${(s.charts ?? []).map(figure)}</section>\n`,
   )

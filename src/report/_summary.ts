@@ -129,11 +129,14 @@ function diffLines(d: DiffResult | undefined): string[] {
   const worse = sig.filter((c) => c.regression).length
   const top = [...sig].sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta))[0]
   const changed = d.cells.filter((c) => c.changed?.length)
+  const largest = top
+    ? `; the largest is ${cellName(top)}: ${formatValue(top.a.median, top.unit)} → ` +
+      `${formatValue(top.b.median, top.unit)} (${pct(top.delta)})`
+    : ''
   const lines = [
     `Against the baseline ${d.a.id}: ${sig.length} of ` +
       `${d.cells.length} cells changed significantly (${worse} worse, ` +
-      `${sig.length - worse} better)` +
-      `${top ? `; the largest is ${cellName(top)}: ${formatValue(top.a.median, top.unit)} → ` + `${formatValue(top.b.median, top.unit)} (${pct(top.delta)})` : ''}.`,
+      `${sig.length - worse} better)${largest}.`,
   ]
   if (changed.length)
     lines.push(

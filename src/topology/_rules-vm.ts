@@ -11,9 +11,8 @@ export const vmDetected: Rule = {
           id: 'vm-detected',
           severity: 'warn',
           message:
-            `Running in a virtual machine` +
-            `${hypervisor.sysVendor ? ` (${hypervisor.sysVendor}${hypervisor.productName ? `, ${hypervisor.productName}` : ''})` : ''}: GPUs are passed through to it and the PCIe topology seen here is the one the hypervisor ` +
-            `presents; P2P needs the hypervisor's help.`,
+            `Running in a virtual machine${vendorText(hypervisor)}: GPUs are passed through to it and the PCIe ` +
+            `topology seen here is the one the hypervisor presents; P2P needs the hypervisor's help.`,
           facts: hypervisor.from,
         }
       : undefined,
@@ -41,4 +40,10 @@ export const vmGpudirectClique: Rule = {
         '2335, NVIDIA/cuda-samples issue 390',
     }
   },
+}
+
+/** " (vendor, product)" as DMI names the machine, or nothing. */
+function vendorText(h: { sysVendor?: string; productName?: string }): string {
+  if (!h.sysVendor) return ''
+  return ` (${h.sysVendor}${h.productName ? `, ${h.productName}` : ''})`
 }
