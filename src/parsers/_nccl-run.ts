@@ -11,8 +11,9 @@ import { CollectiveEvidence } from './_nccl-collective.ts'
 import type { Device } from './_nccl-meta.ts'
 import type { NamedFrom } from './_nccl-naming.ts'
 import type { Block, Layout, ParsedRow } from './_nccl-row.ts'
+import { runMeta } from './_nccl-run-meta.ts'
 import { requestedSize } from './_nccl-sizes.ts'
-import { isUInt, num, scaledDecimal } from './_nccl-tokens.ts'
+import { isUInt, num } from './_nccl-tokens.ts'
 
 /** Rows held back at most while the collective/ranks are undecided; then they go out as known. */
 const PENDING_CAP = 20_000
@@ -269,34 +270,6 @@ export class Run {
 
   /** What the run says about itself (meta of one run). */
   meta(): Record<string, unknown> {
-    const m: Record<string, unknown> = { ...this.info }
-    if (this.collective !== undefined || this.tableRows > 0) m.collective = this.collectiveName()
-    if (this.collectiveFrom) m.collectiveFrom = this.collectiveFrom
-    if (this.program) m.program = this.program
-    const r = this.ranks()
-    if (r.n !== undefined) Object.assign(m, { ranks: r.n, ranksFrom: r.from })
-    if (this.devices.length) {
-      m.devices = this.devices
-      m.hosts = [...new Set(this.devices.map((x) => x.host).filter((h) => h !== undefined))]
-      const groups = new Set(this.devices.map((x) => x.group ?? 0))
-      if (groups.size > 1) m.groups = groups.size
-    }
-    if (this.params) m.params = this.params
-    if (this.modes.length) m.modes = this.modes
-    if (this.layout)
-      m.columns = { ...this.layout, timeLabel: this.timeLabel, timeUnit: this.timeExp === -3 ? 'ms' : 'us' }
-    m.tableRows = this.tableRows
-    m.rows = this.emitted
-    if (this.avg)
-      Object.assign(m, {
-        avgBusBandwidth: scaledDecimal(String(this.avg.value), 9),
-        ...(this.avg.status ? { avgBusBandwidthStatus: this.avg.status } : {}),
-      })
-    if (this.oob) m.outOfBounds = { count: this.oob.value, ...(this.oob.status ? { status: this.oob.status } : {}) }
-    if (this.maxDeviation !== undefined) m.maxDeviation = this.maxDeviation
-    if (this.wrongElements > 0) m.wrongElements = this.wrongElements
-    m.complete = this.footer
-    if (this.concluded) m.concluded = true
-    return m
+    return runMeta(this)
   }
 }
