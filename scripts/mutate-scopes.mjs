@@ -22,6 +22,7 @@ export const SCOPES = {
       'test/unit/diff-gate.test.ts',
       'test/unit/diff-project.test.ts',
       'test/unit/diff-requested.test.ts',
+      'test/unit/diff-edges.test.ts',
     ],
   },
   parsers: {
@@ -35,6 +36,40 @@ export const SCOPES = {
       'test/unit/parsers-detect.test.ts',
       'test/unit/parsers/native.test.ts',
       'test/unit/parsers/topology-parsers.test.ts',
+    ],
+  },
+  // The parsers folder by format: each part's mutants against the tests of that format only
+  // (a run of all eight parser test files costs about 10 s of CPU per mutant). A mutant that
+  // only another format's tests would kill counts as surviving here, so the scores are lower
+  // bounds. Together the parts cover every file of src/parsers.
+  'parsers-nccl': {
+    mutate: ['src/parsers/{_nccl-*,nccl-tests-*}.ts'],
+    tests: [
+      'test/unit/parsers-nccl-tests.test.ts',
+      'test/unit/parsers-nccl-rows.test.ts',
+      'test/unit/parsers-nccl-naming.test.ts',
+      'test/unit/parsers-srun-label.test.ts',
+      'test/unit/parsers-hostile.test.ts',
+    ],
+  },
+  'parsers-p2p': {
+    mutate: ['src/parsers/{p2p-bandwidth-latency,_p2p-*,_matrix-common}.ts'],
+    tests: ['test/unit/parsers-p2p.test.ts', 'test/unit/parsers-detect.test.ts'],
+  },
+  'parsers-nvbw': {
+    mutate: ['src/parsers/{nvbandwidth*,_nvbw-*}.ts'],
+    tests: ['test/unit/parsers-nvbandwidth.test.ts', 'test/unit/parsers-quirks.test.ts'],
+  },
+  'parsers-topo': {
+    mutate: ['src/parsers/{nvidia-smi-topo-*,_topo-matrix,lspci-*,iommu-groups,_pci-chain}.ts'],
+    tests: ['test/unit/parsers/topology-parsers.test.ts', 'test/unit/parsers-quirks.test.ts'],
+  },
+  'parsers-rest': {
+    mutate: ['src/parsers/{native,_text,registry,index}.ts'],
+    tests: [
+      'test/unit/parsers/native.test.ts',
+      'test/unit/parsers-detect.test.ts',
+      'test/unit/parsers-srun-label.test.ts',
     ],
   },
   analysis: {

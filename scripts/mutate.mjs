@@ -32,8 +32,10 @@ const config = {
   mutator: { excludedMutations: ['StringLiteral'] },
   tsconfigFile: 'tsconfig.json',
   coverageAnalysis: 'off',
-  concurrency: 2,
-  timeoutMS: 20000,
+  concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 2),
+  // Generous: on a shared 2-core machine a run can wait for the CPU long enough to look like a
+  // mutant that hangs, and a timed-out mutant counts as killed.
+  timeoutMS: 60000,
   incremental: true,
   incrementalFile: join(dir, `${scope}.incremental.json`),
   ignorePatterns: ['results', 'reports', 'dist', 'dist.tmp', '.cache', 'test/output', 'bench/results.json'],

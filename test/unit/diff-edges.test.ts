@@ -1,0 +1,154 @@
+/**
+ * diffSets at its edges, on generated sets (seeded log-normal samples): the relative delta's
+ * zeros, alpha's bounds, the warnings a diff prints about its sets and cells, cells with a
+ * wrong-count metric, the counts of each side, and which regressions the gate keeps.
+ * Expected values are worked out from the definitions in the comments, not from the code.
+ */
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import type { DiffResult } from '../../src/diff/index.ts'
+import { diffSets, regressions, relDelta } from '../../src/diff/index.ts'
+import { makeRow } from '../../src/model/index.ts'
+import type { LoadedSet } from '../../src/resultset/index.ts'
+import { genSet } from '../diff-gen.ts'
+
+const harness = (re: RegExp) => (e: Error & { code?: number }) =>
+  e.name === 'HarnessError' && e.code === 2 && re.test(e.message)
+
+test('relDelta: (b − a)/a; 0 when both are 0; ±∞ when only a is 0', () => {
+  assert.equal(relDelta(4, 5), 0.25)
+  assert.equal(relDelta(4, 3), -0.25)
+  assert.equal(relDelta(-2, -3), 0.5)
+  assert.equal(relDelta(0, 0), 0)
+  assert.equal(relDelta(0, 5), Infinity)
+  assert.equal(relDelta(0, -5), -Infinity)
+})
+
+test('alpha must lie strictly between 0 and 1 (exit 2); 0.5 and 0.001 are taken', () => {
+  const a = genSet({ seed: 1, pairs: 1, sizes: 1, n: 6 })
+  for (const alpha of [0, 1, -0.1, 1.5, Number.NaN])
+    assert.throws(() => diffSets(a, a, { alpha }), harness(/alpha must be between 0 and 1/))
+  assert.equal(diffSets(a, a, { alpha: 0.5 }).alpha, 0.5)
+  assert.equal(diffSets(a, a, { alpha: 0.001 }).alpha, 0.001)
+})
+
+test('each side: its id, origin, rows and cells (wrong-count cells included); one simulated side needs allowSim', () => {
+  const a = genSet({ seed: 2, pairs: 2, sizes: 2, n: 6 })
+  const b = genSet({ seed: 3, pairs: 1, sizes: 3, n: 5 })
+  const wrongB = makeRow({
+    bench: 'p2p.latency',
+    metric: 'wrong',
+    unit: 'count',
+    value: 1,
+    source: { file: 'x', line: 1 },
+  })
+  const r = diffSets(a, { ...b, rows: [...b.rows, wrongB] })
+  // A: 2 pairs × 2 sizes × 2 metrics = 8 cells of 6 rows; B: 1 × 3 × 2 = 6 cells of 5, + 1 wrong cell.
+  assert.deepEqual([r.a.cells, r.a.rows, r.a.id, r.a.origin, r.a.simulated], [8, 48, a.manifest.id, 'sweep', false])
+  assert.deepEqual([r.b.cells, r.b.rows, r.b.dir], [7, 31, b.dir])
+  // In both: pair 0 at sizes 8 B and 32 B, two metrics. Only A: pair 1 (4 cells). Only B: pair 0 at
+  // 128 B (2 cells). The wrong cell is neither compared nor listed as only-B: it is an error.
+  assert.deepEqual([r.cells.length, r.onlyA.length, r.onlyB.length], [4, 4, 2])
+  assert.equal(r.errors.length, 1)
+  assert.ok(r.onlyB.every((k) => k.includes('size=128')))
+  // Two real sets: not simulated, no SIMULATED line.
+  assert.equal(r.simulated, false)
+  assert.ok(!r.warnings.some((w) => w.includes('SIMULATED')))
+})
+
+test('warnings: unreadable lines, an empty side, SIMULATED sides, nothing in common, no geomean, folded cell warnings', () => {
+  const a = genSet({ seed: 4, pairs: 1, sizes: 2, n: 6 })
+  const diag = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ line: i + 1, severity: 'warn' as const, code: 'x', message: 'x' }))
+  const withDiag = (s: LoadedSet, n: number): LoadedSet => ({ ...s, diagnostics: diag(n) }) as LoadedSet
+  let r = diffSets(withDiag(a, 1), withDiag(a, 2))
+  assert.ok(r.warnings.includes(`A: 1 unreadable line in ${a.dir} skipped`), r.warnings.join('\n'))
+  assert.ok(r.warnings.includes(`B: 2 unreadable lines in ${a.dir} skipped`), r.warnings.join('\n'))
+  assert.ok(!r.warnings.some((w) => /holds no rows|nothing to compare/.test(w)))
+
+  const empty: LoadedSet = { ...a, dir: 'empty-set', rows: [] }
+  r = diffSets(a, empty)
+  assert.ok(r.warnings.includes('B: empty-set holds no rows'), r.warnings.join('\n'))
+  assert.ok(!r.warnings.some((w) => w.startsWith('A:')))
+  assert.ok(r.warnings.some((w) => w.startsWith('no cell is found in both sets')))
+  assert.deepEqual(r.geomeans, [])
+
+  const simA = genSet({ seed: 5, pairs: 1, sizes: 1, n: 6 }, { simulated: true, dir: 'sim-a' })
+  const simB = genSet({ seed: 6, pairs: 1, sizes: 1, n: 6 }, { simulated: true, dir: 'sim-b' })
+  assert.ok(diffSets(simA, simB).warnings.includes('SIMULATED data: sim-a and sim-b'))
+  assert.ok(diffSets(a, simB, { allowSim: true }).warnings.includes('SIMULATED data: sim-b'))
+  assert.ok(diffSets(simA, a, { allowSim: true }).warnings.includes('SIMULATED data: sim-a'))
+
+  // A zero median in one latency cell: no latency geomean (and a warning), bandwidth's stays.
+  const zeroed = {
+    ...a,
+    rows: a.rows.map((x) => (x.metric === 'latency' && x.sizeBytes === 8 ? { ...x, value: 0 } : x)),
+  }
+  r = diffSets(zeroed, a)
+  assert.deepEqual(
+    r.geomeans.map((g) => g.metric),
+    ['bandwidth'],
+  )
+  assert.ok(r.warnings.includes('no geomean for metric latency: some medians are zero or negative'))
+
+  // n = 3 a side: every one of the 4 cells warns on each side, folded into one line per side.
+  const small = genSet({ seed: 7, pairs: 1, sizes: 2, n: 3 })
+  const one = genSet({ seed: 8, pairs: 1, sizes: 1, n: 3 })
+  r = diffSets(small, genSet({ seed: 9, pairs: 1, sizes: 2, n: 6 }))
+  const folded = r.warnings.filter((w) => w.startsWith('A: n = 3'))
+  assert.equal(folded.length, 1)
+  assert.match(folded[0] as string, /\(4 cells\)$/)
+  assert.ok(!r.warnings.some((w) => w.startsWith('B: n =')))
+  // One size: 2 cells; one cell of one metric gives "(1 cell)".
+  r = diffSets(one, one)
+  assert.match(r.warnings.find((w) => w.startsWith('A: n = 3')) as string, /\(2 cells\)$/)
+  const oneCell = { ...one, rows: one.rows.filter((x) => x.metric === 'latency') }
+  r = diffSets(oneCell, oneCell)
+  assert.match(r.warnings.find((w) => w.startsWith('B: n = 3')) as string, /\(1 cell\)$/)
+})
+
+test('a cell: delta and direction, exact p, regression or improvement; busbw untested keeps p NaN', () => {
+  // Latency 20 % slower in B and bandwidth 20 % lower: both significant regressions.
+  const a = genSet({ seed: 10, pairs: 1, sizes: 1, n: 12, sigma: 0.01 })
+  const b = genSet({ seed: 11, pairs: 1, sizes: 1, n: 12, sigma: 0.01, shift: 0.25 })
+  const r = diffSets(a, b)
+  const lat = r.cells.find((c) => c.metric === 'latency')!
+  const bw = r.cells.find((c) => c.metric === 'bandwidth')!
+  assert.deepEqual([lat.better, bw.better], ['lower', 'higher'])
+  assert.ok(Math.abs(lat.delta - 0.25) < 0.02 && Math.abs(lat.worse - lat.delta) < 1e-15)
+  assert.ok(Math.abs(bw.delta + 0.2) < 0.02 && Math.abs(bw.worse + bw.delta) < 1e-15)
+  for (const c of [lat, bw]) {
+    assert.ok(c.tested && c.reachable && c.significant && c.regression && c.p <= 0.05, c.key)
+    assert.equal(c.exact, true)
+    assert.equal(c.delta, relDelta(c.a.median, c.b.median))
+  }
+  // The other way round: significant, and an improvement, not a regression.
+  const back = diffSets(b, a)
+  assert.ok(back.cells.every((c) => c.significant && !c.regression && c.worse < 0))
+  // An untested metric keeps p NaN: busbw rows are shown without a test unless asked for.
+  const bus = (s: LoadedSet): LoadedSet => ({
+    ...s,
+    rows: s.rows
+      .filter((x) => x.metric === 'bandwidth')
+      .map((x) => ({ ...x, bench: 'nccl.all_reduce', metric: 'busbw' as const })),
+  })
+  const rb = diffSets(bus(a), bus(b))
+  assert.ok(rb.cells.length > 0 && rb.cells.every((c) => !c.tested && Number.isNaN(c.p) && !c.significant))
+  const asked = diffSets(bus(a), bus(b), { metrics: ['busbw'] })
+  assert.ok(asked.cells.every((c) => c.tested && c.p <= 0.05))
+})
+
+test('regressions: worse than PCT percent strictly, worst first, BH q ≤ alpha unless correction none', () => {
+  const cell = (key: string, worse: number, q: number, regression = true) => ({ key, worse, q, regression })
+  const r = {
+    alpha: 0.05,
+    cells: [cell('a', 0.1, 0.01), cell('b', 0.3, 0.2), cell('c', 0.2, 0.05), cell('d', 0.5, 0.01, false)],
+  } as unknown as DiffResult
+  const keys = (cs: { key: string }[]) => cs.map((c) => c.key)
+  // 'b' is past alpha after BH; 'd' is not a regression; q = alpha exactly counts.
+  assert.deepEqual(keys(regressions(r, 5)), ['c', 'a'])
+  assert.deepEqual(keys(regressions(r, 5, 'none')), ['b', 'c', 'a'])
+  // Strictly more than PCT: 10 % worse is not more than 10 %.
+  assert.deepEqual(keys(regressions(r, 10)), ['c'])
+  assert.deepEqual(keys(regressions(r, 20, 'none')), ['b'])
+})
