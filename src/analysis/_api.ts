@@ -1,15 +1,13 @@
 /** The async entry points: load a set (and its topology capture) from a directory, then analyze or compare. */
 
-import type { LoadedSet, ReadSet } from '../resultset/index.ts'
-import { loadSamples, loadSet } from '../resultset/index.ts'
+import type { ReadSet } from '../resultset/index.ts'
+import { loadSamples } from '../resultset/index.ts'
 import type { AnalyzeOptions } from './_analyze.ts'
 import { analyzeSet } from './_analyze.ts'
 import type { CompareOptions } from './_compare.ts'
 import { compareSet } from './_compare.ts'
 import { loadTopology } from './_topology.ts'
 import type { Analysis, Comparison } from './_types.ts'
-
-const load = async (set: string | LoadedSet): Promise<LoadedSet> => (typeof set === 'string' ? loadSet(set) : set)
 
 /**
  * Analyzes a result set (a directory or an already loaded set): α–β fits per pair and
@@ -26,6 +24,7 @@ export async function analyze(set: string | ReadSet, opts: AnalyzeOptions = {}):
 }
 
 /** Compares the values of one axis (default `grouping`) per bench and size; with `model`, the decode model. */
-export async function compare(set: string | LoadedSet, opts: CompareOptions = {}): Promise<Comparison> {
-  return compareSet(await load(set), opts)
+export async function compare(set: string | ReadSet, opts: CompareOptions = {}): Promise<Comparison> {
+  // Rows replayed from 12 bytes each (loadSamples); compare keeps values, not rows.
+  return compareSet(typeof set === 'string' ? await loadSamples(set) : set, opts)
 }

@@ -8,8 +8,10 @@
  */
 import { badInput } from '../errors/index.ts'
 import type { Row } from '../model/index.ts'
-import type { LoadedSet } from '../resultset/index.ts'
+import type { ReadSet } from '../resultset/index.ts'
 import { mannWhitney, medianOf, sortSample, summarize } from '../stats/index.ts'
+import type { Cell } from './_compare-index.ts'
+import { cellOf, indexTimes } from './_compare-index.ts'
 import { conclusions } from './_conclusion.ts'
 import { decodeModel } from './_decode.ts'
 import type { BenchComparison, Comparison, GroupingStat, ModelPreset, SizeComparison } from './_types.ts'
@@ -40,40 +42,7 @@ export function axisValue(r: Row, by: string): string | undefined {
   return v === undefined || v === null ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v)
 }
 
-const isTime = (r: Row): boolean =>
-  r.unit === 's' &&
-  (r.metric === 'time' || r.metric === 'latency') &&
-  !(r.timer === 'cpu' && r.bench.startsWith('p2p.')) &&
-  r.sizeBytes !== null
-const whoOf = (r: Row): string =>
-  r.group ?? (r.src !== null ? `${r.src}→${r.dst ?? '?'}` : r.ranks !== null ? `ranks=${r.ranks}` : '-')
-/**
- * The launch a row came from: its sweep point (which names the trial), or for imported rows
- * (no point) the file it was read from, with its trial number.
- */
-const trialOf = (r: Row): string => `${r.point ?? r.source.file}|${r.trial}`
 const finiteOrNull = (v: number): number | null => (Number.isFinite(v) ? v : null)
-
-/** Time rows of the set, bench → size → axis value → rows; in-place rows only where no out-of-place exist. */
-function index(rows: readonly Row[], by: string): Map<string, Map<number, Map<string, Row[]>>> {
-  const oop = new Set(rows.filter((r) => r.placement === 'out-of-place').map((r) => r.bench))
-  const out = new Map<string, Map<number, Map<string, Row[]>>>()
-  for (const r of rows) {
-    if (!isTime(r) || (r.placement === 'in-place' && oop.has(r.bench))) continue
-    const g = axisValue(r, by)
-    if (g === undefined) continue
-    const bench = out.get(r.bench) ?? new Map<number, Map<string, Row[]>>()
-    out.set(r.bench, bench)
-    // Keyed by the requested size: all_gather's 8 B and 16 B requests both print 0 B.
-    const z = r.requestedBytes ?? (r.sizeBytes as number)
-    const size = bench.get(z) ?? new Map<string, Row[]>()
-    bench.set(z, size)
-    const list = size.get(g) ?? []
-    size.set(g, list)
-    list.push(r)
-  }
-  return out
-}
 
 /**
  * Each launch's value of each group: the median of what that group printed in that launch
@@ -81,17 +50,9 @@ function index(rows: readonly Row[], by: string): Map<string, Map<number, Map<st
  * appearance. A launch is the unit of replication: iterations of one launch share its
  * clocks, placement and state, so they are not independent samples.
  */
-function perLaunch(rows: readonly Row[]): Map<string, Map<string, number>> {
-  const raw = new Map<string, Map<string, number[]>>()
-  for (const r of rows) {
-    const launch = raw.get(trialOf(r)) ?? new Map<string, number[]>()
-    raw.set(trialOf(r), launch)
-    const vs = launch.get(whoOf(r)) ?? []
-    launch.set(whoOf(r), vs)
-    vs.push(r.value)
-  }
+function perLaunch(cell: Cell): Map<string, Map<string, number>> {
   const out = new Map<string, Map<string, number>>()
-  for (const [t, groups] of raw)
+  for (const [t, groups] of cell.launches)
     out.set(
       t,
       new Map([...groups].map(([g, vs]) => [g, vs.length === 1 ? (vs[0] as number) : medianOf(sortSample(vs))])),
@@ -99,21 +60,24 @@ function perLaunch(rows: readonly Row[]): Map<string, Map<string, number>> {
   return out
 }
 
+const maxOf = (cell: Cell): number[] => [...perLaunch(cell).values()].map((groups) => Math.max(...groups.values()))
+
 /**
  * One value per trial: the slowest of the groups that ran in it (a decode step waits for
  * the slowest group), each group taken as the median of its values in that launch.
  */
 export function perTrialMax(rows: readonly Row[]): number[] {
-  return [...perLaunch(rows).values()].map((groups) => Math.max(...groups.values()))
+  return maxOf(cellOf(rows))
 }
 
-function statOf(grouping: string, rows: readonly Row[], pool: boolean): GroupingStat {
-  const byGroup = new Map<string, number[]>()
-  for (const r of rows) byGroup.set(whoOf(r), [...(byGroup.get(whoOf(r)) ?? []), r.value])
-  const groups = [...byGroup].map(([group, v]) => ({ group, n: v.length, median: summarize(v).median }))
+function statOf(grouping: string, cell: Cell, pool: boolean): GroupingStat {
+  const groups = cell.groups.map((group) => {
+    const v = [...cell.launches.values()].flatMap((l) => l.get(group) ?? [])
+    return { group, n: v.length, median: summarize(v).median }
+  })
   const concurrent = groups.length > 1 && !pool
   // One value per launch on every path, so both sides of a test count launches, not iterations.
-  const values = concurrent ? perTrialMax(rows) : [...perLaunch(rows).values()].flatMap((g) => [...g.values()])
+  const values = concurrent ? maxOf(cell) : [...perLaunch(cell).values()].flatMap((g) => [...g.values()])
   const s = summarize(values)
   return {
     grouping,
@@ -126,9 +90,9 @@ function statOf(grouping: string, rows: readonly Row[], pool: boolean): Grouping
   }
 }
 
-function sizeComparison(sizeBytes: number, byValue: Map<string, Row[]>, pool: boolean): SizeComparison {
+function sizeComparison(sizeBytes: number, byValue: Map<string, Cell>, pool: boolean): SizeComparison {
   const groupings = [...byValue]
-    .map(([g, rows]) => statOf(g, rows, pool))
+    .map(([g, cell]) => statOf(g, cell, pool))
     .sort((a, b) => a.grouping.localeCompare(b.grouping))
   if (groupings.length < 2) return { sizeBytes, groupings, winner: null, ratio: null, p: null }
   const fast = [...groupings].sort((a, b) => a.median - b.median)
@@ -148,16 +112,19 @@ function otherAxes(by: string): string {
   return `${rest.slice(0, -1).join(', ')} or ${rest[rest.length - 1]}`
 }
 
-/** Compares the values of one axis in a loaded set (pure). */
-export function compareSet(set: LoadedSet, opts: CompareOptions = {}): Comparison {
+/**
+ * Compares the values of one axis in a set (pure): rows in memory or replayed (loadSamples),
+ * read twice, keeping values and not rows (`indexTimes`).
+ */
+export function compareSet(set: ReadSet, opts: CompareOptions = {}): Comparison {
   const by = opts.by ?? 'grouping'
   const pool = opts.pool ?? false
-  const idx = index(set.rows, by)
+  const { index: idx, any } = indexTimes(set.rows, (r) => axisValue(r, by))
   const warnings: string[] = []
   if (idx.size === 0 && opts.model)
     warnings.push(`no time rows with message sizes carry "${by}": nothing to compare, decode model only`)
   else if (idx.size === 0) {
-    if (!set.rows.some(isTime)) throw badInput(`${set.dir}: no time rows with message sizes to compare`)
+    if (!any) throw badInput(`${set.dir}: no time rows with message sizes to compare`)
     throw badInput(`${set.dir}: no time rows carry "${by}"; try --by ${otherAxes(by)}`)
   }
   const benches: BenchComparison[] = [...idx]
@@ -181,12 +148,12 @@ export function compareSet(set: LoadedSet, opts: CompareOptions = {}): Compariso
 }
 
 /** Ranks of each axis value when all its rows agree (what the α–β reason needs). */
-function ranksOf(sizes: Map<number, Map<string, Row[]>>): Map<string, number> {
+function ranksOf(sizes: Map<number, Map<string, Cell>>): Map<string, number> {
   const seen = new Map<string, Set<number | null>>()
   for (const m of sizes.values())
-    for (const [g, rows] of m) {
+    for (const [g, cell] of m) {
       const s = seen.get(g) ?? new Set<number | null>()
-      for (const r of rows) s.add(r.ranks)
+      for (const r of cell.ranks) s.add(r)
       seen.set(g, s)
     }
   const out = new Map<string, number>()

@@ -11,7 +11,8 @@
  * batch / communication time per step: what the GPUs could not beat even with free compute.
  */
 import type { Row } from '../model/index.ts'
-import type { LoadedSet } from '../resultset/index.ts'
+import { rowMemo } from '../model/index.ts'
+import type { ReadSet } from '../resultset/index.ts'
 import { medianOf, sortSample } from '../stats/index.ts'
 import { US } from '../units/index.ts'
 import { fitSeries } from './_alphabeta.ts'
@@ -25,11 +26,46 @@ const med = (v: readonly number[]): number => medianOf(sortSample(v))
 const isTime = (r: Row): boolean =>
   r.unit === 's' && r.metric === 'time' && r.sizeBytes !== null && r.placement !== 'in-place'
 
-/** Median time per size of some rows, sorted by size. */
-function curve(rows: readonly Row[]): XY[] {
-  const by = new Map<number, number[]>()
-  for (const r of rows) by.set(r.sizeBytes as number, [...(by.get(r.sizeBytes as number) ?? []), r.value])
-  return [...by].sort(([a], [b]) => a - b).map(([x, v]) => ({ x, y: med(v) }))
+/** Time values by size. */
+type BySize = Map<number, number[]>
+/** The all_reduce times by grouping name (`tpN`, or `ranks=N`), with the rank counts of its rows. */
+type ByGrouping = Map<string, { ranks: Set<number | null>; bySize: BySize }>
+
+/**
+ * The all_reduce and sendrecv times of a set, in one pass that keeps values, not rows (rows
+ * replayed from a SampleSet, one shared object per group of conditions, work as well).
+ */
+function timesOf(rows: Iterable<Row>): { ar: ByGrouping; arCount: number; sr: BySize } {
+  const ar: ByGrouping = new Map()
+  const sr: BySize = new Map()
+  let arCount = 0
+  const add = (by: BySize, size: number): number[] => {
+    let v = by.get(size)
+    if (v === undefined) by.set(size, (v = []))
+    return v
+  }
+  const target = rowMemo((r): number[] | undefined => {
+    if (!isTime(r)) return undefined
+    if (r.bench === 'nccl.sendrecv') return add(sr, r.sizeBytes as number)
+    if (r.bench !== 'nccl.all_reduce') return undefined
+    const name = r.grouping ?? `ranks=${r.ranks}`
+    let g = ar.get(name)
+    if (g === undefined) ar.set(name, (g = { ranks: new Set(), bySize: new Map() }))
+    g.ranks.add(r.ranks)
+    return add(g.bySize, r.sizeBytes as number)
+  })
+  for (const r of rows) {
+    const t = target(r)
+    if (t === undefined) continue
+    t.push(r.value)
+    if (r.bench === 'nccl.all_reduce') arCount++
+  }
+  return { ar, arCount, sr }
+}
+
+/** Median time per size, sorted by size. */
+function curve(by: BySize | undefined): XY[] {
+  return [...(by ?? [])].sort(([a], [b]) => a - b).map(([x, v]) => ({ x, y: med(v) }))
 }
 
 /** Time at `size` on a measured curve: exact, on the α–β line through its neighbours, or from the fit beyond it. */
@@ -53,17 +89,13 @@ export function timeAt(c: readonly XY[], size: number): { t: number; from: Decod
 }
 
 /** The grouping whose all_reduce rows ran on `ranks` GPUs (by name tpN first, then by ranks). */
-function groupingFor(rows: readonly Row[], ranks: number): string | null {
-  const names = [...new Set(rows.map((r) => r.grouping ?? `ranks=${r.ranks}`))]
-  return (
-    names.find((g) => g.toLowerCase() === `tp${ranks}`) ??
-    names.find((g) => rows.some((r) => (r.grouping ?? `ranks=${r.ranks}`) === g && r.ranks === ranks)) ??
-    null
-  )
+function groupingFor(ar: ByGrouping, ranks: number): string | null {
+  const names = [...ar.keys()]
+  return names.find((g) => g.toLowerCase() === `tp${ranks}`) ?? names.find((g) => ar.get(g)?.ranks.has(ranks)) ?? null
 }
 
 /** The p2p floor: median α over cross-GPU pair fits (P2P-enabled ones when measured), and the pair time at a payload. */
-function p2pFloor(rows: readonly Row[], payload: number): { alpha: number; at: number } | null {
+function p2pFloor(rows: Iterable<Row>, payload: number): { alpha: number; at: number } | null {
   const pairs = buildSeries(rows).filter(
     (s) => s.id.src !== undefined && s.id.dst !== undefined && s.id.src !== s.id.dst,
   )
@@ -80,12 +112,11 @@ function plan(
   pp: number,
   m: ModelPreset,
   payload: number,
-  ar: Row[],
+  ar: ByGrouping,
   sendRecv: { t: number | null; from: string },
 ): DecodePlan {
   const grouping = groupingFor(ar, tp)
-  const rows = grouping ? ar.filter((r) => (r.grouping ?? `ranks=${r.ranks}`) === grouping) : []
-  const at = timeAt(curve(rows), payload)
+  const at = timeAt(curve(grouping ? ar.get(grouping)?.bySize : undefined), payload)
   const allreduces = m.layers * m.allreducesPerLayer
   const sendRecvs = pp - 1
   const allreduceTime = Number.isFinite(at.t) ? at.t : null
@@ -142,24 +173,21 @@ function supported(
 }
 
 /** The decode-step model for a set and a resolved preset. */
-export function decodeModel(set: LoadedSet, m: ModelPreset): DecodeModel {
+export function decodeModel(set: ReadSet, m: ModelPreset): DecodeModel {
   const payloadBytes = m.batch * m.hidden * m.dtypeBytes
-  const ar = set.rows.filter((r) => r.bench === 'nccl.all_reduce' && isTime(r))
+  const { ar, arCount, sr } = timesOf(set.rows)
   const notes: string[] = []
-  const srRows = set.rows.filter((r) => r.bench === 'nccl.sendrecv' && isTime(r))
   const p2p = p2pFloor(set.rows, payloadBytes)
   let sendRecv: { t: number | null; from: string } = { t: null, from: 'not measured (no nccl.sendrecv or p2p rows)' }
-  if (srRows.length)
-    sendRecv = { t: timeAt(curve(srRows), payloadBytes).t, from: 'nccl.sendrecv median at the payload' }
+  if (sr.size > 0) sendRecv = { t: timeAt(curve(sr), payloadBytes).t, from: 'nccl.sendrecv median at the payload' }
   else if (p2p) sendRecv = { t: p2p.at, from: 'median p2p pair time α + payload/β' }
   const plans = [plan('TP8', 8, 1, m, payloadBytes, ar, sendRecv), plan('TP4×PP2', 4, 2, m, payloadBytes, ar, sendRecv)]
-  if (ar.length === 0) notes.push('no nccl all_reduce rows: the plans have no measured all-reduce time')
+  if (arCount === 0) notes.push('no nccl all_reduce rows: the plans have no measured all-reduce time')
   let readings: DecodeModel['p2pReadings'] = null
   if (p2p) {
     const rs = p2pReadings(p2p.alpha, m)
     const tp = plans.find((p) => p.grouping !== null)
-    const rows = tp ? ar.filter((r) => (r.grouping ?? `ranks=${r.ranks}`) === tp.grouping) : []
-    const c = curve(rows)
+    const c = curve(tp?.grouping ? ar.get(tp.grouping)?.bySize : undefined)
     const measured = tp && c.length ? { n: tp.tp as 8 | 4, t: (c[0] as XY).y } : null
     readings = { alpha: p2p.alpha, readings: rs, ...supported(rs, measured) }
   }

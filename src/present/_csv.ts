@@ -33,13 +33,15 @@ const KEYS = [
   'host',
 ] as const
 
-/**
- * Rows as CSV with human units in the column names (time_us, busbw_GBps, …). Rows of a
- * simulated set carry a `simulated` column saying so, so the label survives the export.
- */
-export function rowsToCsv(rows: readonly Row[], simulated = false): string {
+/** The header line of `rowsToCsv` (a `simulated` column last when the set is SIMULATED). */
+export function csvHeader(simulated = false): string {
   const metricCols = Object.values(METRIC_COLUMNS).map((c) => c.name)
-  const header = [...KEYS, ...metricCols, 'source_file', 'source_line', ...(simulated ? ['simulated'] : [])]
+  return stringify([[...KEYS, ...metricCols, 'source_file', 'source_line', ...(simulated ? ['simulated'] : [])]])
+}
+
+/** The records of `rowsToCsv` without its header: chunks of a set's rows written one after another. */
+export function csvRecords(rows: readonly Row[], simulated = false): string {
+  const metricCols = Object.values(METRIC_COLUMNS).map((c) => c.name)
   const records = rows.map((r) => {
     const rec: (string | number)[] = KEYS.map((k) => {
       const v = r[k]
@@ -51,7 +53,15 @@ export function rowsToCsv(rows: readonly Row[], simulated = false): string {
     if (simulated) rec.push('SIMULATED')
     return rec
   })
-  return stringify([header, ...records])
+  return records.length > 0 ? stringify(records) : ''
+}
+
+/**
+ * Rows as CSV with human units in the column names (time_us, busbw_GBps, …). Rows of a
+ * simulated set carry a `simulated` column saying so, so the label survives the export.
+ */
+export function rowsToCsv(rows: readonly Row[], simulated = false): string {
+  return csvHeader(simulated) + csvRecords(rows, simulated)
 }
 
 /** Rows as JSON lines, exactly as stored; each row of a simulated set with `"simulated": true`. */

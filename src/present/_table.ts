@@ -1,4 +1,5 @@
 import type { Row } from '../model/index.ts'
+import { rowMemo } from '../model/index.ts'
 import { medianOf, sortSample } from '../stats/index.ts'
 import { formatBytes, formatValue } from '../units/index.ts'
 
@@ -22,11 +23,15 @@ export function who(r: Row): string {
   return '-'
 }
 
-/** Groups rows by bench, metric, pair/ranks, size and placement; one median per group. */
-export function showLines(rows: readonly Row[]): ShowLine[] {
+/**
+ * Groups rows by bench, metric, pair/ranks, size and placement; one median per group. Reads
+ * rows once, keeping their values and one row per group, so rows replayed from a SampleSet
+ * (one shared object per group of conditions) work as well as rows in memory.
+ */
+export function showLines(rows: Iterable<Row>): ShowLine[] {
   const groups = new Map<string, { row: Row; values: number[] }>()
-  for (const r of rows) {
-    const key = [
+  const keyOf = rowMemo((r) =>
+    [
       r.bench,
       r.metric,
       who(r),
@@ -41,10 +46,13 @@ export function showLines(rows: readonly Row[]): ShowLine[] {
       r.redop ?? '',
       r.grouping ?? '',
       JSON.stringify(r.env ?? {}),
-    ].join('\u0000')
+    ].join('\u0000'),
+  )
+  for (const r of rows) {
+    const key = keyOf(r)
     const g = groups.get(key)
     if (g) g.values.push(r.value)
-    else groups.set(key, { row: r, values: [r.value] })
+    else groups.set(key, { row: { ...r }, values: [r.value] }) // a copy: a replayed row object is shared
   }
   return [...groups.values()].map(({ row, values }) => ({
     bench:
@@ -79,7 +87,7 @@ export function renderTable(header: readonly string[], lines: readonly (readonly
 }
 
 /** The `show` table as text. */
-export function showTable(rows: readonly Row[]): string {
+export function showTable(rows: Iterable<Row>): string {
   const lines = showLines(rows).map((l) => [l.bench, l.metric, l.who, l.size, l.placement, String(l.n), l.median])
   return renderTable(['bench', 'metric', 'pair/ranks', 'size', 'placement', 'n', 'median'], lines)
 }

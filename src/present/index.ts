@@ -1,5 +1,5 @@
 /** Presenting rows to people and other tools: the show table, CSV and JSON lines, a sweep's progress and summary. */
-export { rowsToCsv, rowsToJsonl } from './_csv.ts'
+export { csvHeader, csvRecords, rowsToCsv, rowsToJsonl } from './_csv.ts'
 export type { LiveOptions, ProgressSink } from './_live-progress.ts'
 export { liveLine, liveProgress, plainProgress } from './_live-progress.ts'
 export { clock, progressLine } from './_sweep-progress.ts'

@@ -20,26 +20,36 @@ export const exportCommand = defineCommand({
     const out = args.out as string | undefined
     if (args.format === 'parquet' && out === undefined)
       throw badInput('export --format parquet writes a file: give --out FILE')
-    const { existsSync, renameSync, statSync, writeFileSync } = await import('node:fs')
+    const { appendFileSync, closeSync, existsSync, openSync, renameSync, rmSync, statSync } = await import('node:fs')
     const { dirname } = await import('node:path')
     if (out !== undefined && existsSync(out)) throw badInput(`${out}: already exists (export never overwrites a file)`)
     if (out !== undefined && !(existsSync(dirname(out)) && statSync(dirname(out)).isDirectory()))
       throw badInput(`${out}: ${dirname(out)} is not a directory`)
-    const { exportParquet, loadSet, readManifest } = await import('../../resultset/index.ts')
+    const { exportParquet, readManifest, streamRows } = await import('../../resultset/index.ts')
+    const m = readManifest(args.dir as string)
     if (args.format === 'parquet') {
-      const m = readManifest(args.dir as string)
       const diagnostics = await exportParquet(args.dir as string, out as string, m.simulated === true)
       for (const d of diagnostics) io.stderr(`${d.message}\n`)
       return diagnostics.length > 0 ? 1 : 0
     }
-    const { rowsToCsv, rowsToJsonl } = await import('../../present/index.ts')
-    const set = await loadSet(args.dir as string)
-    const sim = set.manifest.simulated === true
-    const text = args.format === 'csv' ? rowsToCsv(set.rows, sim) : rowsToJsonl(set.rows, sim)
-    if (out === undefined) io.stdout(text)
-    else {
-      writeFileSync(`${out}.${process.pid}.tmp`, text)
-      renameSync(`${out}.${process.pid}.tmp`, out)
+    const { csvHeader, csvRecords, rowsToJsonl } = await import('../../present/index.ts')
+    const sim = m.simulated === true
+    const csv = args.format === 'csv'
+    // Chunk by chunk (streamRows): memory holds one chunk of rows, not the set.
+    const tmp = `${out}.${process.pid}.tmp`
+    let fd = out === undefined ? undefined : openSync(tmp, 'wx')
+    const write = (text: string): void => (fd === undefined ? io.stdout(text) : appendFileSync(fd, text))
+    try {
+      if (csv) write(csvHeader(sim))
+      await streamRows(args.dir as string, (rows) => write(csv ? csvRecords(rows, sim) : rowsToJsonl(rows, sim)))
+      if (fd !== undefined) {
+        closeSync(fd)
+        fd = undefined
+        renameSync(tmp, out as string)
+      }
+    } finally {
+      if (fd !== undefined) closeSync(fd)
+      if (out !== undefined) rmSync(tmp, { force: true })
     }
     return 0 // corrupt lines: one warning per file from main (the rule of every command reading a set)
   },
