@@ -50,10 +50,13 @@ test('each side: its id, origin, rows and cells (wrong-count cells included); on
   // 128 B (2 cells). The wrong cell is neither compared nor listed as only-B: it is an error.
   assert.deepEqual([r.cells.length, r.onlyA.length, r.onlyB.length], [4, 4, 2])
   assert.equal(r.errors.length, 1)
-  assert.ok(r.onlyB.every((k) => k.includes('size=128')))
+  assert.ok(
+    r.onlyB.every((k) => k.includes('size=128')),
+    'r.onlyB.every((k) => k.includes("size=128"))',
+  )
   // Two real sets: not simulated, no SIMULATED line.
   assert.equal(r.simulated, false)
-  assert.ok(!r.warnings.some((w) => w.includes('SIMULATED')))
+  assert.ok(!r.warnings.some((w) => w.includes('SIMULATED')), '!r.warnings.some((w) => w.includes("SIMULATED"))')
 })
 
 test('warnings: unreadable lines, an empty side, SIMULATED sides, nothing in common, no geomean, folded cell warnings', () => {
@@ -64,20 +67,35 @@ test('warnings: unreadable lines, an empty side, SIMULATED sides, nothing in com
   let r = diffSets(withDiag(a, 1), withDiag(a, 2))
   assert.ok(r.warnings.includes(`A: 1 unreadable line in ${a.dir} skipped`), r.warnings.join('\n'))
   assert.ok(r.warnings.includes(`B: 2 unreadable lines in ${a.dir} skipped`), r.warnings.join('\n'))
-  assert.ok(!r.warnings.some((w) => /holds no rows|nothing to compare/.test(w)))
+  assert.ok(
+    !r.warnings.some((w) => /holds no rows|nothing to compare/.test(w)),
+    '!r.warnings.some((w) => /holds no rows|nothing to compare/.test(w))',
+  )
 
   const empty: LoadedSet = { ...a, dir: 'empty-set', rows: [] }
   r = diffSets(a, empty)
   assert.ok(r.warnings.includes('B: empty-set holds no rows'), r.warnings.join('\n'))
-  assert.ok(!r.warnings.some((w) => w.startsWith('A:')))
-  assert.ok(r.warnings.some((w) => w.startsWith('no cell is found in both sets')))
+  assert.ok(!r.warnings.some((w) => w.startsWith('A:')), '!r.warnings.some((w) => w.startsWith("A:"))')
+  assert.ok(
+    r.warnings.some((w) => w.startsWith('no cell is found in both sets')),
+    'r.warnings.some((w) => w.startsWith("no cell is found in both sets"))',
+  )
   assert.deepEqual(r.geomeans, [])
 
   const simA = genSet({ seed: 5, pairs: 1, sizes: 1, n: 6 }, { simulated: true, dir: 'sim-a' })
   const simB = genSet({ seed: 6, pairs: 1, sizes: 1, n: 6 }, { simulated: true, dir: 'sim-b' })
-  assert.ok(diffSets(simA, simB).warnings.includes('SIMULATED data: sim-a and sim-b'))
-  assert.ok(diffSets(a, simB, { allowSim: true }).warnings.includes('SIMULATED data: sim-b'))
-  assert.ok(diffSets(simA, a, { allowSim: true }).warnings.includes('SIMULATED data: sim-a'))
+  assert.ok(
+    diffSets(simA, simB).warnings.includes('SIMULATED data: sim-a and sim-b'),
+    'diffSets(simA, simB).warnings.includes("SIMULATED data: sim-a and s...',
+  )
+  assert.ok(
+    diffSets(a, simB, { allowSim: true }).warnings.includes('SIMULATED data: sim-b'),
+    'diffSets(a, simB, { allowSim: true }).warnings.includes("SIMULATED ...',
+  )
+  assert.ok(
+    diffSets(simA, a, { allowSim: true }).warnings.includes('SIMULATED data: sim-a'),
+    'diffSets(simA, a, { allowSim: true }).warnings.includes("SIMULATED ...',
+  )
 
   // A zero median in one latency cell: no latency geomean (and a warning), bandwidth's stays.
   const zeroed = {
@@ -89,7 +107,10 @@ test('warnings: unreadable lines, an empty side, SIMULATED sides, nothing in com
     r.geomeans.map((g) => g.metric),
     ['bandwidth'],
   )
-  assert.ok(r.warnings.includes('no geomean for metric latency: some medians are zero or negative'))
+  assert.ok(
+    r.warnings.includes('no geomean for metric latency: some medians are zero or negative'),
+    'r.warnings.includes("no geomean for metric latency: some medians ar...',
+  )
 
   // n = 3 a side: every one of the 4 cells warns on each side, folded into one line per side.
   const small = genSet({ seed: 7, pairs: 1, sizes: 2, n: 3 })
@@ -98,7 +119,7 @@ test('warnings: unreadable lines, an empty side, SIMULATED sides, nothing in com
   const folded = r.warnings.filter((w) => w.startsWith('A: n = 3'))
   assert.equal(folded.length, 1)
   assert.match(folded[0] as string, /\(4 cells\)$/)
-  assert.ok(!r.warnings.some((w) => w.startsWith('B: n =')))
+  assert.ok(!r.warnings.some((w) => w.startsWith('B: n =')), '!r.warnings.some((w) => w.startsWith("B: n ="))')
   // One size: 2 cells; one cell of one metric gives "(1 cell)".
   r = diffSets(one, one)
   assert.match(r.warnings.find((w) => w.startsWith('A: n = 3')) as string, /\(2 cells\)$/)
@@ -115,8 +136,14 @@ test('a cell: delta and direction, exact p, regression or improvement; busbw unt
   const lat = r.cells.find((c) => c.metric === 'latency')!
   const bw = r.cells.find((c) => c.metric === 'bandwidth')!
   assert.deepEqual([lat.better, bw.better], ['lower', 'higher'])
-  assert.ok(Math.abs(lat.delta - 0.25) < 0.02 && Math.abs(lat.worse - lat.delta) < 1e-15)
-  assert.ok(Math.abs(bw.delta + 0.2) < 0.02 && Math.abs(bw.worse + bw.delta) < 1e-15)
+  assert.ok(
+    Math.abs(lat.delta - 0.25) < 0.02 && Math.abs(lat.worse - lat.delta) < 1e-15,
+    'Math.abs(lat.delta - 0.25) < 0.02 && Math.abs(lat.worse - lat.delta...',
+  )
+  assert.ok(
+    Math.abs(bw.delta + 0.2) < 0.02 && Math.abs(bw.worse + bw.delta) < 1e-15,
+    'Math.abs(bw.delta + 0.2) < 0.02 && Math.abs(bw.worse + bw.delta) < ...',
+  )
   for (const c of [lat, bw]) {
     assert.ok(c.tested && c.reachable && c.significant && c.regression && c.p <= 0.05, c.key)
     assert.equal(c.exact, true)
@@ -124,7 +151,10 @@ test('a cell: delta and direction, exact p, regression or improvement; busbw unt
   }
   // The other way round: significant, and an improvement, not a regression.
   const back = diffSets(b, a)
-  assert.ok(back.cells.every((c) => c.significant && !c.regression && c.worse < 0))
+  assert.ok(
+    back.cells.every((c) => c.significant && !c.regression && c.worse < 0),
+    'back.cells.every((c) => c.significant && !c.regression && c.worse < 0)',
+  )
   // An untested metric keeps p NaN: busbw rows are shown without a test unless asked for.
   const bus = (s: LoadedSet): LoadedSet => ({
     ...s,
@@ -133,9 +163,15 @@ test('a cell: delta and direction, exact p, regression or improvement; busbw unt
       .map((x) => ({ ...x, bench: 'nccl.all_reduce', metric: 'busbw' as const })),
   })
   const rb = diffSets(bus(a), bus(b))
-  assert.ok(rb.cells.length > 0 && rb.cells.every((c) => !c.tested && Number.isNaN(c.p) && !c.significant))
+  assert.ok(
+    rb.cells.length > 0 && rb.cells.every((c) => !c.tested && Number.isNaN(c.p) && !c.significant),
+    'rb.cells.length > 0 && rb.cells.every((c) => !c.tested && Number.is...',
+  )
   const asked = diffSets(bus(a), bus(b), { metrics: ['busbw'] })
-  assert.ok(asked.cells.every((c) => c.tested && c.p <= 0.05))
+  assert.ok(
+    asked.cells.every((c) => c.tested && c.p <= 0.05),
+    'asked.cells.every((c) => c.tested && c.p <= 0.05)',
+  )
 })
 
 test('regressions: worse than PCT percent strictly, worst first, BH q ≤ alpha unless correction none', () => {
@@ -151,4 +187,44 @@ test('regressions: worse than PCT percent strictly, worst first, BH q ≤ alpha 
   // Strictly more than PCT: 10 % worse is not more than 10 %.
   assert.deepEqual(keys(regressions(r, 10)), ['c'])
   assert.deepEqual(keys(regressions(r, 20, 'none')), ['b'])
+})
+
+test('p = alpha exactly is significant: 3 vs 3 fully apart has the exact p 2/C(6,3) = 0.1', () => {
+  const a = genSet({ seed: 12, pairs: 1, sizes: 1, n: 3, sigma: 0.01 })
+  const b = genSet({ seed: 13, pairs: 1, sizes: 1, n: 3, sigma: 0.01, shift: 0.5 })
+  const at = diffSets(a, b, { alpha: 0.1 })
+  for (const c of at.cells) {
+    assert.ok(Math.abs(c.p - 0.1) < 1e-12 && c.exact, `${c.key}: p ${c.p}`)
+    assert.ok(c.reachable && c.significant, c.key)
+  }
+  // Just below it, the same cells cannot reach alpha.
+  assert.ok(
+    diffSets(a, b, { alpha: 0.099 }).cells.every((c) => !c.reachable && !c.significant),
+    'diffSets(a, b, { alpha: 0.099 }).cells.every((c) => !c.reachable &&...',
+  )
+})
+
+test('the SIMULATED refusal names the simulated set whichever side it is on', () => {
+  const real = genSet({ seed: 14, pairs: 1, sizes: 1, n: 6 }, { dir: 'real-set' })
+  const sim = genSet({ seed: 15, pairs: 1, sizes: 1, n: 6 }, { simulated: true, dir: 'sim-set' })
+  const named = harness(/^diff: sim-set is SIMULATED and real-set is real/)
+  assert.throws(() => diffSets(sim, real), named)
+  assert.throws(() => diffSets(real, sim), named)
+})
+
+test('an untested cell has no p and no exact flag; a tested one never has p NaN', () => {
+  const a = genSet({ seed: 16, pairs: 1, sizes: 1, n: 6 })
+  const bus = {
+    ...a,
+    rows: a.rows.filter((x) => x.metric === 'bandwidth').map((x) => ({ ...x, metric: 'busbw' as const })),
+  }
+  const [c] = diffSets(bus, bus).cells
+  assert.ok(
+    c && !c.tested && Number.isNaN(c.p) && c.exact === false,
+    'c && !c.tested && Number.isNaN(c.p) && c.exact === false',
+  )
+  assert.ok(
+    diffSets(a, a).cells.every((x) => x.tested && x.p === 1),
+    'diffSets(a, a).cells.every((x) => x.tested && x.p === 1)',
+  )
 })
