@@ -7,9 +7,11 @@
 
 import type { Uniform as Rng } from '../random/index.ts'
 import { hashSeed, mulberry32, randInt } from '../random/index.ts'
+import type { SortedSample } from '../stats/index.ts'
 import { medianOf, quantile, sortSample, summarize } from '../stats/index.ts'
 import type { LineFit, SegmentFit, XY } from './_fit.ts'
 import { huberLine, relResiduals, segmentedFit } from './_fit.ts'
+import { ORDER_STAT_MIN, resampleMedian } from './_resample-median.ts'
 import type { Series } from './_series.ts'
 import type { Segment } from './_types.ts'
 
@@ -39,6 +41,11 @@ export interface FitOptions {
   seed?: number
   /** Interval level (default 0.95). */
   level?: number
+  /**
+   * Sizes with at least this many samples draw each replicate median from its order-statistic
+   * distribution (`resampleMedian`, O(1)) instead of resampling every sample (default ORDER_STAT_MIN).
+   */
+  orderStatMin?: number
 }
 
 const betaOf = (slope: number): number | null => (slope > 0 ? 1 / slope : null)
@@ -70,7 +77,7 @@ export function fitSeries(series: Series, opts: FitOptions = {}): AlphaBeta {
   if (first.fit.alpha <= 0)
     warnings.push('α ≤ 0: the line does not describe the smallest sizes; read the smallest-size median instead')
   const rng = mulberry32(hashSeed(series.key, opts.seed ?? 1))
-  const boot = bootstrap(points, samples, segs, rng, opts.replicates ?? 200)
+  const boot = bootstrap(points, samples, segs, rng, opts.replicates ?? 200, opts.orderStatMin ?? ORDER_STAT_MIN)
   const lv = opts.level ?? 0.95
   const ci = (v: number[]): [number, number] => {
     const s = sortSample(v)
@@ -119,19 +126,22 @@ function bandwidthBeta(values: readonly number[], warnings: string[]): { beta: n
 /** Replicate α (first segment) and slope (last segment) values. */
 function bootstrap(
   points: readonly XY[],
-  samples: readonly (readonly number[])[],
+  samples: readonly SortedSample[],
   segs: readonly SegmentFit[],
   rng: Rng,
   reps: number,
+  orderStatMin: number,
 ): { alphas: number[]; slopes: number[] } {
   const stratified = samples.filter((s) => s.length >= 2).length >= Math.max(1, samples.length / 2)
   const alphas: number[] = []
   const slopes: number[] = []
   const fits = segs.map((s) => s.fit)
   if (!stratified && points.length <= 2) return { alphas, slopes }
-  const scratch = new Float64Array(Math.max(0, ...samples.map((s) => s.length)))
+  const scratch = new Float64Array(Math.max(0, ...samples.map((s) => (s.length < orderStatMin ? s.length : 0))))
   for (let b = 0; b < reps; b++) {
-    const ys = stratified ? resampleWithin(samples, rng, scratch) : resampleResiduals(points, segs, fits, rng)
+    const ys = stratified
+      ? resampleWithin(samples, rng, scratch, orderStatMin)
+      : resampleResiduals(points, segs, fits, rng)
     const pts = points.map((p, i) => ({ x: p.x, y: ys[i] as number }))
     const f0 = huberLine(pts.slice((segs[0] as SegmentFit).from, (segs[0] as SegmentFit).to + 1))
     const l = segs[segs.length - 1] as SegmentFit
@@ -143,13 +153,21 @@ function bootstrap(
 }
 
 /**
- * One median per size from a with-replacement resample of that size's samples, drawn into
- * `scratch`. The median comes from selection, not a sort: the same two order statistics
- * and the same interpolation as `medianOf`, so the same number in O(n) instead of O(n log n).
+ * One median per size from a with-replacement resample of that size's samples (sorted).
+ * Below `orderStatMin` samples it is drawn into `scratch` value by value and its median taken
+ * by selection, not a sort: the same two order statistics and the same interpolation as
+ * `medianOf`, so the same number in O(n) instead of O(n log n). From `orderStatMin` on it comes
+ * straight from the median's order-statistic distribution (`resampleMedian`, O(1)).
  */
-function resampleWithin(samples: readonly (readonly number[])[], rng: Rng, scratch: Float64Array): number[] {
+function resampleWithin(
+  samples: readonly SortedSample[],
+  rng: Rng,
+  scratch: Float64Array,
+  orderStatMin: number,
+): number[] {
   return samples.map((s) => {
     const n = s.length
+    if (n >= orderStatMin) return resampleMedian(s, rng)
     for (let i = 0; i < n; i++) scratch[i] = s[randInt(rng, n)] as number
     return medianInPlace(scratch, n)
   })

@@ -67,3 +67,31 @@ export function hash53(text: string, seed = 0): number {
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
   return 4294967296 * (2097151 & h2) + (h1 >>> 0)
 }
+
+/**
+ * A Gamma(shape, 1) deviate drawn from `u` (Marsaglia & Tsang 2000, "A simple method for
+ * generating gamma variables", ACM TOMS 26(3)); a shape below 1 as Gamma(shape + 1)·U^(1/shape).
+ */
+export function gammaDeviate(u: Uniform, shape: number): number {
+  if (shape < 1) return gammaDeviate(u, shape + 1) * (1 - u()) ** (1 / shape)
+  const d = shape - 1 / 3
+  const c = 1 / Math.sqrt(9 * d)
+  for (;;) {
+    let x: number
+    let v: number
+    do {
+      x = Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u())
+      v = 1 + c * x
+    } while (v <= 0)
+    v = v * v * v
+    const w = 1 - u()
+    const x2 = x * x
+    if (w < 1 - 0.0331 * x2 * x2 || Math.log(w) < 0.5 * x2 + d * (1 - v + Math.log(v))) return d * v
+  }
+}
+
+/** A Beta(a, b) deviate drawn from `u`: Ga / (Ga + Gb) of two Gamma deviates. */
+export function betaDeviate(u: Uniform, a: number, b: number): number {
+  const x = gammaDeviate(u, a)
+  return x / (x + gammaDeviate(u, b))
+}
