@@ -4,8 +4,8 @@
  * series of the same pair as time = size / bandwidth (p2pBandwidthLatencyTest measures the
  * latency at 16 B and the bandwidth at ~160 MB, the two ends of the same α–β line).
  */
-import type { Row } from '../model/index.ts'
-import { rowMemo } from '../model/index.ts'
+import type { IndexedRows, Row } from '../model/index.ts'
+import { isIndexed, rowMemo } from '../model/index.ts'
 
 /** Identity of a series (the fields a Fit reports). */
 export interface SeriesId {
@@ -98,42 +98,80 @@ export const idKey = (id: SeriesId): string => JSON.stringify(id)
 export function buildSeries(rows: Iterable<Row>): Series[] {
   const map = new Map<string, Series>()
   const hosts = new Set<string>()
-  for (const r of rows) if (r.host) hosts.add(r.host)
+  for (const r of isIndexed(rows) ? rows.reps : rows) if (r.host) hosts.add(r.host)
   const byHost = hosts.size > 1
   // The rows of one group of a SampleSet are one object, its value changed: key it once
   // (the bench depends on the value only through bw_uni's sign, hence one memo per bench).
-  const memo = new Map<string, (r: Row) => { id: SeriesId; key: string }>()
-  const idOf = (bench: string) =>
-    rowMemo((r) => {
-      const id = seriesId(r, bench, byHost)
-      return { id, key: idKey(id) }
-    })
-  for (const r of rows) {
-    const bench = seriesBench(r)
-    if (!bench) continue
+  const memo = new Map<string, (r: Row) => Series>()
+  const seriesOf = (r: Row, bench: string): Series => {
     let f = memo.get(bench)
-    if (!f) memo.set(bench, (f = idOf(bench)))
-    const { id, key } = f(r)
-    let s = map.get(key)
-    if (!s)
-      map.set(
-        key,
-        (s = { key, id, benches: new Set(), bySize: new Map(), unsized: 0, bandwidths: [], origins: new Set() }),
-      )
-    s.benches.add(r.bench)
-    s.origins.add(r.point ?? r.source.file)
-    if (r.unit === 'B/s' && r.sizeBytes === null) {
-      s.bandwidths.push(r.value)
-      continue
+    if (!f) {
+      f = rowMemo((r) => {
+        const id = seriesId(r, bench, byHost)
+        const key = idKey(id)
+        let s = map.get(key)
+        if (!s)
+          map.set(
+            key,
+            (s = { key, id, benches: new Set(), bySize: new Map(), unsized: 0, bandwidths: [], origins: new Set() }),
+          )
+        return s
+      })
+      memo.set(bench, f)
     }
-    const size = r.sizeBytes ?? 0
-    if (r.sizeBytes === null) s.unsized++
-    const value = r.unit === 'B/s' ? size / r.value : r.value
-    const list = s.bySize.get(size)
-    if (list) list.push(value)
-    else s.bySize.set(size, [value])
+    return f(r)
   }
+  if (isIndexed(rows)) addIndexed(rows, seriesOf)
+  else
+    for (const r of rows) {
+      const bench = seriesBench(r)
+      if (bench) add(seriesOf(r, bench), r).push(timeValue(r, r.value))
+    }
   const all = [...map.values()].filter((s) => s.bySize.size > 0)
   const keys = new Set(all.map((s) => s.key))
   return all.filter((s) => s.id.placement !== 'in-place' || !keys.has(idKey({ ...s.id, placement: 'out-of-place' })))
+}
+
+/** Notes row `r` in series `s`; returns the list its value goes to (`timeValue` it first). */
+function add(s: Series, r: Row): number[] {
+  s.benches.add(r.bench)
+  s.origins.add(r.point ?? r.source.file)
+  if (r.unit === 'B/s' && r.sizeBytes === null) return s.bandwidths
+  const size = r.sizeBytes ?? 0
+  if (r.sizeBytes === null) s.unsized++
+  let list = s.bySize.get(size)
+  if (!list) s.bySize.set(size, (list = []))
+  return list
+}
+
+/** A row's value as the series keeps it: a time, or size / bandwidth for a sized B/s row. */
+const timeValue = (r: Row, v: number): number => (r.unit === 'B/s' && r.sizeBytes !== null ? r.sizeBytes / v : v)
+
+/**
+ * The row loop of `buildSeries` over IndexedRows, from the arrays: what a row adds depends on
+ * its conditions and the sign of its value (`seriesBench`), so it is found once per group and
+ * sign, at the first such row (series and sizes appear in the same order as row by row).
+ */
+function addIndexed(ix: IndexedRows, seriesOf: (r: Row, bench: string) => Series): void {
+  const { reps, group, value, n } = ix
+  // Per group and sign (2·g + [v > 0]): the list the value goes to, null when not time-like.
+  const slots: (number[] | null | undefined)[] = new Array(2 * reps.length)
+  const unsized: (Series | undefined)[] = new Array(2 * reps.length)
+  for (let i = 0; i < n; i++) {
+    const v = value[i] as number
+    const at = 2 * (group[i] as number) + (v > 0 ? 1 : 0)
+    let list = slots[at]
+    const r = reps[group[i] as number] as Row
+    if (list === undefined) {
+      r.value = v
+      const bench = seriesBench(r)
+      const s = bench ? seriesOf(r, bench) : undefined
+      slots[at] = list = s ? add(s, r) : null
+      if (s && r.sizeBytes === null && list !== s.bandwidths) unsized[at] = s
+    } else if (list !== null) {
+      const s = unsized[at]
+      if (s) s.unsized++
+    }
+    if (list !== null) list.push(timeValue(r, v))
+  }
 }

@@ -2,8 +2,8 @@
  * Grouping rows into cells and summarizing each (benchproc's projection + benchmath's
  * summary). One pass over the rows; values are kept per cell as one sample.
  */
-import type { Row } from '../model/index.ts'
-import { rowMemo } from '../model/index.ts'
+import type { IndexedRows, Row } from '../model/index.ts'
+import { isIndexed, rowMemo } from '../model/index.ts'
 import type { Summary } from '../stats/index.ts'
 import { DEFAULT_THRESHOLDS, summarize, withinBetweenIndexed } from '../stats/index.ts'
 import type { CellConfig, ObservedField } from './_key.ts'
@@ -51,23 +51,13 @@ export interface RowGroup {
  */
 export function groupRows(rows: Iterable<Row>, opts: { requested?: boolean } = {}): Map<string, RowGroup> {
   const requested = opts.requested === true
+  if (isIndexed(rows)) return groupIndexed(rows, requested)
   const groups = new Map<string, RowGroup>()
-  // Launch ids: one map of trials per source file; the last file is cached (rows come in file order).
-  const files = new Map<string, Map<number, number>>()
-  let lastFile: string | undefined
-  let trials = new Map<number, number>()
-  let nextLaunch = 0
+  const launchOf = launchNumbers()
   // The rows of one group of a SampleSet are one object, its value changed: key it once.
   const keyOfRow = rowMemo((r) => keyOf(r, !requested))
   for (const r of rows) {
-    if (r.source.file !== lastFile) {
-      lastFile = r.source.file
-      const t = files.get(lastFile)
-      if (t) trials = t
-      else files.set(lastFile, (trials = new Map()))
-    }
-    let li = trials.get(r.trial)
-    if (li === undefined) trials.set(r.trial, (li = nextLaunch++))
+    const li = launchOf(r.source.file, r.trial)
     const key = keyOfRow(r)
     let g = groups.get(key)
     if (g) {
@@ -76,6 +66,57 @@ export function groupRows(rows: Iterable<Row>, opts: { requested?: boolean } = {
     } else
       groups.set(key, (g = { config: requested ? requestedConfig(r) : cellConfig(r), values: [r.value], launch: [li] }))
     if (requested) noteObserved(g, r)
+  }
+  return groups
+}
+
+/**
+ * Launch numbers in order of first appearance, one per source file and trial; the last
+ * file's trials are cached (rows come in file order).
+ */
+function launchNumbers(): (file: string, trial: number) => number {
+  const files = new Map<string, Map<number, number>>()
+  let lastFile: string | undefined
+  let trials = new Map<number, number>()
+  let next = 0
+  return (file, trial) => {
+    if (file !== lastFile) {
+      lastFile = file
+      const t = files.get(file)
+      if (t) trials = t
+      else files.set(file, (trials = new Map()))
+    }
+    let li = trials.get(trial)
+    if (li === undefined) trials.set(trial, (li = next++))
+    return li
+  }
+}
+
+/**
+ * `groupRows` over IndexedRows: the same groups, values and launch numbers in the same order,
+ * from the arrays. The first row of each group of equal conditions finds its launch and cell
+ * as the row loop does (both depend on the conditions only); every row adds its value there.
+ */
+function groupIndexed(ix: IndexedRows, requested: boolean): Map<string, RowGroup> {
+  const groups = new Map<string, RowGroup>()
+  const launchNumber = launchNumbers()
+  const { reps, group, value, n } = ix
+  const cellOf: (RowGroup | undefined)[] = new Array(reps.length)
+  const launchOf = new Int32Array(reps.length)
+  for (let i = 0; i < n; i++) {
+    const gi = group[i] as number
+    let g = cellOf[gi]
+    if (g === undefined) {
+      const r = reps[gi] as Row
+      launchOf[gi] = launchNumber(r.source.file, r.trial)
+      const key = keyOf(r, !requested)
+      g = groups.get(key)
+      if (!g) groups.set(key, (g = { config: requested ? requestedConfig(r) : cellConfig(r), values: [], launch: [] }))
+      if (requested) noteObserved(g, r)
+      cellOf[gi] = g
+    }
+    g.values.push(value[i] as number)
+    g.launch.push(launchOf[gi] as number)
   }
   return groups
 }

@@ -6,7 +6,8 @@
  * representative row. Memory holds 12 bytes a row and one row object per group, not a
  * row object per row. The rows replay from there as often as the analysis passes over them.
  */
-import type { Diagnostic, Manifest, Row } from '../model/index.ts'
+import type { DuckDBVector } from '@duckdb/node-api'
+import type { Diagnostic, IndexedRows, Manifest, Row } from '../model/index.ts'
 import { COLUMNS } from './_columns.ts'
 import type { Duck } from './_duck.ts'
 import { noteLoad } from './_load-notes.ts'
@@ -72,38 +73,53 @@ async function groups(db: Duck, from: string): Promise<Map<number, Row> | undefi
   return out.size === n ? out : undefined
 }
 
+/**
+ * The n values of a DOUBLE vector without NULLs as a Float64Array: the vector's own array
+ * (a field the typings keep private in @duckdb/node-api 1.5.6-r.1), else copied by getItem.
+ */
+function doubles(vector: DuckDBVector, n: number): Float64Array {
+  const items = (vector as unknown as { items?: unknown }).items
+  if (items instanceof Float64Array && items.length === n) return items
+  return Float64Array.from({ length: n }, (_, i) => vector.getItem(i) as number)
+}
+
 /** (group, value) of every row of `from`, in row order. */
 async function pairs(db: Duck, from: string, index: Map<number, number>): Promise<Pairs> {
   const size = Number((await db.conn.runAndReadAll(`SELECT count(*) FROM ${from}`)).getRows()[0]?.[0])
   const out = new Pairs(size)
   const { group, value } = out
-  const result = await db.conn.stream(`SELECT ${HASH} AS h, value FROM ${from}`)
+  // A missing value reads as 0, as it did through getItem; the columns are copied as typed arrays.
+  const result = await db.conn.stream(`SELECT ${HASH} AS h, coalesce(value, 0)::DOUBLE AS v FROM ${from}`)
   let lastH = Number.NaN
   let lastG = -1
   for (;;) {
     const chunk = await result.fetchChunk()
     if (!chunk || chunk.rowCount === 0) break
-    const h = chunk.getColumnVector(0)
-    const v = chunk.getColumnVector(1)
-    for (let i = 0; i < chunk.rowCount; i++) {
-      const hi = h.getItem(i) as number
+    const n = chunk.rowCount
+    const h = doubles(chunk.getColumnVector(0), n)
+    value.set(doubles(chunk.getColumnVector(1), n), out.n)
+    for (let i = 0; i < n; i++) {
+      const hi = h[i] as number
       if (hi !== lastH) {
         lastH = hi
         lastG = index.get(hi) as number
       }
-      group[out.n] = lastG
-      value[out.n++] = v.getItem(i) as number
+      group[out.n++] = lastG
     }
   }
   return out
 }
 
-/** Replays `p` as rows: each group's representative with the row's value. */
-function replay(reps: readonly Row[], p: Pairs): Iterable<Row> {
+/** Replays `p` as rows: each group's representative with the row's value (see IndexedRows). */
+function replay(reps: readonly Row[], p: Pairs): IndexedRows {
+  const { group, value, n } = p
   return {
+    reps,
+    group,
+    value,
+    n,
     *[Symbol.iterator]() {
-      const { group, value } = p
-      for (let i = 0; i < p.n; i++) {
+      for (let i = 0; i < n; i++) {
         const r = reps[group[i] as number] as Row
         r.value = value[i] as number
         yield r

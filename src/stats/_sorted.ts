@@ -8,10 +8,18 @@ export type SortedSample = readonly number[] & { readonly __sorted: true }
 
 /** Copies and sorts `values` ascending; non-finite values are rejected with a RangeError. */
 export function sortSample(values: readonly number[]): SortedSample {
-  const out = Float64Array.from(values)
-  for (const v of out) if (!Number.isFinite(v)) throw new RangeError(`sortSample: non-finite value ${v}`)
+  const n = values.length
+  const out = new Float64Array(n)
+  for (let i = 0; i < n; i++) {
+    const v = values[i] as number
+    if (!Number.isFinite(v)) throw new RangeError(`sortSample: non-finite value ${v}`)
+    out[i] = v
+  }
   out.sort()
-  return Array.from(out) as unknown as SortedSample
+  // An index loop, not Array.from: no iterator per element.
+  const sorted = new Array<number>(n)
+  for (let i = 0; i < n; i++) sorted[i] = out[i] as number
+  return sorted as unknown as SortedSample
 }
 
 /**
