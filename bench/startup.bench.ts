@@ -39,11 +39,16 @@ async function interleaved(cmds: readonly (readonly string[])[], runs: number): 
   return t.map(median)
 }
 
-/** Runs the start-up bench. */
-export async function startupBench(runs = 21): Promise<Metric[]> {
+/** Builds dist/ when bin/gpucomm.js would not run it; true when it then does. */
+export async function ensureCompiled(): Promise<boolean> {
   if (!(await compiledPathTaken()))
     await execa(process.execPath, [join(ROOT, 'scripts', 'build-dist.mjs')], { cwd: ROOT, stdout: 'ignore' })
-  const compiled = await compiledPathTaken()
+  return compiledPathTaken()
+}
+
+/** Runs the start-up bench. */
+export async function startupBench(runs = 21): Promise<Metric[]> {
+  const compiled = await ensureCompiled()
   const node = process.execPath
   const [base, help, showHelp] = await interleaved(
     [
