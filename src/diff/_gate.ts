@@ -22,8 +22,10 @@ export function isTested(metric: Metric, chosen?: readonly Metric[]): boolean {
 /**
  * The printed resolution of a cell: the largest power of ten every value (of every sample) is a whole multiple
  * of. Values are the tool's printed decimals scaled to base units, correctly rounded (40.12 µs
- * → 4.012e-5 s), so the last printed digit survives: 0.07 GB/s gives 1e7 B/s. 0 when no
- * step can be told (all values zero, or digits beyond a printed number's).
+ * → 4.012e-5 s), so the last printed digit survives: 0.07 GB/s gives 1e7 B/s. 0 when every
+ * value is zero. A computed (unprinted) value has more digits than any tool prints; its step
+ * comes out 10^−12 of the largest value, the search's last power, where the multiple test's
+ * relative tolerance admits every value: far below any difference worth a finding.
  */
 export function printedStep(...samples: readonly (readonly number[])[]): number {
   let top = -Infinity

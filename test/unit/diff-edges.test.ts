@@ -228,3 +228,24 @@ test('an untested cell has no p and no exact flag; a tested one never has p NaN'
     'diffSets(a, a).cells.every((x) => x.tested && x.p === 1)',
   )
 })
+
+test('a clean diff warns of nothing; cells, only-A and only-B come in cell order whatever the rows’ order', () => {
+  const a = genSet({ seed: 17, pairs: 3, sizes: 2, n: 6, sigma: 0 })
+  const b = genSet({ seed: 18, pairs: 2, sizes: 3, n: 6, sigma: 0 })
+  const r = diffSets(a, b)
+  assert.deepEqual(r.warnings, [])
+  const rev = (s: LoadedSet): LoadedSet => ({ ...s, rows: [...s.rows].reverse() })
+  const back = diffSets(rev(a), rev(b))
+  assert.deepEqual(
+    back.cells.map((c) => c.key),
+    r.cells.map((c) => c.key),
+  )
+  assert.deepEqual(back.onlyA, r.onlyA)
+  assert.deepEqual(back.onlyB, r.onlyB)
+  // Cell order: by pair, then size (8 B before 32 B), latency before bandwidth within a size is
+  // whatever compareCells says, but the same in both runs; sizes rise within a pair.
+  const sizes = r.cells.filter((c) => c.metric === 'latency').map((c) => c.config.sizeBytes)
+  assert.deepEqual(sizes, [8, 32, 8, 32])
+  assert.equal(r.onlyB.length, 2 * 1 * 2)
+  assert.ok(r.onlyA.length === 4 && r.onlyB.every((k) => k.includes('size=128')), r.onlyB.join('\n'))
+})
