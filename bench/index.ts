@@ -5,7 +5,8 @@
  * input bytes; `gpucomm --help` ≤ 2 × `node -e 0`; sweep overhead ≤ 10 % of child wall
  * time; analyze over 1,000,000 samples under 1 GB peak RSS (and cells/diff over 1,000,000
  * samples under 1 GiB); at 10,000,000 samples per set (`scale`), diff and analyze ≤ 1 GiB
- * peak RSS and analyze ≤ 3 × a bare engine per-cell median query.
+ * peak RSS and analyze ≤ 3 × a bare engine per-cell median query; at 10,000,000 samples
+ * (`stream`), export, show, compare, plot and report ≤ 1 GiB peak RSS each.
  * `npm run bench -- --only startup,charts` runs a subset. See BENCHMARKS.md.
  */
 import { writeFileSync } from 'node:fs'
@@ -23,6 +24,7 @@ import { parseBench } from './parse.bench.ts'
 import { scaleBench } from './scale.bench.ts'
 import { startupBench } from './startup.bench.ts'
 import { statsBench } from './stats.bench.ts'
+import { streamBench } from './stream.bench.ts'
 import { sweepBench } from './sweep.bench.ts'
 
 /** The benches in the order they run (cheap and sensitive ones first). */
@@ -39,6 +41,7 @@ const BENCHES: [string, () => Promise<Metric[]>][] = [
   ['stats', () => statsBench()],
   ['cluster', () => clusterBench()],
   ['scale', () => scaleBench(10_000_000)],
+  ['stream', () => streamBench(10_000_000)],
 ]
 
 const fmt = (v: number): string =>

@@ -52,7 +52,7 @@ const zeroNote = (n: number): string | undefined =>
  * across its pairs (groups) with their spread, each class's floor α as a labelled rule, and the
  * expectation bands the floors fall in.
  */
-export function latencyCharts(rows: readonly Row[], analysis: Analysis, ctx: ChartContext): NamedChart[] {
+export function latencyCharts(rows: Iterable<Row>, analysis: Analysis, ctx: ChartContext): NamedChart[] {
   const series = buildSeries(rows)
   const groups = new Map<string, Fit[]>()
   for (const f of analysis.fits) {
@@ -125,22 +125,43 @@ export function latencyCharts(rows: readonly Row[], analysis: Analysis, ctx: Cha
 }
 
 /** Bus bandwidth vs size per collective, one line per grouping (nccl-tests' main figure), out-of-place. */
-export function busbwCharts(rows: readonly Row[], ctx: ChartContext): NamedChart[] {
+export function busbwCharts(rows: Iterable<Row>, ctx: ChartContext): NamedChart[] {
+  const c = busbwCollector()
+  for (const r of rows) c.add(r)
+  return c.charts(ctx)
+}
+
+/**
+ * busbwCharts a row at a time, for rows streamed from disk: `add` keeps the values of busbw
+ * rows (and the source line of each printed as 0 B, which rows replayed without their lines
+ * would miscount), `charts` draws them.
+ */
+export function busbwCollector(): { add(r: Row): void; charts(ctx: ChartContext): NamedChart[] } {
   const benches = new Map<string, Map<string, Map<number, number[]>>>()
   const zero = new Map<string, Set<string>>()
-  for (const r of rows) {
-    if (r.metric !== 'busbw' || r.placement === 'in-place') continue
+  const add = (r: Row): void => {
+    if (r.metric !== 'busbw' || r.placement === 'in-place') return
     const name = r.grouping ?? (r.ranks !== null ? `${r.ranks} ranks` : 'groups')
     if (!(r.sizeBytes && r.sizeBytes > 0)) {
       zero.set(r.bench, (zero.get(r.bench) ?? new Set()).add(`${name}|${r.source.file}|${r.source.line}`))
-      continue
+      return
     }
     const b = benches.get(r.bench) ?? new Map<string, Map<number, number[]>>()
     benches.set(r.bench, b)
     const s = b.get(name) ?? new Map<number, number[]>()
     b.set(name, s)
-    s.set(r.sizeBytes, [...(s.get(r.sizeBytes) ?? []), r.value])
+    const v = s.get(r.sizeBytes)
+    if (v) v.push(r.value)
+    else s.set(r.sizeBytes, [r.value])
   }
+  return { add, charts: (ctx) => drawBusbw(benches, zero, ctx) }
+}
+
+function drawBusbw(
+  benches: Map<string, Map<string, Map<number, number[]>>>,
+  zero: Map<string, Set<string>>,
+  ctx: ChartContext,
+): NamedChart[] {
   const out: NamedChart[] = []
   for (const [bench, byName] of benches) {
     const points: SizePoint[] = []

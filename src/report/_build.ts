@@ -7,13 +7,13 @@ import { diffTables, testingLines } from '../diff/index.ts'
 import type { Manifest } from '../model/index.ts'
 import type { NamedChart } from '../plot/index.ts'
 import * as plot from '../plot/index.ts'
-import type { LoadedSet } from '../resultset/index.ts'
-import { loadSet } from '../resultset/index.ts'
+import type { ReadSet } from '../resultset/index.ts'
+import { loadSamples, rowCount } from '../resultset/index.ts'
 import { formatBytes, formatRate, formatSeconds } from '../units/index.ts'
 import { fleetSection } from './_fleet-section.ts'
 import type { Html, ReportChart, ReportPage, Section } from './_html.ts'
 import { details, html, list, paragraphs, renderHtml, table } from './_html.ts'
-import { chartContext } from './_plot.ts'
+import { busbwChartsOf, chartContext } from './_plot.ts'
 import { summaryLines } from './_summary.ts'
 
 /** Options of writeReport. */
@@ -152,13 +152,13 @@ function diffSection(d: DiffResult, charts: NamedChart[]): Section {
   }
 }
 
-function provenanceSection(m: Manifest, set: LoadedSet): Section {
+function provenanceSection(m: Manifest, set: ReadSet): Section {
   const facts: [string, unknown][] = [
     ['result set', m.id],
     ['created', m.created],
     ['origin', m.origin],
     ['simulated', m.simulated],
-    ['rows', set.rows.length],
+    ['rows', rowCount(set)],
     ['instrument', m.instrument ? `${m.instrument.name} ${m.instrument.version ?? ''}` : '–'],
     ['gpucomm', m.gpucommVersion],
     ['command', m.command.join(' ')],
@@ -177,7 +177,13 @@ function provenanceSection(m: Manifest, set: LoadedSet): Section {
 
 /** Builds the report page of a result set (and, with a baseline, the diff against it). */
 export async function buildReport(dir: string, opts: Omit<ReportOptions, 'out'> = {}): Promise<ReportPage> {
-  const set = await loadSet(dir)
+  // Rows replayed from 12 bytes each (loadSamples): memory holds the values, not row objects.
+  return reportPage(await loadSamples(dir), opts)
+}
+
+/** The report page of a set read one way or another (rows in memory, or replayed). */
+export async function reportPage(set: ReadSet, opts: Omit<ReportOptions, 'out'> = {}): Promise<ReportPage> {
+  const dir = set.dir
   const ctx = chartContext(set)
   const a = await analyze(set)
   const model = resolveModel(opts.model ?? 'glm-5')
@@ -185,7 +191,7 @@ export async function buildReport(dir: string, opts: Omit<ReportOptions, 'out'> 
   let d: DiffResult | undefined
   if (opts.baseline) {
     const { diffSets } = await import('../diff/index.ts')
-    d = diffSets(await loadSet(opts.baseline), set, { allowSim: opts.allowSim ?? false })
+    d = diffSets(await loadSamples(opts.baseline), set, { allowSim: opts.allowSim ?? false })
   }
   const sections: Section[] = []
   const summary = summaryLines(a, c, d)
@@ -199,7 +205,7 @@ export async function buildReport(dir: string, opts: Omit<ReportOptions, 'out'> 
   if (topo) sections.push(topo)
   if (a.fleet) sections.push(fleetSection(a.fleet, ctx))
   sections.push(floorSection(a, [...plot.latencyCharts(set.rows, a, ctx), ...plot.heatmapCharts(a, ctx)]))
-  const g = groupingSection(c, [...plot.groupsCharts(c, ctx), ...plot.busbwCharts(set.rows, ctx)])
+  const g = groupingSection(c, [...plot.groupsCharts(c, ctx), ...(await busbwChartsOf(set, ctx))])
   if (g) sections.push(g)
   if (d) sections.push(diffSection(d, plot.diffCharts(d, { ...ctx, simulated: d.simulated })))
   sections.push(provenanceSection(set.manifest, set))

@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { badInput } from '../errors/index.ts'
 import type { ChartContext, NamedChart } from '../plot/index.ts'
-import type { LoadedSet } from '../resultset/index.ts'
-import { loadSet } from '../resultset/index.ts'
+import type { ReadSet } from '../resultset/index.ts'
+import { loadSamples, streamRows } from '../resultset/index.ts'
 import { CHART_KINDS, chartKind } from './kinds/index.ts'
 
 /** The ids of the chart kinds `gpucomm plot --kind` draws (the registry in kinds/). */
@@ -24,7 +24,7 @@ export interface PlotOptions {
  * What every chart of a set says about it: SIMULATED or not, and in the subtitle the result set
  * (its simulator preset and id), never the host that draws the chart.
  */
-export function chartContext(set: LoadedSet): ChartContext {
+export function chartContext(set: Pick<ReadSet, 'manifest'>): ChartContext {
   const m = set.manifest
   const preset = /preset (\S+)/.exec(m.instrument?.version ?? '')?.[1]
   return { simulated: m.simulated, subject: `result set ${m.id}${preset ? `, preset ${preset}` : ''}` }
@@ -39,9 +39,23 @@ export async function chartsOf(
 ): Promise<NamedChart[]> {
   const k = chartKind(kind)
   if (!k) throw badInput(`--kind ${kind}: no such chart kind (known: ${PLOT_KINDS.join(', ')})`)
-  const set = await loadSet(dir)
+  // Rows replayed from 12 bytes each (loadSamples): memory holds the values, not row objects.
+  const set = await loadSamples(dir)
   const ctx = chartContext(set)
   return k.build(set, ctx, { allowSim, ...(baseline ? { baseline } : {}) })
+}
+
+/**
+ * The busbw charts of a set. Rows in memory are read as they are; a replayed set (whose rows
+ * lack their source lines, which the count of sizes printed as 0 B needs) is streamed again
+ * from disk, its busbw rows only, a chunk at a time.
+ */
+export async function busbwChartsOf(set: ReadSet, ctx: ChartContext): Promise<NamedChart[]> {
+  const { busbwCharts, busbwCollector } = await import('../plot/index.ts')
+  if (Array.isArray(set.rows)) return busbwCharts(set.rows, ctx)
+  const c = busbwCollector()
+  await streamRows(set.dir, (rows) => rows.forEach(c.add), { metric: 'busbw', note: false })
+  return c.charts(ctx)
 }
 
 /** Writes `<name>.vl.json`, `<name>.svg` and `<name>.png` for every chart of a kind; returns the paths. */

@@ -134,13 +134,19 @@ export function rowAt(cols: readonly unknown[][], i: number): Row {
 /**
  * Streams the rows of the Parquet parts `paths`, part by part in row order (one scan: DuckDB
  * keeps insertion order for a plain scan), a chunk at a time: memory holds one chunk of
- * rows, not the set. Throws when a part cannot be read.
+ * rows, not the set. `where` (SQL over the stored columns) keeps only the rows it accepts.
+ * Throws when a part cannot be read.
  */
-export async function* partRows(db: Duck, paths: readonly string[], intern: Intern): AsyncGenerator<Row[]> {
+export async function* partRows(
+  db: Duck,
+  paths: readonly string[],
+  intern: Intern,
+  where?: string,
+): AsyncGenerator<Row[]> {
   if (paths.length === 0) return
   const from = `read_parquet([${paths.map(sqlString).join(', ')}])`
   const dicts = await dictionaries(db, paths, from)
-  const result = await db.conn.stream(`SELECT ${selectList(dicts)} FROM ${from}`)
+  const result = await db.conn.stream(`SELECT ${selectList(dicts)} FROM ${from}${where ? ` WHERE ${where}` : ''}`)
   for (;;) {
     const chunk = await result.fetchChunk()
     if (!chunk || chunk.rowCount === 0) break

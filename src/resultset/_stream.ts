@@ -1,42 +1,70 @@
 /**
  * A result set's rows as they are stored (every field, source line and iteration included),
- * a chunk at a time: what `export` writes. Memory holds one chunk of rows, never the set.
+ * a chunk at a time: what `export` writes, and what a chart that counts printed lines reads.
+ * Memory holds one chunk of rows, never the set.
  */
-import type { Diagnostic, Manifest, Row } from '../model/index.ts'
+import type { Diagnostic, Manifest, Metric, Row } from '../model/index.ts'
 import { noteLoad } from './_load-notes.ts'
-import { readManifest, readRows } from './_store.ts'
+import { listParts, readableParts } from './_parts.ts'
+import { legacySamples, readJsonl, readManifest } from './_store.ts'
 
 /** Rows handed over at a time (a DuckDB chunk is 2,048 rows; a JSON-lines set is batched to this). */
 export const CHUNK_ROWS = 4096
 
-/** What `streamRows` read: the manifest, the count of good rows and what it skipped. */
+/** What `streamRows` read: the manifest, the count of rows handed over and what it skipped. */
 export interface Streamed {
   manifest: Manifest
   count: number
   diagnostics: Diagnostic[]
 }
 
+/** Options of `streamRows`. */
+export interface StreamOptions {
+  /** Only the rows of this metric (filtered in the engine for Parquet parts). */
+  metric?: Metric
+  /** Pass what was skipped to the caller's withLoadNotes collector (default true; false when the set was already loaded once). */
+  note?: boolean
+}
+
 /**
- * Calls `onChunk` with the rows of `dir` in stored order, at most CHUNK_ROWS at a time; the
- * chunk's rows are fresh objects the callee may keep. Bad lines and unreadable parts are
- * skipped, returned, and passed to the caller's withLoadNotes collector, as `loadSet` does.
- * The manifest is read (and checked) first, so a directory that is no set writes nothing.
+ * Calls `onChunk` with the rows of `dir` in stored order (a schema-1 samples.jsonl, then the
+ * parts), at most CHUNK_ROWS at a time; the chunk's rows are fresh objects the callee may
+ * keep. Bad lines and unreadable parts are skipped and returned, as `loadSet` does. The
+ * manifest is read (and checked) first, so a directory that is no set hands over nothing.
  */
-export async function streamRows(dir: string, onChunk: (rows: Row[]) => void): Promise<Streamed> {
+export async function streamRows(
+  dir: string,
+  onChunk: (rows: Row[]) => void,
+  opts: StreamOptions = {},
+): Promise<Streamed> {
   const manifest = readManifest(dir)
   const diagnostics: Diagnostic[] = []
+  const onDiagnostic = (d: Diagnostic): void => void diagnostics.push(d)
   let chunk: Row[] = []
-  const count = await readRows(
-    dir,
-    (r) => {
-      chunk.push(r)
-      if (chunk.length < CHUNK_ROWS) return
-      onChunk(chunk)
-      chunk = []
-    },
-    (d) => diagnostics.push(d),
-  )
+  let count = 0
+  const take = (r: Row): void => {
+    if (opts.metric !== undefined && r.metric !== opts.metric) return
+    chunk.push(r)
+    count++
+    if (chunk.length < CHUNK_ROWS) return
+    onChunk(chunk)
+    chunk = []
+  }
+  if (legacySamples(dir) !== undefined) await readJsonl(dir, take, onDiagnostic)
+  const parts = listParts(dir)
+  if (parts.length > 0) {
+    const d = await import('./_duck.ts')
+    const r = await import('./_read.ts')
+    const db = await d.openDuck()
+    try {
+      const readable = await readableParts(db, parts, onDiagnostic)
+      const where = opts.metric === undefined ? undefined : `metric = ${d.sqlString(opts.metric)}`
+      for await (const rows of r.partRows(db, readable, new r.Intern(), where)) for (const x of rows) take(x)
+    } finally {
+      db.close()
+    }
+  }
   if (chunk.length > 0) onChunk(chunk)
-  noteLoad(diagnostics)
+  if (opts.note !== false) noteLoad(diagnostics)
   return { manifest, count, diagnostics }
 }

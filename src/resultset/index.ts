@@ -18,5 +18,5 @@ export {
   SAMPLES,
   writeManifest,
 } from './_store.ts'
-export type { Streamed } from './_stream.ts'
+export type { Streamed, StreamOptions } from './_stream.ts'
 export { CHUNK_ROWS, streamRows } from './_stream.ts'

@@ -1,5 +1,5 @@
 import type { NamedChart } from '../../plot/index.ts'
-import type { LoadedSet } from '../../resultset/index.ts'
+import type { ReadSet } from '../../resultset/index.ts'
 
 /** Who a chart is drawn for: the set's simulated flag and the result set it names. */
 export interface KindContext {
@@ -21,5 +21,5 @@ export interface ChartKind {
   id: string
   /** What the kind draws, for --help. */
   describe: string
-  build(set: LoadedSet, ctx: KindContext, opts: KindOptions): Promise<NamedChart[]>
+  build(set: ReadSet, ctx: KindContext, opts: KindOptions): Promise<NamedChart[]>
 }

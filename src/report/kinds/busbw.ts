@@ -5,7 +5,7 @@ export const busbwKind: ChartKind = {
   id: 'busbw',
   describe: 'bus bandwidth vs size (collectives)',
   async build(set, ctx) {
-    const { busbwCharts } = await import('../../plot/index.ts')
-    return busbwCharts(set.rows, ctx)
+    const { busbwChartsOf } = await import('../_plot.ts')
+    return busbwChartsOf(set, ctx)
   },
 }

@@ -8,9 +8,9 @@ export const diffKind: ChartKind = {
   async build(set, ctx, opts) {
     if (!opts.baseline) throw badInput('plot --kind diff needs --baseline DIR (the set to compare against)')
     const { diffSets } = await import('../../diff/index.ts')
-    const { loadSet } = await import('../../resultset/index.ts')
+    const { loadSamples } = await import('../../resultset/index.ts')
     const { diffCharts } = await import('../../plot/index.ts')
-    const base = await loadSet(opts.baseline)
+    const base = await loadSamples(opts.baseline)
     const d = diffSets(base, set, { allowSim: opts.allowSim })
     return diffCharts(d, { ...ctx, simulated: ctx.simulated || base.manifest.simulated })
   },
