@@ -15,12 +15,20 @@ import { basename, dirname, join } from 'node:path'
 import { COLLECTIVE_DEFS, collectiveDef } from '../collectives/index.ts'
 import { badInput } from '../errors/index.ts'
 import { acquireLock } from '../exec/index.ts'
-import type { Diagnostic, Manifest, Row, SourceFile } from '../model/index.ts'
+import type { Diagnostic, Manifest, SourceFile } from '../model/index.ts'
 import { SIM_MARKER } from '../model/index.ts'
 import { NcclInfoCollector } from '../nccl-log/index.ts'
 import type { Parser } from '../parsers/index.ts'
 import { DETECT_BYTES, detectParser } from '../parsers/index.ts'
-import { Appender, isNonEmptyDir, newManifest, RAW, readManifest, writeManifest } from '../resultset/index.ts'
+import {
+  Appender,
+  ColumnBatch,
+  isNonEmptyDir,
+  newManifest,
+  RAW,
+  readManifest,
+  writeManifest,
+} from '../resultset/index.ts'
 import { eachLine } from './_lines.ts'
 
 /** One input to import: a path, or "-" with the bytes read from stdin. */
@@ -149,7 +157,7 @@ async function staged<T>(out: string, build: (dir: string) => Promise<T>): Promi
   }
 }
 
-/** Rows per part of an import (about 75 MB of rows in memory while a batch fills). */
+/** Rows per part of an import (its columns take about 22 MB while a batch fills). */
 const BATCH_ROWS = 1 << 17
 
 const rawPrefix = (index: number): string => `${String(index).padStart(3, '0')}-`
@@ -172,10 +180,11 @@ async function importInto(
   mkdirSync(join(dir, RAW), { recursive: true })
   const sources = manifest.sources ?? []
   const appender = await Appender.open(dir)
+  const batch = new ColumnBatch(BATCH_ROWS)
   let total = 0
   try {
     for (const { input, parser, simulated } of planned) {
-      const src = await importOne(input, parser, dir, sources.length, appender, opts.collective)
+      const src = await importOne(input, parser, dir, sources.length, { appender, batch }, opts.collective)
       sources.push(src.file)
       diagnostics.push(...src.diagnostics)
       total += src.file.rows
@@ -202,7 +211,7 @@ async function importOne(
   parser: Parser,
   out: string,
   index: number,
-  appender: Appender,
+  { appender, batch }: { appender: Appender; batch: ColumnBatch },
   collective: string | undefined,
 ): Promise<{ file: SourceFile; diagnostics: Diagnostic[] }> {
   const name = input.path === '-' ? 'stdin.txt' : basename(input.path)
@@ -210,18 +219,17 @@ async function importOne(
   const rawFd = openSync(join(out, raw), 'w')
   const hash = createHash('sha256')
   let bytes = 0
-  let batch: Row[] = []
+  // Rows go into the batch's columns as the parser emits them; no row object is kept.
   let rows = 0
   const lp = parser.open({ file: raw, ...(collective ? { collective } : {}) }, (r) => {
-    batch.push(r)
+    batch.add(r)
     rows++
   })
   // One part per import batch: written between chunks of input, once a batch is full.
   const flush = async (): Promise<void> => {
     if (batch.length < BATCH_ROWS) return
-    const full = batch
-    batch = []
-    await appender.append(full)
+    await appender.appendColumns(batch.encoded())
+    batch.clear()
   }
   // NCCL's INFO lines, read as a sweep reads its own runs' (the parser skips them as noise).
   const nccl = new NcclInfoCollector()
@@ -243,7 +251,8 @@ async function importOne(
     closeSync(rawFd)
   }
   const { meta, diagnostics } = lp.end()
-  await appender.append(batch)
+  await appender.appendColumns(batch.encoded())
+  batch.clear()
   const file: SourceFile = {
     path: input.path,
     raw,

@@ -98,113 +98,163 @@ export interface Encoded {
   dict: string[]
 }
 
+/** A growable column of numbers (doubles, NaN for null). */
+class Nums {
+  data: Float64Array
+  constructor(capacity: number) {
+    this.data = new Float64Array(capacity)
+  }
+}
+
+/** A growable column of small integers (int values, or bool codes). */
+class Ints {
+  data: Int32Array
+  constructor(capacity: number) {
+    this.data = new Int32Array(capacity)
+  }
+}
+
 /**
- * The fields of `rows`, one plain array per column (COLUMNS order), read with direct
- * property accesses: one pass, each access site seeing few row shapes, which is several
- * times faster than calling each column's `get` per row.
+ * A growable column of string codes with its dictionary. Keyed by the value, and for JSON
+ * objects also by identity (the rows of a point share one env object); the last value is
+ * checked first, since neighbouring rows mostly repeat it.
  */
-export function extract(rows: readonly Row[]): unknown[][] {
-  const n = rows.length
-  const out = COLUMNS.map(() => new Array<unknown>(n))
-  const [bench, metric, unit, value, sizeBytes, ranks, src, dst, placement, p2p, timer, trial, file, line] = out
-  const [dtype, redop, root, peerAccess, copy, staging, batch, direction, iteration, group, grouping, point] =
-    out.slice(14)
-  const [env, hostAxis, host, requestedBytes] = out.slice(26)
-  for (let i = 0; i < n; i++) {
-    const r = rows[i] as Row
-    ;(bench as unknown[])[i] = r.bench
-    ;(metric as unknown[])[i] = r.metric
-    ;(unit as unknown[])[i] = r.unit
-    ;(value as unknown[])[i] = r.value
-    ;(sizeBytes as unknown[])[i] = r.sizeBytes
-    ;(ranks as unknown[])[i] = r.ranks
-    ;(src as unknown[])[i] = r.src
-    ;(dst as unknown[])[i] = r.dst
-    ;(placement as unknown[])[i] = r.placement
-    ;(p2p as unknown[])[i] = r.p2p
-    ;(timer as unknown[])[i] = r.timer
-    ;(trial as unknown[])[i] = r.trial
-    ;(file as unknown[])[i] = r.source.file
-    ;(line as unknown[])[i] = r.source.line
-    ;(dtype as unknown[])[i] = r.dtype
-    ;(redop as unknown[])[i] = r.redop
-    ;(root as unknown[])[i] = r.root
-    ;(peerAccess as unknown[])[i] = r.peerAccess
-    ;(copy as unknown[])[i] = r.copy
-    ;(staging as unknown[])[i] = r.staging
-    ;(batch as unknown[])[i] = r.batch
-    ;(direction as unknown[])[i] = r.direction
-    ;(iteration as unknown[])[i] = r.iteration
-    ;(group as unknown[])[i] = r.group
-    ;(grouping as unknown[])[i] = r.grouping
-    ;(point as unknown[])[i] = r.point
-    ;(env as unknown[])[i] = r.env
-    ;(hostAxis as unknown[])[i] = r.hostAxis
-    ;(host as unknown[])[i] = r.host
-    ;(requestedBytes as unknown[])[i] = r.requestedBytes
+class Strs {
+  data: Int32Array
+  dict: string[] = []
+  private codes = new Map<unknown, number>()
+  private last: unknown
+  private lastCode = 0
+  constructor(
+    capacity: number,
+    private readonly json: boolean,
+  ) {
+    this.data = new Int32Array(capacity)
   }
-  return out
-}
-
-function encodeNumbers(kind: ColumnKind, v: readonly unknown[]): Encoded {
-  const data = new Float64Array(v.length)
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i]
-    data[i] = x === null || x === undefined ? Number.NaN : (x as number)
+  /** Forgets the values seen (a new dictionary; encoded columns handed out keep the old one). */
+  reset(): void {
+    this.dict = []
+    this.codes = new Map()
+    this.last = undefined
+    this.lastCode = 0
   }
-  return { kind, data, dict: [] }
-}
-
-function encodeSmall(kind: ColumnKind, v: readonly unknown[]): Encoded {
-  const data = new Int32Array(v.length)
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i]
-    data[i] = kind === 'int' ? (x as number) : x === undefined || x === null ? 0 : x ? 2 : 1
-  }
-  return { kind, data, dict: [] }
-}
-
-function encodeStrings(kind: ColumnKind, v: readonly unknown[]): Encoded {
-  const data = new Int32Array(v.length)
-  const dict: string[] = []
-  // Keyed by the value, and for JSON objects also by identity (the rows of a point share one env object).
-  const codes = new Map<unknown, number>()
-  let last: unknown
-  let lastCode = 0
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i]
-    if (x === undefined || x === null) {
-      data[i] = 0
-      continue
-    }
-    if (x !== last) {
-      let code = codes.get(x)
+  code(x: unknown): number {
+    if (x === undefined || x === null) return 0
+    if (x === this.last) return this.lastCode
+    let code = this.codes.get(x)
+    if (code === undefined) {
+      const text = this.json ? JSON.stringify(x) : (x as string)
+      code = this.codes.get(text)
       if (code === undefined) {
-        const text = kind === 'json' ? JSON.stringify(x) : (x as string)
-        code = codes.get(text)
-        if (code === undefined) {
-          dict.push(text)
-          code = dict.length
-          codes.set(text, code)
-        }
-        codes.set(x, code)
+        this.dict.push(text)
+        code = this.dict.length
+        this.codes.set(text, code)
       }
-      last = x
-      lastCode = code
+      this.codes.set(x, code)
     }
-    data[i] = lastCode
+    this.last = x
+    this.lastCode = code
+    return code
   }
-  return { kind, data, dict }
+}
+
+type Col = Nums | Ints | Strs
+
+const num = (x: number | null | undefined): number => (x === null || x === undefined ? Number.NaN : x)
+const bool = (x: boolean | undefined): number => (x === undefined ? 0 : x ? 2 : 1)
+
+/**
+ * The rows of one part, encoded column by column (COLUMNS order) as they arrive: no row is
+ * kept, so a batch costs its typed arrays (about 170 B a row) rather than its row objects.
+ */
+export class ColumnBatch {
+  /** Rows added. */
+  length = 0
+  private readonly cols: Col[]
+  // The columns by position, typed (COLUMNS order: 0-13, 14-25, 26-29).
+  private readonly c: [Strs, Strs, Strs, Nums, Nums, Nums, Nums, Nums, Strs, Strs, Strs, Ints, Strs, Ints]
+  private readonly d: [Strs, Strs, Nums, Ints, Strs, Strs, Nums, Strs, Nums, Strs, Strs, Strs]
+  private readonly e: [Strs, Strs, Strs, Nums]
+  constructor(capacity = 1024) {
+    const n = Math.max(1, capacity)
+    this.cols = COLUMNS.map((k) =>
+      k.kind === 'num'
+        ? new Nums(n)
+        : k.kind === 'int' || k.kind === 'bool'
+          ? new Ints(n)
+          : new Strs(n, k.kind === 'json'),
+    )
+    this.c = this.cols.slice(0, 14) as ColumnBatch['c']
+    this.d = this.cols.slice(14, 26) as ColumnBatch['d']
+    this.e = this.cols.slice(26) as ColumnBatch['e']
+  }
+
+  /** Adds one row: one pass over its fields, with direct property reads. */
+  add(r: Row): void {
+    const i = this.length
+    if (i === (this.cols[0] as Col).data.length) this.grow()
+    const { c, d, e } = this
+    c[0].data[i] = c[0].code(r.bench)
+    c[1].data[i] = c[1].code(r.metric)
+    c[2].data[i] = c[2].code(r.unit)
+    c[3].data[i] = r.value
+    c[4].data[i] = num(r.sizeBytes)
+    c[5].data[i] = num(r.ranks)
+    c[6].data[i] = num(r.src)
+    c[7].data[i] = num(r.dst)
+    c[8].data[i] = c[8].code(r.placement)
+    c[9].data[i] = c[9].code(r.p2p)
+    c[10].data[i] = c[10].code(r.timer)
+    c[11].data[i] = r.trial
+    c[12].data[i] = c[12].code(r.source.file)
+    c[13].data[i] = r.source.line
+    d[0].data[i] = d[0].code(r.dtype)
+    d[1].data[i] = d[1].code(r.redop)
+    d[2].data[i] = num(r.root)
+    d[3].data[i] = bool(r.peerAccess)
+    d[4].data[i] = d[4].code(r.copy)
+    d[5].data[i] = d[5].code(r.staging)
+    d[6].data[i] = num(r.batch)
+    d[7].data[i] = d[7].code(r.direction)
+    d[8].data[i] = num(r.iteration)
+    d[9].data[i] = d[9].code(r.group)
+    d[10].data[i] = d[10].code(r.grouping)
+    d[11].data[i] = d[11].code(r.point)
+    e[0].data[i] = e[0].code(r.env)
+    e[1].data[i] = e[1].code(r.hostAxis)
+    e[2].data[i] = e[2].code(r.host)
+    e[3].data[i] = num(r.requestedBytes)
+    this.length = i + 1
+  }
+
+  /** Empties the batch for reuse (its arrays stay; the dictionaries start afresh). */
+  clear(): void {
+    this.length = 0
+    for (const col of this.cols) if (col instanceof Strs) col.reset()
+  }
+
+  private grow(): void {
+    for (const col of this.cols) {
+      const next =
+        col.data instanceof Float64Array ? new Float64Array(col.data.length * 2) : new Int32Array(col.data.length * 2)
+      next.set(col.data)
+      col.data = next
+    }
+  }
+
+  /** The columns of the rows added so far (views of the batch's arrays). */
+  encoded(): Encoded[] {
+    return this.cols.map((col, j) => ({
+      kind: (COLUMNS[j] as Column).kind,
+      data: col.data.subarray(0, this.length),
+      dict: col instanceof Strs ? col.dict : [],
+    }))
+  }
 }
 
 /** Encodes `rows` column by column, in COLUMNS order. */
 export function encode(rows: readonly Row[]): Encoded[] {
-  return extract(rows).map((v, j) => {
-    const kind = (COLUMNS[j] as Column).kind
-    return kind === 'num'
-      ? encodeNumbers(kind, v)
-      : kind === 'int' || kind === 'bool'
-        ? encodeSmall(kind, v)
-        : encodeStrings(kind, v)
-  })
+  const b = new ColumnBatch(rows.length)
+  for (const r of rows) b.add(r)
+  return b.encoded()
 }

@@ -5,18 +5,17 @@
  */
 import { renameSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import type { DuckDBConnection, DuckDBInstance, DuckDBType } from '@duckdb/node-api'
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
 import type { Row } from '../model/index.ts'
 import type { Encoded } from './_columns.ts'
 import { COLUMNS, encode } from './_columns.ts'
+import { SCAN, scanSlot } from './_scan.ts'
 
 /** An open in-memory engine. */
 export interface Duck {
   conn: DuckDBConnection
   close(): void
 }
-
-let tableNo = 0
 
 type Api = typeof import('@duckdb/node-api')
 let api: Api | undefined
@@ -46,24 +45,20 @@ export async function openDuck(threads = 1): Promise<Duck> {
 /** SQL-quoted string literal. */
 export const sqlString = (s: string): string => `'${s.replace(/'/g, "''")}'`
 
-/** The one value of encoded column `e` when every row holds it (or null for all), else undefined. */
-function constant(e: Encoded): { v: number } | undefined {
-  const d = e.data
-  const first = d[0] as number
-  for (let i = 1; i < d.length; i++)
-    if (d[i] !== first && !(Number.isNaN(d[i]) && Number.isNaN(first))) return undefined
-  return { v: first }
+/** The index of the first value of `d` from `i` on that differs from d[i-1]'s (NaN equals NaN), or d.length. */
+function runEnd(d: Float64Array | Int32Array, i: number): number {
+  const first = d[i - 1] as number
+  if (Number.isNaN(first)) while (i < d.length && Number.isNaN(d[i])) i++
+  else while (i < d.length && d[i] === first) i++
+  return i
+}
+
+/** Per column: its one value when every row holds it (NaN equals NaN), undefined when it varies. */
+function constants(cols: readonly Encoded[]): ({ v: number } | undefined)[] {
+  return cols.map((e) => (runEnd(e.data, 1) === e.data.length ? { v: e.data[0] as number } : undefined))
 }
 
 const SQL_TYPE = { str: 'VARCHAR', json: 'VARCHAR', num: 'DOUBLE', int: 'INTEGER', bool: 'BOOLEAN' } as const
-
-/** SQL for encoded value `ref` (a column name or a literal code) of column `e` (see `Encoded`). */
-function decodeSql(e: Encoded, ref: string): string {
-  if (e.kind === 'num') return `CASE WHEN isnan(${ref}) THEN NULL ELSE ${ref} END`
-  if (e.kind === 'int') return ref
-  if (e.kind === 'bool') return `CAST([false, true] AS BOOLEAN[])[${ref}]`
-  return `CAST([${e.dict.map(sqlString).join(', ')}] AS VARCHAR[])[${ref}]`
-}
 
 /** A SQL literal for a constant column (its one value, typed). */
 function literalSql(e: Encoded, v: number): string {
@@ -74,52 +69,41 @@ function literalSql(e: Encoded, v: number): string {
   return v === 0 ? `NULL::${type}` : `${sqlString(e.dict[v - 1] as string)}::${type}`
 }
 
-/**
- * Writes `rows` to the Parquet file `path` atomically: a temp file beside it, then rename.
- * Columns that vary go into the engine as null-free numbers (codes for strings), a chunk
- * at a time; columns with one value in the batch become literals. The COPY that writes
- * the file decodes both.
- */
+/** Writes `rows` to the Parquet file `path` atomically (see writeColumns). */
 export async function writePart(db: Duck, rows: readonly Row[], path: string): Promise<void> {
   if (rows.length === 0) return
-  const d = duckApi()
-  const enc = encode(rows)
-  const consts = enc.map(constant)
+  await writeColumns(db, encode(rows), path)
+}
+
+/**
+ * Writes a batch's encoded columns (all of one length, COLUMNS order) to the Parquet file
+ * `path` atomically: a temp file beside it, then rename. Columns with one value in the batch
+ * become SQL literals; the others reach the COPY through the scan of _scan.ts. `bulk: false`
+ * copies value by value (what the node-api documents; the tests check both give one file).
+ */
+export async function writeColumns(
+  db: Duck,
+  cols: readonly Encoded[],
+  path: string,
+  { bulk = true }: { bulk?: boolean } = {},
+): Promise<void> {
+  const rows = (cols[0] as Encoded).data.length
+  if (rows === 0) return
+  const consts = constants(cols)
   const varying = consts.flatMap((k, j) => (k === undefined ? [j] : []))
   const select = COLUMNS.map((c, j) => {
-    const e = enc[j] as Encoded
     const k = consts[j]
-    return `${k === undefined ? decodeSql(e, `c${j}`) : literalSql(e, k.v)} AS "${c.name}"`
+    return `${k === undefined ? `c${j}` : literalSql(cols[j] as Encoded, k.v)} AS "${c.name}"`
   }).join(', ')
   const tmp = `${path}.${process.pid}.tmp`
-  const kv = dictsOption(enc)
-  if (varying.length === 0) {
-    await copyTo(db, `SELECT ${select} FROM range(${rows.length})`, tmp, path, kv)
-    return
-  }
-  const types: DuckDBType[] = varying.map((j) => (enc[j]?.kind === 'num' ? d.DOUBLE : d.INTEGER))
-  const table = `part_${process.pid}_${tableNo++}`
-  await db.conn.run(
-    `CREATE TEMP TABLE ${table} (` +
-      `${varying.map((j) => `c${j} ${enc[j]?.kind === 'num' ? 'DOUBLE' : 'INTEGER'}`).join(', ')})`,
-  )
+  const kv = dictsOption(cols)
+  if (varying.length === 0) return copyTo(db, `SELECT ${select} FROM range(${rows})`, tmp, path, kv)
+  const slot = scanSlot(duckApi(), db.conn)
+  slot.feed = { cols, varying, rows, bulk }
   try {
-    const app = await db.conn.createAppender(table)
-    for (let i = 0; i < rows.length; i += 2048) {
-      const n = Math.min(rows.length - i, 2048)
-      const chunk = d.DuckDBDataChunk.create(types, n)
-      varying.forEach((j, col) => {
-        const data = (enc[j] as Encoded).data
-        const v = chunk.getColumnVector(col)
-        for (let k = 0; k < n; k++) v.setItem(k, data[i + k] as number)
-        v.flush()
-      })
-      app.appendDataChunk(chunk)
-    }
-    app.closeSync()
-    await copyTo(db, `SELECT ${select} FROM ${table}`, tmp, path, kv)
+    await copyTo(db, `SELECT ${select} FROM ${SCAN}()`, tmp, path, kv)
   } finally {
-    await db.conn.run(`DROP TABLE ${table}`)
+    slot.feed = undefined
   }
 }
 

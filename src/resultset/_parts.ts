@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import type { Diagnostic, Row } from '../model/index.ts'
+import type { Encoded } from './_columns.ts'
 import type { Duck } from './_duck.ts'
 
 /** The folder of the parts, inside a result set. */
@@ -132,9 +133,16 @@ export class Appender {
   /** Writes `rows` as the next part. */
   async append(rows: readonly Row[]): Promise<void> {
     if (rows.length === 0) return
+    const { encode } = await import('./_columns.ts')
+    await this.appendColumns(encode(rows))
+  }
+
+  /** Writes a batch's encoded columns (ColumnBatch.encoded()) as the next part. */
+  async appendColumns(cols: readonly Encoded[]): Promise<void> {
+    if ((cols[0]?.data.length ?? 0) === 0) return
     const path = join(this.dir, PARTS, partName(this.next++))
     const d = await duck()
-    await d.writePart(this.db, rows, path)
+    await d.writeColumns(this.db, cols, path)
     this.written.push(path)
   }
 

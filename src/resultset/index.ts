@@ -1,5 +1,6 @@
 /** Result sets on disk: manifest.json, samples (Parquet parts, or a schema-1 samples.jsonl) and raw/ (all IO lives here). */
 
+export { ColumnBatch } from './_columns.ts'
 export { noteLoad, withLoadNotes } from './_load-notes.ts'
 export { gpucommVersion, newManifest } from './_manifest.ts'
 export { Appender, exportParquet, LEGACY_SAMPLES, listParts, PARTS, pruneParts } from './_parts.ts'
