@@ -190,7 +190,9 @@ async function importInto(
       total += src.file.rows
       if (simulated) manifest.simulated = true
     }
+    await appender.flush()
   } catch (e) {
+    await appender.flush().catch(() => {})
     appender.discard()
     throw e
   } finally {

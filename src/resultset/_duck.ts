@@ -9,7 +9,9 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
 import type { Row } from '../model/index.ts'
 import type { Encoded } from './_columns.ts'
 import { COLUMNS, encode } from './_columns.ts'
-import { SCAN, scanSlot } from './_scan.ts'
+import { fillTable } from './_fill.ts'
+
+let tableNo = 0
 
 /** An open in-memory engine. */
 export interface Duck {
@@ -77,18 +79,33 @@ export async function writePart(db: Duck, rows: readonly Row[], path: string): P
 
 /**
  * Writes a batch's encoded columns (all of one length, COLUMNS order) to the Parquet file
- * `path` atomically: a temp file beside it, then rename. Columns with one value in the batch
- * become SQL literals; the others reach the COPY through the scan of _scan.ts. `bulk: false`
- * copies value by value (what the node-api documents; the tests check both give one file).
+ * `path` atomically: a temp file beside it, then rename. See startColumns.
  */
 export async function writeColumns(
   db: Duck,
   cols: readonly Encoded[],
   path: string,
-  { bulk = true }: { bulk?: boolean } = {},
+  opts: { bulk?: boolean } = {},
 ): Promise<void> {
+  await (await startColumns(db, cols, path, opts)).written
+}
+
+/**
+ * Starts writing a batch's columns to the Parquet file `path`: resolves once the engine holds
+ * them (the batch may then be reused), with `written`, which resolves when the part is on
+ * disk under its name (a temp file beside it, then rename) and rejects if it is not. Until
+ * then, `db` runs nothing else. Columns with one value in the batch become SQL literals; the
+ * others go through a temp table (_fill.ts). `bulk: false` copies value by value (what the
+ * node-api documents; the tests check both give one file).
+ */
+export async function startColumns(
+  db: Duck,
+  cols: readonly Encoded[],
+  path: string,
+  { bulk = true }: { bulk?: boolean } = {},
+): Promise<{ written: Promise<void> }> {
   const rows = (cols[0] as Encoded).data.length
-  if (rows === 0) return
+  if (rows === 0) return { written: Promise.resolve() }
   const consts = constants(cols)
   const varying = consts.flatMap((k, j) => (k === undefined ? [j] : []))
   const select = COLUMNS.map((c, j) => {
@@ -97,14 +114,17 @@ export async function writeColumns(
   }).join(', ')
   const tmp = `${path}.${process.pid}.tmp`
   const kv = dictsOption(cols)
-  if (varying.length === 0) return copyTo(db, `SELECT ${select} FROM range(${rows})`, tmp, path, kv)
-  const slot = scanSlot(duckApi(), db.conn)
-  slot.feed = { cols, varying, rows, bulk }
+  if (varying.length === 0) return { written: copyTo(db, `SELECT ${select} FROM range(${rows})`, tmp, path, kv) }
+  const table = `part_${process.pid}_${tableNo++}`
+  const drop = () => db.conn.run(`DROP TABLE IF EXISTS ${table}`).then(() => undefined)
   try {
-    await copyTo(db, `SELECT ${select} FROM ${SCAN}()`, tmp, path, kv)
-  } finally {
-    slot.feed = undefined
+    await fillTable(duckApi(), db.conn, table, cols, varying, bulk)
+  } catch (e) {
+    await drop()
+    throw e
   }
+  const copied = copyTo(db, `SELECT ${select} FROM ${table}`, tmp, path, kv)
+  return { written: copied.finally(drop) }
 }
 
 /** The key under which a part's file metadata lists the distinct values of its string columns. */

@@ -90,6 +90,8 @@ export async function readableParts(db: Duck, parts: readonly string[], onDiagno
  */
 export class Appender {
   private written: string[] = []
+  private pending: Promise<void> | undefined
+  private failed: unknown
   private constructor(
     private readonly dir: string,
     private readonly db: Duck,
@@ -130,23 +132,45 @@ export class Appender {
     rmSync(legacy)
   }
 
-  /** Writes `rows` as the next part. */
+  /** Writes `rows` as the next part; resolves when it is on disk. */
   async append(rows: readonly Row[]): Promise<void> {
     if (rows.length === 0) return
     const { encode } = await import('./_columns.ts')
     await this.appendColumns(encode(rows))
+    await this.flush()
   }
 
-  /** Writes a batch's encoded columns (ColumnBatch.encoded()) as the next part. */
+  /**
+   * Starts writing a batch's encoded columns (ColumnBatch.encoded()) as the next part, after
+   * the part before it is on disk. Resolves once the engine holds the columns (the batch may
+   * be reused): the part is written while the caller goes on, and is on disk when the next
+   * append or `flush` resolves (which throw if it failed).
+   */
   async appendColumns(cols: readonly Encoded[]): Promise<void> {
     if ((cols[0]?.data.length ?? 0) === 0) return
+    await this.flush()
     const path = join(this.dir, PARTS, partName(this.next++))
     const d = await duck()
-    await d.writeColumns(this.db, cols, path)
     this.written.push(path)
+    const { written } = await d.startColumns(this.db, cols, path)
+    this.pending = written.then(
+      () => undefined,
+      (e: unknown) => {
+        this.failed = e
+      },
+    )
   }
 
-  /** Removes every part this appender wrote (an import that failed takes its rows back out). */
+  /** Waits until every part started is on disk; throws if one could not be written. */
+  async flush(): Promise<void> {
+    await this.pending
+    this.pending = undefined
+    const e = this.failed
+    this.failed = undefined
+    if (e !== undefined) throw e
+  }
+
+  /** Removes every part this appender wrote (an import that failed takes its rows back out; flush first). */
   discard(): void {
     for (const p of this.written) rmSync(p, { force: true })
     this.written = []

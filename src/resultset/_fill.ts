@@ -1,67 +1,51 @@
 /**
- * The table function `gpucomm_part()` through which a batch's columns reach the engine. The
- * COPY that writes a part scans it, 2,048 rows a call (DuckDB's vector size), and each call
- * copies a slice of each column into the output vector, with no temp table, no appender and
- * no conversion per value. Strings arrive as ENUMs of the batch's dictionary, which the
- * Parquet writer stores as dictionary-encoded UTF-8 strings, the same as a VARCHAR column.
+ * How a batch's varying columns reach the engine: a temp table filled through the appender,
+ * 2,048 rows (DuckDB's vector size) a data chunk, each column slice put into the chunk's
+ * vector in one typed-array copy, with no conversion per value. Strings go in as ENUMs of the
+ * batch's dictionary, which the Parquet writer stores as dictionary-encoded UTF-8 strings,
+ * the same as a VARCHAR column. All of it runs on the JS thread, with no callback from the
+ * engine's threads (a table function's scan waits for the JS thread at every chunk, which
+ * on a loaded machine cost more than the copying).
  */
 import type { DuckDBConnection, DuckDBType, DuckDBVector } from '@duckdb/node-api'
 import type { Encoded } from './_columns.ts'
 
 type Api = typeof import('@duckdb/node-api')
 
-/** What the next scan hands to the engine: the columns `varying` of `cols`, `rows` rows each. */
-export interface Feed {
-  cols: readonly Encoded[]
-  varying: readonly number[]
-  rows: number
-  /** Copy whole slices into the vectors' own arrays (false: one setItem per value, as the node-api documents). */
-  bulk: boolean
-}
-
-/** The name the scan is registered under. */
-export const SCAN = 'gpucomm_part'
 const VECTOR = 2048
 
-const slots = new WeakMap<DuckDBConnection, { feed?: Feed }>()
+/** The engine type a column of this encoding goes in as. */
+const typeOf = (api: Api, e: Encoded): DuckDBType =>
+  e.kind === 'num' ? api.DOUBLE : e.kind === 'int' ? api.INTEGER : e.kind === 'bool' ? api.BOOLEAN : api.ENUM(e.dict)
 
-/** The slot whose feed the scan of `conn` reads (registering the scan on first use). */
-export function scanSlot(api: Api, conn: DuckDBConnection): { feed?: Feed } {
-  let slot = slots.get(conn)
-  if (slot) return slot
-  const s: { feed?: Feed } = {}
-  slot = s
-  const typeOf = (e: Encoded): DuckDBType =>
-    e.kind === 'num' ? api.DOUBLE : e.kind === 'int' ? api.INTEGER : e.kind === 'bool' ? api.BOOLEAN : api.ENUM(e.dict)
-  conn.registerTableFunction(
-    api.DuckDBTableFunction.create({
-      name: SCAN,
-      bindFunction: (info) => {
-        const f = s.feed
-        if (!f) return info.setError(`${SCAN}: no batch to scan`)
-        for (const j of f.varying) info.addResultColumn(`c${j}`, typeOf(f.cols[j] as Encoded))
-        info.setCardinality(f.rows, true)
-      },
-      initFunction: (info) => info.setInitData({ next: 0 }),
-      mainFunction: (info, out) => {
-        const f = s.feed as Feed
-        const st = info.initData as { next: number }
-        const n = Math.min(VECTOR, f.rows - st.next)
-        out.rowCount = n
-        if (n <= 0) return
-        try {
-          f.varying.forEach((j, col) => {
-            fill(out.getColumnVector(col), f.cols[j] as Encoded, st.next, n, f.bulk)
-          })
-        } catch (e) {
-          info.setError(`${SCAN}: ${(e as Error).message}`)
-        }
-        st.next += n
-      },
-    }),
-  )
-  slots.set(conn, s)
-  return s
+/**
+ * Creates temp table `table` with the columns `varying` of `cols` (named c<j>) and fills it.
+ * `bulk: false` sets every value through setItem (what the node-api documents).
+ */
+export async function fillTable(
+  api: Api,
+  conn: DuckDBConnection,
+  table: string,
+  cols: readonly Encoded[],
+  varying: readonly number[],
+  bulk: boolean,
+): Promise<void> {
+  const types = varying.map((j) => typeOf(api, cols[j] as Encoded))
+  await conn.run(`CREATE TEMP TABLE ${table} (${varying.map((j, k) => `c${j} ${types[k]}`).join(', ')})`)
+  const app = await conn.createAppender(table)
+  try {
+    const rows = (cols[0] as Encoded).data.length
+    for (let i = 0; i < rows; i += VECTOR) {
+      const n = Math.min(VECTOR, rows - i)
+      const chunk = api.DuckDBDataChunk.create(types, n)
+      varying.forEach((j, k) => {
+        fill(chunk.getColumnVector(k), cols[j] as Encoded, i, n, bulk)
+      })
+      app.appendDataChunk(chunk)
+    }
+  } finally {
+    app.closeSync()
+  }
 }
 
 type Items = Float64Array | Int32Array | Uint8Array | Uint16Array | Uint32Array
@@ -83,10 +67,9 @@ function itemsOf(v: DuckDBVector, n: number): Items | undefined {
 }
 
 /**
- * Writes rows from..from+n of column `e` into vector `v`: one copy into the vector's own
- * array where it has one, then the nulls into its validity mask (the engine hands every call
- * a fresh output chunk, all valid; the round-trip tests check it with nulls moving between
- * chunks). Without the array (or with `bulk` false), setItem for every value.
+ * Writes rows from..from+n of column `e` into vector `v` of a new chunk (all valid): one
+ * copy into the vector's own array where it has one, then the nulls into its validity mask.
+ * Without the array (or with `bulk` false), setItem for every value.
  */
 function fill(v: DuckDBVector, e: Encoded, from: number, n: number, bulk: boolean): void {
   const src = e.data
