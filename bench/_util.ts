@@ -34,24 +34,29 @@ export interface Timed {
 
 /**
  * Runs `node SCRIPT ARGS` as a child through bench/_peak.mjs, which reports the child's
- * peak RSS and CPU time (process.resourceUsage) when it exits. Throws when it fails.
+ * peak RSS and CPU time (process.resourceUsage) when it exits; `nodeArgs` go before it
+ * (`--import tsx` for a TypeScript script). Throws when it fails.
  */
 export async function timedNode(
   script: string,
   args: readonly string[],
-  opts: { stdout?: 'pipe' | 'ignore'; cwd?: string } = {},
+  opts: { stdout?: 'pipe' | 'ignore'; cwd?: string; nodeArgs?: readonly string[] } = {},
 ): Promise<Timed> {
   const dir = mkdtempSync(join(tmpdir(), 'gpucomm-peak-'))
   const out = join(dir, 'peak.json')
   try {
     const t0 = performance.now()
-    const r = await execa(process.execPath, [join(ROOT, 'bench', '_peak.mjs'), script, ...args], {
-      cwd: opts.cwd ?? ROOT,
-      env: { GPUCOMM_PEAK_OUT: out },
-      stdout: opts.stdout ?? 'pipe',
-      stderr: 'pipe',
-      maxBuffer: 1e9,
-    })
+    const r = await execa(
+      process.execPath,
+      [...(opts.nodeArgs ?? []), join(ROOT, 'bench', '_peak.mjs'), script, ...args],
+      {
+        cwd: opts.cwd ?? ROOT,
+        env: { GPUCOMM_PEAK_OUT: out },
+        stdout: opts.stdout ?? 'pipe',
+        stderr: 'pipe',
+        maxBuffer: 1e9,
+      },
+    )
     const wallS = (performance.now() - t0) / 1000
     const p = JSON.parse(readFileSync(out, 'utf8')) as { maxRssBytes: number; cpuS: number }
     return { wallS, cpuS: p.cpuS, maxRssBytes: p.maxRssBytes, stdout: typeof r.stdout === 'string' ? r.stdout : '' }
