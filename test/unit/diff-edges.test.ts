@@ -6,7 +6,10 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { DiffResult } from '../../src/diff/index.ts'
+import type { RowGroup } from '../../src/cells/index.ts'
+import { attachErrors, testingOf } from '../../src/diff/_findings.ts'
+import { observedChanges } from '../../src/diff/_observed.ts'
+import type { DiffCell, DiffResult } from '../../src/diff/index.ts'
 import { diffSets, regressions, relDelta } from '../../src/diff/index.ts'
 import { makeRow } from '../../src/model/index.ts'
 import type { LoadedSet } from '../../src/resultset/index.ts'
@@ -248,4 +251,52 @@ test('a clean diff warns of nothing; cells, only-A and only-B come in cell order
   assert.deepEqual(sizes, [8, 32, 8, 32])
   assert.equal(r.onlyB.length, 2 * 1 * 2)
   assert.ok(r.onlyA.length === 4 && r.onlyB.every((k) => k.includes('size=128')), r.onlyB.join('\n'))
+})
+
+test('what the tests can say: tested metrics, expected false positives, unreachable sizes most cells first', () => {
+  const cell = (metric: string, tested: boolean, reachable: boolean, n: number) =>
+    ({ metric, tested, reachable, a: { n }, b: { n } }) as unknown as DiffCell
+  const cells = [
+    cell('latency', true, true, 6),
+    cell('latency', true, false, 2),
+    cell('bandwidth', true, false, 3),
+    cell('bandwidth', true, false, 3),
+    cell('bandwidth', true, true, 6),
+    cell('busbw', false, true, 6),
+  ]
+  const t = testingOf(cells, 0.05)
+  assert.deepEqual(t.metrics, ['latency', 'bandwidth'])
+  assert.equal(t.cells, 5)
+  // Two reachable tested cells at α = 0.05: 0.1 expected false positives.
+  assert.ok(Math.abs(t.expectedFalsePositives - 0.1) < 1e-12, `${t.expectedFalsePositives}`)
+  // 3+3 (two cells, least p 2/C(6,3) = 0.1) before 2+2 (one cell, 2/C(4,2) = 1/3).
+  assert.deepEqual(
+    t.unreachable.map((u) => [u.sizes, u.cells]),
+    [
+      ['3+3', 2],
+      ['2+2', 1],
+    ],
+  )
+  assert.ok(Math.abs((t.unreachable[0]?.minP ?? 0) - 0.1) < 1e-12, 'minP 3+3')
+  // Nothing tested: the metrics a test would have taken, chosen or the primary ones.
+  assert.deepEqual(testingOf([cells[5] as DiffCell], 0.05).metrics, ['time', 'latency', 'bandwidth'])
+  assert.deepEqual(testingOf([], 0.05, ['busbw']).metrics, ['busbw'])
+})
+
+test('wrong-count lines: one element or several, on the cells of the same measurement', () => {
+  const g = (values: number[]) => ({ values }) as unknown as RowGroup
+  const key = 'bench=nccl.all_reduce metric=wrong size=8'
+  const time = { key: 'bench=nccl.all_reduce metric=time size=8', metric: 'time', errors: [] as string[] }
+  const lines = attachErrors([time as unknown as DiffCell], [{ key, a: g([0, 1, 0]), b: g([2, 0, 1]) }])
+  assert.deepEqual(lines, [
+    `${key}: A: 1 wrong element in 1 of 3 trials`,
+    `${key}: B: 3 wrong elements in 2 of 3 trials`,
+  ])
+  assert.deepEqual(time.errors, ['A: 1 wrong element in 1 of 3 trials', 'B: 3 wrong elements in 2 of 3 trials'])
+})
+
+test('an observed condition a side saw both ways reads yes/no, whatever order the rows came in', () => {
+  const g = (...seen: string[]) => ({ observed: { peerAccess: new Set(seen) } }) as unknown as RowGroup
+  assert.deepEqual(observedChanges(g('false', 'true'), g('false')), [{ field: 'peerAccess', a: 'yes/no', b: 'no' }])
+  assert.deepEqual(observedChanges(g('true', 'false'), g('true')), [{ field: 'peerAccess', a: 'yes/no', b: 'yes' }])
 })
