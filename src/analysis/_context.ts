@@ -5,6 +5,7 @@
  * ports or PCIe switches), NCCL's own account of each launch (NCCL_DEBUG=INFO lines kept by a
  * sweep or read by `import`), and the peer access the set's own p2p rows report.
  */
+import { eachRow, isIndexed } from '../model/index.ts'
 import type { ReadSet } from '../resultset/index.ts'
 import type { TopologyView } from './_join.ts'
 import type { Series } from './_series.ts'
@@ -98,14 +99,14 @@ function gpuNameOf(set: ReadSet): Sourced<string> | undefined {
 /** Peer access per unordered pair from the set's rows (false wins: one CANNOT line is enough). */
 function peerAccessOf(set: ReadSet): Map<string, Sourced<boolean>> {
   const out = new Map<string, Sourced<boolean>>()
-  for (const r of set.rows) {
-    if (r.peerAccess === undefined || r.src === null || r.dst === null || r.src === r.dst) continue
+  eachRow(set.rows, (r) => {
+    if (r.peerAccess === undefined || r.src === null || r.dst === null || r.src === r.dst) return
     const k = pairKey(r.src, r.dst)
     const had = out.get(k)
-    if (had && had.value === false) continue
+    if (had && had.value === false) return
     const word = r.peerAccess ? 'CAN' : 'CANNOT'
     out.set(k, { value: r.peerAccess, source: `${r.source.file}: Device=${r.src} ${word} Access Peer Device=${r.dst}` })
-  }
+  })
   return out
 }
 
@@ -135,7 +136,9 @@ export function machineContext(set: ReadSet, topology: TopologyView | null | und
   const points = (set.manifest.extra?.sweep as SweepLike | undefined)?.points ?? {}
   const classes = topology?.classes ?? []
   const p2pGpus = new Set<number | null>()
-  for (const r of set.rows) if (r.src !== null && r.bench.startsWith('p2p.')) p2pGpus.add(r.src).add(r.dst)
+  // A set of GPUs: the representative rows of IndexedRows say as much as every row.
+  for (const r of isIndexed(set.rows) ? set.rows.reps : set.rows)
+    if (r.src !== null && r.bench.startsWith('p2p.')) p2pGpus.add(r.src).add(r.dst)
   const gpus = topology?.gpus ?? (p2pGpus.size > 1 ? p2pGpus.size : undefined)
   const ctx: MachineContext = {
     ...(gpuName ? { gpuName } : {}),

@@ -18,3 +18,37 @@ export interface IndexedRows extends Iterable<Row> {
 /** True when `rows` are IndexedRows. */
 export const isIndexed = (rows: Iterable<Row>): rows is IndexedRows =>
   'reps' in rows && 'group' in rows && 'value' in rows && 'n' in rows
+
+/** IndexedRows over these arrays (their first `n` entries); iterating sets each yielded row's value. */
+export function indexedRows(reps: readonly Row[], group: Int32Array, value: Float64Array, n: number): IndexedRows {
+  return {
+    reps,
+    group,
+    value,
+    n,
+    *[Symbol.iterator]() {
+      for (let i = 0; i < n; i++) {
+        const r = reps[group[i] as number] as Row
+        r.value = value[i] as number
+        yield r
+      }
+    },
+  }
+}
+
+/**
+ * Calls `f` on every row in order. IndexedRows go by index, without a generator; the row
+ * object is shared by the rows of a group as when iterating (read it in `f`, never keep it).
+ */
+export function eachRow(rows: Iterable<Row>, f: (r: Row) => void): void {
+  if (!isIndexed(rows)) {
+    for (const r of rows) f(r)
+    return
+  }
+  const { reps, group, value, n } = rows
+  for (let i = 0; i < n; i++) {
+    const r = reps[group[i] as number] as Row
+    r.value = value[i] as number
+    f(r)
+  }
+}

@@ -1,7 +1,7 @@
 /** The result-set model: types, schema version and row validation (pure, no IO). */
 
 export type { IndexedRows } from './_indexed.ts'
-export { isIndexed } from './_indexed.ts'
+export { eachRow, indexedRows, isIndexed } from './_indexed.ts'
 export { rowMemo } from './_memo.ts'
 export { makeRow, rowProblem } from './_validate.ts'
 export type {

@@ -9,11 +9,12 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { buildSeries } from '../../src/analysis/index.ts'
+import { buildSeries, machineContext } from '../../src/analysis/index.ts'
 import { cells, groupRows } from '../../src/cells/index.ts'
 import type { IndexedRows, Row } from '../../src/model/index.ts'
-import { isIndexed, makeRow } from '../../src/model/index.ts'
+import { eachRow, indexedRows, isIndexed, makeRow } from '../../src/model/index.ts'
 import { mulberry32 } from '../../src/random/index.ts'
+import { newManifest } from '../../src/resultset/index.ts'
 
 function rows(): Row[] {
   const u = mulberry32(7)
@@ -102,20 +103,7 @@ function indexed(all: readonly Row[]): IndexedRows {
     group[i] = g
     value[i] = r.value
   })
-  const n = all.length
-  return {
-    reps,
-    group,
-    value,
-    n,
-    *[Symbol.iterator]() {
-      for (let i = 0; i < n; i++) {
-        const r = reps[group[i] as number] as Row
-        r.value = value[i] as number
-        yield r
-      }
-    },
-  }
+  return indexedRows(reps, group, value, all.length)
 }
 
 /** JSON with Maps and Sets as arrays in their order, so order differences show. */
@@ -144,4 +132,39 @@ test('groupRows and cells over IndexedRows: the same cells, values and launch nu
   for (const requested of [false, true])
     assert.equal(ordered(groupRows(indexed(all), { requested })), ordered(groupRows(all, { requested })))
   assert.equal(ordered(cells(indexed(all))), ordered(cells(all)))
+})
+
+test('eachRow and the machine context over IndexedRows: the same rows, peer access and GPU count', () => {
+  // Peer access of pair 0↔1: CAN in trial 0, CANNOT in trial 1 (the first CANNOT wins);
+  // pair 2↔3 only CAN, from two files (the last row's file is the source).
+  const all = rows()
+  for (const file of ['raw/a.txt', 'raw/b.txt'])
+    all.push(
+      makeRow({
+        bench: 'p2p.latency',
+        metric: 'latency',
+        unit: 's',
+        value: 2e-6,
+        sizeBytes: 8,
+        src: 2,
+        dst: 3,
+        peerAccess: true,
+        source: { file, line: 0 },
+      }),
+    )
+  const seen: Row[] = []
+  eachRow(indexed(all), (r) => seen.push({ ...r }))
+  assert.deepEqual(seen, all)
+  const manifest = newManifest({ origin: 'sweep', simulated: false, command: [] })
+  const ctx = (rs: Iterable<Row>) => machineContext({ dir: 'd', manifest, diagnostics: [], rows: rs }, null)
+  const [want, got] = [ctx(all), ctx(indexed(all))]
+  assert.equal(got.gpus, 4)
+  assert.equal(got.gpus, want.gpus)
+  for (const [a, b] of [
+    [0, 1],
+    [2, 3],
+  ] as const)
+    assert.deepEqual(got.peerAccess(a, b), want.peerAccess(a, b))
+  assert.deepEqual(want.peerAccess(0, 1), { value: false, source: 'raw/1.txt: Device=0 CANNOT Access Peer Device=1' })
+  assert.equal(want.peerAccess(2, 3)?.source, 'raw/b.txt: Device=2 CAN Access Peer Device=3')
 })
