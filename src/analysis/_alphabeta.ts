@@ -7,8 +7,7 @@
 
 import type { Uniform as Rng } from '../random/index.ts'
 import { hashSeed, mulberry32, randInt } from '../random/index.ts'
-import type { SortedSample } from '../stats/index.ts'
-import { medianOf, quantile, sortSample, summarize } from '../stats/index.ts'
+import { OrderStats, quantile, quantileRanks, sortSample, summarize } from '../stats/index.ts'
 import type { LineFit, SegmentFit, XY } from './_fit.ts'
 import { huberLine, relResiduals, segmentedFit } from './_fit.ts'
 import { ORDER_STAT_MIN, resampleMedian } from './_resample-median.ts'
@@ -66,8 +65,13 @@ function toSegment(p: readonly XY[], s: SegmentFit): Segment {
 /** Fits `time = α + size/β` to a series (segmented; α from the first segment, β from the last). */
 export function fitSeries(series: Series, opts: FitOptions = {}): AlphaBeta {
   const sizes = [...series.bySize.keys()].sort((a, b) => a - b)
-  const samples = sizes.map((x) => sortSample(series.bySize.get(x) ?? []))
-  const points: XY[] = sizes.map((x, i) => ({ x, y: medianOf(samples[i] as ReturnType<typeof sortSample>) }))
+  const orderStatMin = opts.orderStatMin ?? ORDER_STAT_MIN
+  // The strata's copies share one buffer (one allocation per series, not per size).
+  const lists = sizes.map((x) => series.bySize.get(x) ?? [])
+  const buffer = new Float64Array(lists.reduce((a, l) => a + l.length, 0))
+  let at = 0
+  const samples = lists.map((l) => stratum(l, orderStatMin, buffer.subarray(at, (at += l.length))))
+  const points: XY[] = sizes.map((x, i) => ({ x, y: (samples[i] as OrderStats).quantile(0.5) }))
   const segs = segmentedFit(points)
   const first = segs[0] as SegmentFit
   const last = segs[segs.length - 1] as SegmentFit
@@ -77,7 +81,7 @@ export function fitSeries(series: Series, opts: FitOptions = {}): AlphaBeta {
   if (first.fit.alpha <= 0)
     warnings.push('α ≤ 0: the line does not describe the smallest sizes; read the smallest-size median instead')
   const rng = mulberry32(hashSeed(series.key, opts.seed ?? 1))
-  const boot = bootstrap(points, samples, segs, rng, opts.replicates ?? 200, opts.orderStatMin ?? ORDER_STAT_MIN)
+  const boot = bootstrap(points, samples, segs, rng, opts.replicates ?? 200, orderStatMin)
   const lv = opts.level ?? 0.95
   const ci = (v: number[]): [number, number] => {
     const s = sortSample(v)
@@ -86,7 +90,7 @@ export function fitSeries(series: Series, opts: FitOptions = {}): AlphaBeta {
   if (boot.alphas.length === 0) warnings.push('too few points to resample: the interval is the point estimate')
   const fitted = betaOf(last.fit.slope)
   const betas = boot.slopes.filter((s) => s > 0).map((s) => 1 / s)
-  const s0 = samples[0] as ReturnType<typeof sortSample>
+  const s0 = samples[0] as OrderStats
   const direct = fitted === null && series.bandwidths.length ? bandwidthBeta(series.bandwidths, warnings) : null
   const beta = direct ? direct.beta : fitted
   return {
@@ -103,14 +107,29 @@ export function fitSeries(series: Series, opts: FitOptions = {}): AlphaBeta {
     segments: segs.map((s) => toSegment(points, s)),
     smallest: {
       sizeBytes: sizes[0] === 0 && series.unsized > 0 ? null : (sizes[0] as number),
-      median: medianOf(s0),
-      min: s0[0] as number,
+      median: s0.quantile(0.5),
+      min: s0.at(0),
       n: s0.length,
     },
     sizes: sizes.length,
     n: samples.reduce((a, s) => a + s.length, 0),
     warnings,
   }
+}
+
+/**
+ * One size's samples, ranked. A stratum the bootstrap resamples value by value is sorted; a
+ * larger one (its replicate medians drawn by `resampleMedian`) has its minimum, its median and
+ * a window of ±6√n + 2 ranks around the median placed (its copy goes into `into`): a replicate median's rank has a standard
+ * deviation of about √n / 2, so a rank outside the window (12 of them away) is as good as never
+ * read, and costs a full sort when it is.
+ */
+function stratum(values: readonly number[], orderStatMin: number, into: Float64Array): OrderStats {
+  const n = values.length
+  if (n < orderStatMin) return new OrderStats(values, [], [0, n - 1], into)
+  const half = Math.ceil(6 * Math.sqrt(n)) + 2
+  const mid = (n - 1) / 2
+  return new OrderStats(values, [0, ...quantileRanks(n, 0.5)], [mid - half, mid + half], into)
 }
 
 /**
@@ -126,7 +145,7 @@ function bandwidthBeta(values: readonly number[], warnings: string[]): { beta: n
 /** Replicate α (first segment) and slope (last segment) values. */
 function bootstrap(
   points: readonly XY[],
-  samples: readonly SortedSample[],
+  samples: readonly OrderStats[],
   segs: readonly SegmentFit[],
   rng: Rng,
   reps: number,
@@ -160,7 +179,7 @@ function bootstrap(
  * straight from the median's order-statistic distribution (`resampleMedian`, O(1)).
  */
 function resampleWithin(
-  samples: readonly SortedSample[],
+  samples: readonly OrderStats[],
   rng: Rng,
   scratch: Float64Array,
   orderStatMin: number,
@@ -168,7 +187,7 @@ function resampleWithin(
   return samples.map((s) => {
     const n = s.length
     if (n >= orderStatMin) return resampleMedian(s, rng)
-    for (let i = 0; i < n; i++) scratch[i] = s[randInt(rng, n)] as number
+    for (let i = 0; i < n; i++) scratch[i] = s.at(randInt(rng, n))
     return medianInPlace(scratch, n)
   })
 }

@@ -14,7 +14,7 @@
  */
 import type { Uniform } from '../random/index.ts'
 import { betaDeviate } from '../random/index.ts'
-import type { SortedSample } from '../stats/index.ts'
+import type { Ranked } from '../stats/index.ts'
 
 /**
  * Strata of at least this many samples take their bootstrap medians from `resampleMedian`;
@@ -26,9 +26,9 @@ import type { SortedSample } from '../stats/index.ts'
 export const ORDER_STAT_MIN = 1000
 
 /** One bootstrap replicate of the median of `x` (sorted ascending, n ≥ 1), in O(1). */
-export function resampleMedian(x: SortedSample, rng: Uniform): number {
+export function resampleMedian(x: Ranked, rng: Uniform): number {
   const n = x.length
-  const at = (u: number): number => x[Math.min(n - 1, Math.floor(n * u))] as number
+  const at = (u: number): number => x.at(Math.min(n - 1, Math.floor(n * u))) as number
   const k = (n + 1) >> 1 // the lower middle order statistic: (n+1)/2 for odd n, n/2 for even
   const u = betaDeviate(rng, k, n - k + 1)
   const lo = at(u)

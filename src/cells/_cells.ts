@@ -20,7 +20,7 @@ export interface CellVariance {
 export interface Cell {
   key: string
   config: CellConfig
-  values: number[]
+  values: Float64Array
   summary: Summary
   /**
    * Within/between-launch variance; a launch is one trial of one source file
@@ -51,7 +51,12 @@ export interface RowGroup {
  */
 export function groupRows(rows: Iterable<Row>, opts: { requested?: boolean } = {}): Map<string, RowGroup> {
   const requested = opts.requested === true
-  if (isIndexed(rows)) return groupIndexed(rows, requested)
+  if (isIndexed(rows)) {
+    const out = new Map<string, RowGroup>()
+    for (const [key, g] of groupIndexed(rows, requested))
+      out.set(key, { ...g, values: Array.from(g.values), launch: Array.from(g.launch) })
+    return out
+  }
   const groups = new Map<string, RowGroup>()
   const launchOf = launchNumbers()
   // The rows of one group of a SampleSet are one object, its value changed: key it once.
@@ -94,34 +99,75 @@ function launchNumbers(): (file: string, trial: number) => number {
 
 /**
  * `groupRows` over IndexedRows: the same groups, values and launch numbers in the same order,
- * from the arrays. The first row of each group of equal conditions finds its launch and cell
- * as the row loop does (both depend on the conditions only); every row adds its value there.
+ * from the arrays. Groups of equal conditions are taken in the order of their first row, as
+ * the row loop meets them (launch and cell depend on the conditions only); the rows are
+ * counted first, so each cell's arrays are allocated once at their size, then filled in row
+ * order.
  */
-function groupIndexed(ix: IndexedRows, requested: boolean): Map<string, RowGroup> {
-  const groups = new Map<string, RowGroup>()
+function groupIndexed(ix: IndexedRows, requested: boolean): Map<string, TypedGroup> {
+  const groups = new Map<string, TypedGroup>()
   const launchNumber = launchNumbers()
   const { reps, group, value, n } = ix
-  const cellOf: (RowGroup | undefined)[] = new Array(reps.length)
+  const count = new Int32Array(reps.length)
+  const order: number[] = []
+  for (let i = 0; i < n; i++) if ((count[group[i] as number] as number)++ === 0) order.push(group[i] as number)
+  const cellOf = new Int32Array(reps.length)
   const launchOf = new Int32Array(reps.length)
+  const list: TypedGroup[] = []
+  const size: number[] = []
+  const numbers = new Map<TypedGroup, number>()
+  for (const gi of order) {
+    const r = reps[gi] as Row
+    launchOf[gi] = launchNumber(r.source.file, r.trial)
+    const key = keyOf(r, !requested)
+    let g = groups.get(key)
+    if (!g)
+      groups.set(
+        key,
+        (g = { config: requested ? requestedConfig(r) : cellConfig(r), values: NONE, launch: new Int32Array(0) }),
+      )
+    if (requested) noteObserved(g, r)
+    let c = numbers.get(g)
+    if (c === undefined) {
+      numbers.set(g, (c = list.length))
+      list.push(g)
+      size.push(0)
+    }
+    cellOf[gi] = c
+    size[c] = (size[c] as number) + (count[gi] as number)
+  }
+  // Views of one buffer each: a thousand separate typed arrays cost more to allocate than to fill.
+  const values = views(size, new Float64Array(n))
+  const launch = views(size, new Int32Array(n))
+  const fill = new Int32Array(list.length)
   for (let i = 0; i < n; i++) {
     const gi = group[i] as number
-    let g = cellOf[gi]
-    if (g === undefined) {
-      const r = reps[gi] as Row
-      launchOf[gi] = launchNumber(r.source.file, r.trial)
-      const key = keyOf(r, !requested)
-      g = groups.get(key)
-      if (!g) groups.set(key, (g = { config: requested ? requestedConfig(r) : cellConfig(r), values: [], launch: [] }))
-      if (requested) noteObserved(g, r)
-      cellOf[gi] = g
-    }
-    g.values.push(value[i] as number)
-    g.launch.push(launchOf[gi] as number)
+    const c = cellOf[gi] as number
+    const at = (fill[c] as number)++
+    ;(values[c] as Float64Array)[at] = value[i] as number
+    ;(launch[c] as Int32Array)[at] = launchOf[gi] as number
   }
+  list.forEach((g, c) => {
+    g.values = values[c] as Float64Array
+    g.launch = launch[c] as Int32Array
+  })
   return groups
 }
 
-function noteObserved(g: RowGroup, r: Row): void {
+/** Consecutive views of `all`, one of each size. */
+function views<T extends Float64Array | Int32Array>(sizes: readonly number[], all: T): T[] {
+  let at = 0
+  return sizes.map((k) => all.subarray(at, (at += k)) as T)
+}
+
+/** A RowGroup whose values and launch numbers are typed arrays (no garbage for the collector). */
+interface TypedGroup extends Omit<RowGroup, 'values' | 'launch'> {
+  values: Float64Array
+  launch: Int32Array
+}
+const NONE = new Float64Array(0)
+
+function noteObserved(g: Pick<RowGroup, 'observed'>, r: Row): void {
   for (const f of OBSERVED) {
     const v = r[f]
     if (v === undefined) continue
@@ -131,7 +177,7 @@ function noteObserved(g: RowGroup, r: Row): void {
   }
 }
 
-function variance(acc: RowGroup): CellVariance | null {
+function variance(acc: Pick<TypedGroup, 'values'> & { launch: ArrayLike<number> }): CellVariance | null {
   if (acc.values.length < 2) return null
   return withinBetweenIndexed(acc.values, acc.launch)
 }
@@ -159,7 +205,10 @@ export function compareCells(a: { key: string; config: CellConfig }, b: { key: s
 export function cells(rows: Iterable<Row>, opts: CellsOptions = {}): Cell[] {
   const level = opts.level ?? DEFAULT_THRESHOLDS.ciLevel
   const out: Cell[] = []
-  for (const [key, acc] of groupRows(rows)) {
+  const groups = isIndexed(rows)
+    ? groupIndexed(rows, false)
+    : new Map([...groupRows(rows)].map(([key, g]) => [key, { ...g, values: Float64Array.from(g.values) }]))
+  for (const [key, acc] of groups) {
     out.push({
       key,
       config: acc.config,

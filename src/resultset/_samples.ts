@@ -1,8 +1,9 @@
 /**
  * A result set read for analysis, at any size. A row is its value plus conditions that
  * thousands of rows share (every iteration of a point's size and pair), so the engine
- * hashes the conditions of each row (all but value, line and iteration) and sends only
- * (hash, value) pairs, in row order; each distinct set of conditions comes once, as a
+ * hashes the conditions of each row (all but value, line and iteration; of those, only the
+ * columns the parts' footers do not show to be constant) and sends only (hash, value) pairs,
+ * in row order; each distinct set of conditions comes once, as a
  * representative row. Memory holds 12 bytes a row and one row object per group, not a
  * row object per row. The rows replay from there as often as the analysis passes over them.
  */
@@ -12,6 +13,7 @@ import { indexedRows } from '../model/index.ts'
 import { COLUMNS } from './_columns.ts'
 import type { Duck } from './_duck.ts'
 import { noteLoad } from './_load-notes.ts'
+import { varyingColumns } from './_varying.ts'
 
 /** A set whose rows can be read (again) in order; see `loadSamples`. */
 export interface SampleSet {
@@ -30,11 +32,11 @@ export interface SampleSet {
 /** Not part of a group's conditions: what differs between the iterations of one launch. */
 const PER_ROW = new Set(['value', 'line', 'iteration'])
 const quoted = (name: string): string => `"${name}"`
-const KEYS = COLUMNS.filter((c) => !PER_ROW.has(c.name))
-  .map((c) => quoted(c.name))
-  .join(', ')
-/** A 53-bit hash of a row's conditions, exact as a JS number. */
-const HASH = `(hash(${KEYS}) >> 11)::DOUBLE`
+/** The condition columns: all but what differs between the iterations of one launch. */
+const KEYS = COLUMNS.filter((c) => !PER_ROW.has(c.name)).map((c) => c.name)
+/** A 53-bit hash of a row's conditions (its `varying` columns), exact as a JS number. */
+const hashOf = (varying: readonly string[]): string =>
+  varying.length ? `(hash(${varying.map(quoted).join(', ')}) >> 11)::DOUBLE` : '0::DOUBLE'
 
 /** Typed columns of (group, value), sized to the row count the parts' metadata gives. */
 class Pairs {
@@ -47,19 +49,26 @@ class Pairs {
   }
 }
 
-/** The representative rows of `from`, by hash (undefined when two groups share a hash). */
-async function groups(db: Duck, from: string): Promise<Map<number, Row> | undefined> {
+/**
+ * The representative rows of `from`, by hash (undefined when two groups share a hash). The
+ * engine groups by the varying columns only; the constant ones come from one row.
+ */
+async function groups(db: Duck, from: string, varying: readonly string[]): Promise<Map<number, Row> | undefined> {
   const r = await import('./_read.ts')
+  const vary = new Set(varying)
+  const constant = KEYS.filter((c) => !vary.has(c))
   const select = COLUMNS.map((c) =>
     c.name === 'value'
       ? '0::DOUBLE AS value'
       : c.name === 'line'
-        ? 'min(line) AS line'
+        ? 'g.line'
         : c.name === 'iteration'
           ? 'NULL::DOUBLE AS iteration'
-          : quoted(c.name),
+          : `${vary.has(c.name) ? 'g' : 'k'}.${quoted(c.name)}`,
   ).join(', ')
-  const result = await db.conn.run(`SELECT ${select}, ${HASH} AS h FROM ${from} GROUP BY ALL`)
+  const grouped = `SELECT ${[...varying.map(quoted), 'min(line) AS line', `${hashOf(varying)} AS h`].join(', ')} FROM ${from} GROUP BY ALL`
+  const one = constant.length ? `, (SELECT ${constant.map(quoted).join(', ')} FROM ${from} LIMIT 1) k` : ''
+  const result = await db.conn.run(`SELECT ${select}, g.h FROM (${grouped}) g${one}`)
   const intern = new r.Intern()
   const out = new Map<number, Row>()
   let n = 0
@@ -116,17 +125,21 @@ class HashIndex {
 }
 
 /** (group, value) of every row of `from`, in row order. */
-async function pairs(db: Duck, from: string, index: HashIndex): Promise<Pairs> {
+async function pairs(db: Duck, from: string, varying: readonly string[], index: HashIndex): Promise<Pairs> {
   const size = Number((await db.conn.runAndReadAll(`SELECT count(*) FROM ${from}`)).getRows()[0]?.[0])
   const out = new Pairs(size)
   const { group, value } = out
   // A missing value reads as 0, as it did through getItem; the columns are copied as typed arrays.
-  const result = await db.conn.stream(`SELECT ${HASH} AS h, coalesce(value, 0)::DOUBLE AS v FROM ${from}`)
+  const result = await db.conn.stream(`SELECT ${hashOf(varying)} AS h, coalesce(value, 0)::DOUBLE AS v FROM ${from}`)
   let lastH = Number.NaN
   let lastG = -1
+  // The next chunk is asked for before this one is read: the engine makes it (on its own
+  // thread) while this one is copied. A fetched chunk stays valid until it is collected.
+  let next = result.fetchChunk()
   for (;;) {
-    const chunk = await result.fetchChunk()
+    const chunk = await next
     if (!chunk || chunk.rowCount === 0) break
+    next = result.fetchChunk()
     const n = chunk.rowCount
     const h = doubles(chunk.getColumnVector(0), n)
     value.set(doubles(chunk.getColumnVector(1), n), out.n)
@@ -163,10 +176,11 @@ export async function loadSamples(dir: string): Promise<SampleSet> {
     const diagnostics: Diagnostic[] = []
     const readable = await parts.readableParts(db, all, (x) => diagnostics.push(x))
     const from = `read_parquet([${readable.map(d.sqlString).join(', ')}])`
-    const reps = readable.length ? await groups(db, from) : new Map<number, Row>()
+    const varying = await varyingColumns(db, readable, KEYS)
+    const reps = readable.length ? await groups(db, from, varying) : new Map<number, Row>()
     if (reps === undefined) return asRows()
     const index = new HashIndex([...reps.keys()])
-    const p = readable.length ? await pairs(db, from, index) : new Pairs(0)
+    const p = readable.length ? await pairs(db, from, varying, index) : new Pairs(0)
     noteLoad(diagnostics)
     return { dir, manifest, diagnostics, count: p.n, rows: indexedRows([...reps.values()], p.group, p.value, p.n) }
   } finally {

@@ -8,7 +8,7 @@
  * when even k = 1 does not reach it (n < 6 at 95 %), the interval is (−∞, +∞). Own code:
  * simple-statistics has no confidence interval of a median.
  */
-import type { SortedSample } from './_sorted.ts'
+import type { Ranked } from './_order-stats.ts'
 
 /** The chosen order statistics (1-based) and the coverage they actually give. */
 export interface OrderCi {
@@ -71,10 +71,10 @@ function computeOrderCi(n: number, level: number): OrderCi {
  * The distribution-free CI of the median of a sorted sample: [x(k), x(n−k+1)], or
  * [−∞, +∞] when n is too small for `level` (default 0.95).
  */
-export function medianCI(sorted: SortedSample, level = 0.95): [number, number] {
+export function medianCI(sorted: Ranked, level = 0.95): [number, number] {
   const o = medianOrderCi(sorted.length, level)
   if (o.lo < 1) return [-Infinity, Infinity]
-  return [sorted[o.lo - 1] as number, sorted[o.hi - 1] as number]
+  return [sorted.at(o.lo - 1) as number, sorted.at(o.hi - 1) as number]
 }
 
 /**

@@ -2,8 +2,9 @@
  * Summary statistics of one sample (one cell): centre, spread, a distribution-free CI of
  * the median and MAD-based outliers. Thresholds live in `DEFAULT_THRESHOLDS`.
  */
-import { mean, medianAbsoluteDeviation, sampleStandardDeviation, sampleVariance } from 'simple-statistics'
+import { mean, sampleStandardDeviation, sampleVariance } from 'simple-statistics'
 import { medianCI, medianOrderCi } from './_binomial.ts'
+import { madAround, OrderStats, quantileRanks, scratch } from './_order-stats.ts'
 import { quantile, sortSample } from './_sorted.ts'
 
 /** Thresholds used by the statistics, in one place (STYLE.md §3.12). */
@@ -42,11 +43,9 @@ export interface Summary {
   warnings: string[]
 }
 
-/** The raw MAD, median(|x − median|), by simple-statistics. */
-const madOf = (values: readonly number[]): number => medianAbsoluteDeviation(values as number[])
-
 /** Mean and sample standard deviation (n − 1 denominator; 0 for n = 1), by simple-statistics. */
-function meanStdev(values: readonly number[]): { mean: number; stdev: number } {
+function meanStdev(values: ArrayLike<number>): { mean: number; stdev: number } {
+  // simple-statistics reads x.length and x[i] only, so a typed array serves as well.
   const v = values as number[]
   return { mean: mean(v), stdev: v.length < 2 ? 0 : sampleStandardDeviation(v) }
 }
@@ -66,7 +65,7 @@ export function modifiedZ(values: readonly number[]): number[] {
   if (values.length === 0) return []
   const sorted = sortSample(values)
   const med = quantile(sorted, 0.5)
-  return zAround(values, med, madOf(values))
+  return zAround(values, med, madAround(values, med))
 }
 
 /** Modified z-scores given the median and raw MAD (see `modifiedZ`). */
@@ -76,15 +75,15 @@ function zAround(values: readonly number[], med: number, mad: number): number[] 
 }
 
 /** The divisor of the modified z-score: MAD/0.6745, or 1.253314·MeanAD when MAD is 0. */
-function zScale(values: readonly number[], med: number, mad: number): number {
+function zScale(values: ArrayLike<number>, med: number, mad: number): number {
   if (mad !== 0) return mad / 0.6745
   let sum = 0
-  for (const x of values) sum += Math.abs(x - med)
+  for (let i = 0; i < values.length; i++) sum += Math.abs((values[i] as number) - med)
   return 1.253314 * (sum / values.length)
 }
 
 /** Summarizes a sample; `level` is the median-CI confidence (default 0.95). */
-export function summarize(values: readonly number[], level: number = DEFAULT_THRESHOLDS.ciLevel): Summary {
+export function summarize(values: ArrayLike<number>, level: number = DEFAULT_THRESHOLDS.ciLevel): Summary {
   const n = values.length
   if (n === 0) {
     return {
@@ -103,10 +102,12 @@ export function summarize(values: readonly number[], level: number = DEFAULT_THR
       warnings: ['no values'],
     }
   }
-  const sorted = sortSample(values)
-  const median = quantile(sorted, 0.5)
-  const { mean, stdev } = meanStdev(values)
   const order = medianOrderCi(n, level)
+  // The ranks read below, placed by selection instead of a sort (the same values).
+  const ranks = [0, n - 1, order.lo - 1, order.hi - 1, ...[0.05, 0.5, 0.95].flatMap((q) => quantileRanks(n, q))]
+  const sorted = new OrderStats(values, ranks, undefined, scratch(0, n))
+  const median = sorted.quantile(0.5)
+  const { mean, stdev } = meanStdev(values)
   const warnings: string[] = []
   if (order.lo < 1)
     warnings.push(
@@ -115,11 +116,12 @@ export function summarize(values: readonly number[], level: number = DEFAULT_THR
     )
   else if (n < DEFAULT_THRESHOLDS.minCiSamples)
     warnings.push(`n = ${n} < ${DEFAULT_THRESHOLDS.minCiSamples}: confidence interval is wide`)
-  const mad = madOf(values)
+  const mad = madAround(values, median, scratch(1, n))
   const scale = zScale(values, median, mad)
   const outliers: number[] = []
   if (scale > 0)
-    values.forEach((x, i) => void (Math.abs(x - median) / scale > DEFAULT_THRESHOLDS.outlierZ && outliers.push(i)))
+    for (let i = 0; i < n; i++)
+      if (Math.abs((values[i] as number) - median) / scale > DEFAULT_THRESHOLDS.outlierZ) outliers.push(i)
   if (outliers.length > 0)
     warnings.push(
       `${outliers.length} outlier${outliers.length > 1 ? 's' : ''} (|modified z| > ${DEFAULT_THRESHOLDS.outlierZ})`,
@@ -129,10 +131,10 @@ export function summarize(values: readonly number[], level: number = DEFAULT_THR
     median,
     mean,
     stdev,
-    min: sorted[0] as number,
-    max: sorted[n - 1] as number,
-    p5: quantile(sorted, 0.05),
-    p95: quantile(sorted, 0.95),
+    min: sorted.at(0),
+    max: sorted.at(n - 1),
+    p5: sorted.quantile(0.05),
+    p95: sorted.quantile(0.95),
     mad,
     ci: medianCI(sorted, level),
     ciLevel: order.coverage,
@@ -193,18 +195,19 @@ export function withinBetween(samples: { launch: string; value: number }[]): {
  * (small non-negative integers). No per-value objects, for cells of a million rows.
  */
 export function withinBetweenIndexed(
-  values: readonly number[],
-  launch: readonly number[],
+  values: ArrayLike<number>,
+  launch: ArrayLike<number>,
 ): { within: number; between: number; launches: number } {
+  const n = values.length
   let k = 0
-  for (const l of launch) if (l + 1 > k) k = l + 1
+  for (let i = 0; i < launch.length; i++) if ((launch[i] as number) + 1 > k) k = (launch[i] as number) + 1
   const sum = new Float64Array(k)
   const count = new Float64Array(k)
-  values.forEach((x, i) => {
+  for (let i = 0; i < n; i++) {
     const l = launch[i] as number
-    sum[l] = (sum[l] as number) + x
+    sum[l] = (sum[l] as number) + (values[i] as number)
     count[l] = (count[l] as number) + 1
-  })
+  }
   const means: number[] = []
   const meanOf = new Float64Array(k)
   for (let l = 0; l < k; l++) {
@@ -213,8 +216,8 @@ export function withinBetweenIndexed(
     means.push(meanOf[l] as number)
   }
   let ss = 0
-  values.forEach((x, i) => void (ss += (x - (meanOf[launch[i] as number] as number)) ** 2))
-  const df = values.length - means.length
+  for (let i = 0; i < n; i++) ss += ((values[i] as number) - (meanOf[launch[i] as number] as number)) ** 2
+  const df = n - means.length
   return {
     within: df > 0 ? ss / df : NaN,
     between: varianceOf(means),

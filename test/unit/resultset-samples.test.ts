@@ -105,3 +105,50 @@ test('analyze and diff print byte for byte what they print from the rows in memo
   const d = JSON.stringify(diffSets(await loadSamples(a), await loadSamples(b), { allowSim: true }))
   assert.equal(d, JSON.stringify(diffSets(await loadSet(a), await loadSet(b), { allowSim: true })))
 })
+
+test('loadSamples groups by the columns that vary, read from the footers: per-part constants still split groups', async () => {
+  // Three parts of the same 4 rows each. Within each part `host` and `env` are constant, but
+  // they differ between parts (one part has none: all null); `p2p` and `timer` are the same
+  // everywhere. Footer statistics say min = max in every part for host: only comparing the
+  // parts tells that it varies.
+  const dir = tmp()
+  writeManifest(dir, newManifest({ origin: 'sweep', simulated: false, command: [] }))
+  const part = (host: string | undefined, k: number): Row[] =>
+    [8, 1024, 8, 1024].map((sizeBytes, i) =>
+      makeRow({
+        bench: 'p2p.latency',
+        metric: 'latency',
+        unit: 's',
+        value: 1e-6 * (k + 1) + i * 1e-9,
+        sizeBytes,
+        src: 0,
+        dst: 1,
+        p2p: 'enabled',
+        timer: 'gpu',
+        trial: 0,
+        source: { file: 'raw/000.txt', line: i + 1 },
+        ...(host ? { host, env: { NCCL_PROTO: host } } : {}),
+      }),
+    )
+  const all = [...part('node-a', 0), ...part('node-b', 1), ...part(undefined, 2)]
+  const a = await Appender.open(dir)
+  for (let k = 0; k < 3; k++) await a.append(all.slice(4 * k, 4 * k + 4))
+  a.close()
+  const { openDuck } = await import('../../src/resultset/_duck.ts')
+  const { varyingColumns } = await import('../../src/resultset/_varying.ts')
+  const { listParts } = await import('../../src/resultset/_parts.ts')
+  const db = await openDuck()
+  try {
+    const keys = ['bench', 'sizeBytes', 'src', 'p2p', 'timer', 'host', 'env', 'point', 'trial']
+    // src is a DOUBLE column: counted as varying unless all null (its statistics leave NaN out).
+    assert.deepEqual(await varyingColumns(db, listParts(dir), keys), ['sizeBytes', 'src', 'host', 'env'])
+    assert.deepEqual(await varyingColumns(db, listParts(dir).slice(0, 1), keys), ['sizeBytes', 'src'])
+  } finally {
+    db.close()
+  }
+  const s = await loadSamples(dir)
+  const got = Array.from(s.rows, (r) => conditions({ ...r }))
+  assert.deepEqual(got, all.map(conditions))
+  // 2 sizes × 3 hosts (one of them none): 6 groups, each row object shared by its 2 rows.
+  assert.equal(new Set(s.rows).size, 6)
+})
