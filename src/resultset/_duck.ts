@@ -16,6 +16,11 @@ let tableNo = 0
 /** An open in-memory engine. */
 export interface Duck {
   conn: DuckDBConnection
+  /**
+   * A second connection to the same engine (made on first use): a part's table is filled
+   * through it, on the JS thread, while `conn` still copies the part before to Parquet.
+   */
+  side(): Promise<DuckDBConnection>
   close(): void
 }
 
@@ -35,9 +40,15 @@ export async function openDuck(threads = 1): Promise<Duck> {
   const d = duckApi()
   const instance: DuckDBInstance = await d.DuckDBInstance.create(':memory:', { threads: String(threads) })
   const conn = await d.DuckDBConnection.create(instance)
+  let side: DuckDBConnection | undefined
   return {
     conn,
+    side: async () => {
+      side ??= await d.DuckDBConnection.create(instance)
+      return side
+    },
     close: () => {
+      side?.closeSync()
       conn.closeSync()
       instance.closeSync()
     },
@@ -93,19 +104,36 @@ export async function writeColumns(
 /**
  * Starts writing a batch's columns to the Parquet file `path`: resolves once the engine holds
  * them (the batch may then be reused), with `written`, which resolves when the part is on
- * disk under its name (a temp file beside it, then rename) and rejects if it is not. Until
- * then, `db` runs nothing else. Columns with one value in the batch become SQL literals; the
- * others go through a temp table (_fill.ts). `bulk: false` copies value by value (what the
- * node-api documents; the tests check both give one file).
+ * disk under its name (a temp file beside it, then rename) and rejects if it is not. See
+ * stageColumns.
  */
 export async function startColumns(
   db: Duck,
   cols: readonly Encoded[],
   path: string,
-  { bulk = true }: { bulk?: boolean } = {},
+  opts: { bulk?: boolean } = {},
 ): Promise<{ written: Promise<void> }> {
+  const copy = await stageColumns(db, cols, path, opts)
+  return { written: copy() }
+}
+
+/**
+ * The first half of writing a part: the batch's columns go into a table of the engine
+ * (through `db.side()`, so this may run while `db.conn` still copies another part); resolves
+ * once the engine holds them (the batch may then be reused) with `copy`, which writes the
+ * part (a temp file beside `path`, then rename) on `db.conn` and drops the table. Columns
+ * with one value in the batch become SQL literals; the others go through the table
+ * (_fill.ts). `bulk: false` copies value by value (what the node-api documents; the tests
+ * check both give one file).
+ */
+export async function stageColumns(
+  db: Duck,
+  cols: readonly Encoded[],
+  path: string,
+  { bulk = true }: { bulk?: boolean } = {},
+): Promise<() => Promise<void>> {
   const rows = (cols[0] as Encoded).data.length
-  if (rows === 0) return { written: Promise.resolve() }
+  if (rows === 0) return () => Promise.resolve()
   const consts = constants(cols)
   const varying = consts.flatMap((k, j) => (k === undefined ? [j] : []))
   const select = COLUMNS.map((c, j) => {
@@ -114,17 +142,17 @@ export async function startColumns(
   }).join(', ')
   const tmp = `${path}.${process.pid}.tmp`
   const kv = dictsOption(cols)
-  if (varying.length === 0) return { written: copyTo(db, `SELECT ${select} FROM range(${rows})`, tmp, path, kv) }
+  if (varying.length === 0) return () => copyTo(db, `SELECT ${select} FROM range(${rows})`, tmp, path, kv)
   const table = `part_${process.pid}_${tableNo++}`
-  const drop = () => db.conn.run(`DROP TABLE IF EXISTS ${table}`).then(() => undefined)
+  const side = await db.side()
   try {
-    await fillTable(duckApi(), db.conn, table, cols, varying, bulk)
+    await fillTable(duckApi(), side, table, cols, varying, bulk)
   } catch (e) {
-    await drop()
+    await side.run(`DROP TABLE IF EXISTS ${table}`)
     throw e
   }
-  const copied = copyTo(db, `SELECT ${select} FROM ${table}`, tmp, path, kv)
-  return { written: copied.finally(drop) }
+  const drop = () => db.conn.run(`DROP TABLE IF EXISTS ${table}`).then(() => undefined)
+  return () => copyTo(db, `SELECT ${select} FROM ${table}`, tmp, path, kv).finally(drop)
 }
 
 /** The key under which a part's file metadata lists the distinct values of its string columns. */

@@ -19,7 +19,8 @@ const typeOf = (api: Api, e: Encoded): DuckDBType =>
   e.kind === 'num' ? api.DOUBLE : e.kind === 'int' ? api.INTEGER : e.kind === 'bool' ? api.BOOLEAN : api.ENUM(e.dict)
 
 /**
- * Creates temp table `table` with the columns `varying` of `cols` (named c<j>) and fills it.
+ * Creates table `table` with the columns `varying` of `cols` (named c<j>) and fills it (a
+ * table of the in-memory engine, not a temp one: another connection copies it out).
  * `bulk: false` sets every value through setItem (what the node-api documents).
  */
 export async function fillTable(
@@ -31,7 +32,7 @@ export async function fillTable(
   bulk: boolean,
 ): Promise<void> {
   const types = varying.map((j) => typeOf(api, cols[j] as Encoded))
-  await conn.run(`CREATE TEMP TABLE ${table} (${varying.map((j, k) => `c${j} ${types[k]}`).join(', ')})`)
+  await conn.run(`CREATE TABLE ${table} (${varying.map((j, k) => `c${j} ${types[k]}`).join(', ')})`)
   const app = await conn.createAppender(table)
   try {
     const rows = (cols[0] as Encoded).data.length

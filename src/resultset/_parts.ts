@@ -141,19 +141,22 @@ export class Appender {
   }
 
   /**
-   * Starts writing a batch's encoded columns (ColumnBatch.encoded()) as the next part, after
-   * the part before it is on disk. Resolves once the engine holds the columns (the batch may
-   * be reused): the part is written while the caller goes on, and is on disk when the next
-   * append or `flush` resolves (which throw if it failed).
+   * Starts writing a batch's encoded columns (ColumnBatch.encoded()) as the next part: the
+   * engine takes them while the part before may still be written, and writes this one after
+   * it. Resolves once the engine holds the columns (the batch may be reused) and the part
+   * before is on disk: this part is written while the caller goes on, and is on disk when
+   * the next append or `flush` resolves (which throw if it failed).
    */
   async appendColumns(cols: readonly Encoded[]): Promise<void> {
     if ((cols[0]?.data.length ?? 0) === 0) return
-    await this.flush()
     const path = join(this.dir, PARTS, partName(this.next++))
     const d = await duck()
     this.written.push(path)
-    const { written } = await d.startColumns(this.db, cols, path)
-    this.pending = written.then(
+    // The engine takes this batch while it still writes the part before; the parts are
+    // written one after the other, in order.
+    const copy = await d.stageColumns(this.db, cols, path)
+    await this.flush()
+    this.pending = copy().then(
       () => undefined,
       (e: unknown) => {
         this.failed = e
