@@ -3,7 +3,7 @@
  * floor among the expectation bands, and the topology join.
  */
 
-import type { Cell } from '../cells/index.ts'
+import type { CellStats } from '../cells/index.ts'
 import { cells as buildCells } from '../cells/index.ts'
 import type { Row } from '../model/index.ts'
 import type { ReadSet } from '../resultset/index.ts'
@@ -33,12 +33,17 @@ export interface AnalyzeOptions extends FitOptions {
   topologyNote?: string
   /** Leave the per-cell statistics out (they can be large). */
   cells?: boolean
+  /**
+   * `analyze` builds the cells on a worker thread, beside the fits, for sets of at least
+   * this many rows read by `loadSamples` (default 1,000,000).
+   */
+  workerMin?: number
 }
 
 const finiteOrNull = (v: number): number | null => (Number.isFinite(v) ? v : null)
 
 /** A cells-module cell as JSON-safe output. */
-export function toAnalysisCell(c: Cell): AnalysisCell {
+export function toAnalysisCell(c: CellStats): AnalysisCell {
   const s = c.summary
   const v = c.variance
   return {

@@ -1,9 +1,11 @@
 /** The async entry points: load a set (and its topology capture) from a directory, then analyze or compare. */
 
+import { cellsInWorker } from '../cells/index.ts'
+import { isIndexed } from '../model/index.ts'
 import type { ReadSet } from '../resultset/index.ts'
 import { loadSamples } from '../resultset/index.ts'
 import type { AnalyzeOptions } from './_analyze.ts'
-import { analyzeSet } from './_analyze.ts'
+import { analyzeSet, toAnalysisCell } from './_analyze.ts'
 import type { CompareOptions } from './_compare.ts'
 import { compareSet } from './_compare.ts'
 import { loadTopology } from './_topology.ts'
@@ -18,10 +20,21 @@ import type { Analysis, Comparison } from './_types.ts'
 export async function analyze(set: string | ReadSet, opts: AnalyzeOptions = {}): Promise<Analysis> {
   // One pass per analysis step over rows replayed from 12 bytes each (loadSamples), not row objects.
   const s = typeof set === 'string' ? await loadSamples(set) : set
-  if (opts.topology !== undefined) return analyzeSet(s, opts)
-  const t = await loadTopology(s.dir, s.manifest)
-  return analyzeSet(s, { ...opts, topology: t.view, topologyNote: t.note })
+  // A big set's cells are built on a second thread while this one fits the series.
+  const rows = s.rows
+  const job =
+    opts.cells !== false && isIndexed(rows) && rows.n >= (opts.workerMin ?? WORKER_MIN)
+      ? cellsInWorker(rows)
+      : undefined
+  const more = job ? { cells: false } : {}
+  const t = opts.topology !== undefined ? undefined : await loadTopology(s.dir, s.manifest)
+  const a = analyzeSet(s, { ...opts, ...more, ...(t ? { topology: t.view, topologyNote: t.note } : {}) })
+  if (job) a.cells = (await job).map(toAnalysisCell)
+  return a
 }
+
+/** Rows from which `analyze` builds the cells on a worker thread (AnalyzeOptions.workerMin). */
+const WORKER_MIN = 1_000_000
 
 /** Compares the values of one axis (default `grouping`) per bench and size; with `model`, the decode model. */
 export async function compare(set: string | ReadSet, opts: CompareOptions = {}): Promise<Comparison> {

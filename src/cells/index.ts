@@ -18,3 +18,5 @@ export {
   requestedConfig,
   requestedKey,
 } from './_key.ts'
+export type { CellStats } from './_parallel.ts'
+export { cellsInWorker } from './_parallel.ts'

@@ -44,8 +44,9 @@ class Pairs {
   readonly value: Float64Array
   n = 0
   constructor(size: number) {
-    this.group = new Int32Array(size)
-    this.value = new Float64Array(size)
+    // Shared memory: the analysis may read them from a second thread (cellsInWorker).
+    this.group = new Int32Array(new SharedArrayBuffer(4 * size))
+    this.value = new Float64Array(new SharedArrayBuffer(8 * size))
   }
 }
 
