@@ -136,28 +136,25 @@ function groupIndexed(ix: IndexedRows, requested: boolean): Map<string, TypedGro
     cellOf[gi] = c
     size[c] = (size[c] as number) + (count[gi] as number)
   }
-  // Views of one buffer each: a thousand separate typed arrays cost more to allocate than to fill.
-  const values = views(size, new Float64Array(n))
-  const launch = views(size, new Int32Array(n))
-  const fill = new Int32Array(list.length)
+  // One buffer each, cell after cell (a thousand separate typed arrays cost more to allocate
+  // than to fill); `next[c]` is where cell c's next value goes. Each cell gets its views.
+  const allValues = new Float64Array(n)
+  const allLaunch = new Int32Array(n)
+  const next = new Int32Array(list.length)
+  for (let c = 1; c < list.length; c++) next[c] = (next[c - 1] as number) + (size[c - 1] as number)
+  const start = next.slice()
   for (let i = 0; i < n; i++) {
     const gi = group[i] as number
-    const c = cellOf[gi] as number
-    const at = (fill[c] as number)++
-    ;(values[c] as Float64Array)[at] = value[i] as number
-    ;(launch[c] as Int32Array)[at] = launchOf[gi] as number
+    const at = (next[cellOf[gi] as number] as number)++
+    allValues[at] = value[i] as number
+    allLaunch[at] = launchOf[gi] as number
   }
   list.forEach((g, c) => {
-    g.values = values[c] as Float64Array
-    g.launch = launch[c] as Int32Array
+    const from = start[c] as number
+    g.values = allValues.subarray(from, from + (size[c] as number))
+    g.launch = allLaunch.subarray(from, from + (size[c] as number))
   })
   return groups
-}
-
-/** Consecutive views of `all`, one of each size. */
-function views<T extends Float64Array | Int32Array>(sizes: readonly number[], all: T): T[] {
-  let at = 0
-  return sizes.map((k) => all.subarray(at, (at += k)) as T)
 }
 
 /** A RowGroup whose values and launch numbers are typed arrays (no garbage for the collector). */
