@@ -24,43 +24,69 @@ await import(${JSON.stringify(script.href)})`
 }
 
 /**
- * Starts building the cells of `rows` on a worker thread; the promise gives them in `cells`
- * order. Rows whose arrays are not shared are done on this thread, at once; `onFallback`
- * hears why whenever the cells were built here.
+ * A worker thread for one set's cells, started before the rows are read so that its modules
+ * load meanwhile; `run` hands it the rows, `stop` ends it unused.
  */
-export function cellsInWorker(
-  rows: IndexedRows,
-  opts: CellsOptions = {},
-  onFallback?: (why: string) => void,
-): Promise<CellStats[]> {
-  const here = (why: string): CellStats[] => {
-    onFallback?.(why)
-    return cells(rows, opts).map(({ values: _, ...c }) => c)
-  }
-  if (!shared(rows.group) || !shared(rows.value)) return Promise.resolve(here('the arrays are not shared'))
-  const ts = import.meta.url.endsWith('.ts')
-  const script = new URL(`./_worker.${ts ? 'ts' : 'js'}`, import.meta.url)
-  const entry = ts ? withTsx(script) : script
-  return new Promise((resolve) => {
-    let settled = false
-    const fallback = (e?: unknown): void => {
-      if (settled) return
-      settled = true
-      resolve(here(e instanceof Error ? e.message : 'the worker stopped'))
-    }
+export class CellsWorker {
+  private readonly worker: Worker | undefined
+  private broken: string | undefined
+  constructor() {
+    const ts = import.meta.url.endsWith('.ts')
+    const script = new URL(`./_worker.${ts ? 'ts' : 'js'}`, import.meta.url)
     try {
-      const w = new Worker(entry, {
-        workerData: { reps: rows.reps, group: rows.group, value: rows.value, n: rows.n, level: opts.level },
+      this.worker = new Worker(ts ? withTsx(script) : script)
+      this.worker.once('error', (e) => {
+        this.broken = e.message
       })
+    } catch (e) {
+      this.broken = (e as Error).message
+    }
+  }
+
+  /**
+   * The cells of `rows` (in `cells` order), built on the worker. Rows whose arrays are not
+   * shared, or a worker that failed, are done on this thread; `onFallback` hears why.
+   */
+  run(rows: IndexedRows, opts: CellsOptions = {}, onFallback?: (why: string) => void): Promise<CellStats[]> {
+    const here = (why: string): CellStats[] => {
+      this.stop()
+      onFallback?.(why)
+      return cells(rows, opts).map(({ values: _, ...c }) => c)
+    }
+    const w = this.worker
+    if (!shared(rows.group) || !shared(rows.value)) return Promise.resolve(here('the arrays are not shared'))
+    if (w === undefined || this.broken !== undefined) return Promise.resolve(here(this.broken ?? 'no worker'))
+    return new Promise((resolve) => {
+      let settled = false
+      const fallback = (why: string): void => {
+        if (settled) return
+        settled = true
+        resolve(here(why))
+      }
       w.once('message', (m: CellStats[]) => {
         settled = true
         resolve(m)
-        void w.terminate()
+        this.stop()
       })
-      w.once('error', fallback)
-      w.once('exit', () => fallback())
-    } catch (e) {
-      fallback(e)
-    }
-  })
+      w.once('error', (e) => fallback(e.message))
+      w.once('exit', () => fallback('the worker stopped'))
+      try {
+        w.postMessage({ reps: rows.reps, group: rows.group, value: rows.value, n: rows.n, level: opts.level })
+      } catch (e) {
+        fallback((e as Error).message)
+      }
+    })
+  }
+
+  /** Ends the worker (it is not needed, or it is done). */
+  stop(): void {
+    void this.worker?.terminate()
+  }
 }
+
+/** `new CellsWorker().run(rows, opts, onFallback)`: a worker started for these rows alone. */
+export const cellsInWorker = (
+  rows: IndexedRows,
+  opts: CellsOptions = {},
+  onFallback?: (why: string) => void,
+): Promise<CellStats[]> => new CellsWorker().run(rows, opts, onFallback)

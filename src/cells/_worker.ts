@@ -1,18 +1,21 @@
 /**
- * The worker thread of `cellsInWorker`: builds the cells of the rows it is sent (arrays that
- * share memory with the caller's) and posts them back without their values.
+ * The worker thread of `CellsWorker`: waits for the rows (arrays that share memory with the
+ * caller's), builds their cells and posts them back without their values.
  */
-import { parentPort, workerData } from 'node:worker_threads'
+import { parentPort } from 'node:worker_threads'
 import type { Row } from '../model/index.ts'
 import { indexedRows } from '../model/index.ts'
 import { cells } from './_cells.ts'
 
-const { reps, group, value, n, level } = workerData as {
+interface Job {
   reps: Row[]
   group: Int32Array
   value: Float64Array
   n: number
   level: number | undefined
 }
-const out = cells(indexedRows(reps, group, value, n), level === undefined ? {} : { level })
-parentPort?.postMessage(out.map(({ values: _, ...c }) => c))
+
+parentPort?.once('message', ({ reps, group, value, n, level }: Job) => {
+  const out = cells(indexedRows(reps, group, value, n), level === undefined ? {} : { level })
+  parentPort?.postMessage(out.map(({ values: _, ...c }) => c))
+})

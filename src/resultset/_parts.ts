@@ -4,7 +4,7 @@
  * the part being written. A schema-1 set keeps its samples.jsonl; the first writer that
  * opens it moves those rows into part 0 (then removes the file), and readers read either.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import type { Diagnostic, Row } from '../model/index.ts'
@@ -27,6 +27,15 @@ export function listParts(dir: string): string[] {
     .filter((f) => PART_RE.test(f))
     .sort()
     .map((f) => join(d, f))
+}
+
+/** The bytes of the parts of `dir` (0 when it has none, or is not a set). */
+export function partBytes(dir: string): number {
+  try {
+    return listParts(dir).reduce((a, p) => a + statSync(p).size, 0)
+  } catch {
+    return 0
+  }
 }
 
 /** True when the rows of samples.jsonl already live in part 0 (a migration the writer finished or nearly did). */

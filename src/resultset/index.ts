@@ -3,7 +3,7 @@
 export { ColumnBatch } from './_columns.ts'
 export { noteLoad, withLoadNotes } from './_load-notes.ts'
 export { gpucommVersion, newManifest } from './_manifest.ts'
-export { Appender, exportParquet, LEGACY_SAMPLES, listParts, PARTS, pruneParts } from './_parts.ts'
+export { Appender, exportParquet, LEGACY_SAMPLES, listParts, PARTS, partBytes, pruneParts } from './_parts.ts'
 export type { ReadSet, SampleSet } from './_samples.ts'
 export { loadSamples, rowCount } from './_samples.ts'
 export type { LoadedSet } from './_store.ts'
