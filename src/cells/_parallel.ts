@@ -5,8 +5,9 @@
  * nothing is copied but the representative rows. When the worker cannot start or fails, the
  * cells are built on this thread instead: the answer is the same either way.
  */
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import type { IndexedRows } from '../model/index.ts'
+import { besides, startWorker } from '../threads/index.ts'
 import type { Cell, CellsOptions } from './_cells.ts'
 import { cells } from './_cells.ts'
 
@@ -14,14 +15,6 @@ import { cells } from './_cells.ts'
 export type CellStats = Omit<Cell, 'values'>
 
 const shared = (a: Int32Array | Float64Array): boolean => a.buffer instanceof SharedArrayBuffer
-
-/** A module that registers tsx's loader (found from here), then runs the TypeScript `script`. */
-function withTsx(script: URL): URL {
-  const boot = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}
-register()
-await import(${JSON.stringify(script.href)})`
-  return new URL(`data:text/javascript,${encodeURIComponent(boot)}`)
-}
 
 /**
  * A worker thread for one set's cells, started before the rows are read so that its modules
@@ -31,10 +24,8 @@ export class CellsWorker {
   private readonly worker: Worker | undefined
   private broken: string | undefined
   constructor() {
-    const ts = import.meta.url.endsWith('.ts')
-    const script = new URL(`./_worker.${ts ? 'ts' : 'js'}`, import.meta.url)
     try {
-      this.worker = new Worker(ts ? withTsx(script) : script)
+      this.worker = startWorker(besides(import.meta.url, '_worker'))
       this.worker.once('error', (e) => {
         this.broken = e.message
       })
