@@ -23,6 +23,10 @@ export const SCOPES = {
       'test/unit/diff-project.test.ts',
       'test/unit/diff-requested.test.ts',
       'test/unit/diff-edges.test.ts',
+      'test/unit/diff-project-edges.test.ts',
+      'test/unit/diff-format-edges.test.ts',
+      'test/unit/diff-format-md-csv.test.ts',
+      'test/unit/diff-fields.test.ts',
     ],
   },
   parsers: {
