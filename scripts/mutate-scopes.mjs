@@ -35,6 +35,8 @@ export const SCOPES = {
       'test/unit/parsers-nccl-tests.test.ts',
       'test/unit/parsers-nccl-rows.test.ts',
       'test/unit/parsers-p2p.test.ts',
+      'test/unit/parsers-p2p-lines.test.ts',
+      'test/unit/parsers-p2p-runs.test.ts',
       'test/unit/parsers-nvbandwidth.test.ts',
       'test/unit/parsers-srun-label.test.ts',
       'test/unit/parsers-detect.test.ts',
@@ -60,7 +62,12 @@ export const SCOPES = {
   },
   'parsers-p2p': {
     mutate: ['src/parsers/{p2p-bandwidth-latency,_p2p-*,_matrix-common}.ts'],
-    tests: ['test/unit/parsers-p2p.test.ts', 'test/unit/parsers-detect.test.ts'],
+    tests: [
+      'test/unit/parsers-p2p.test.ts',
+      'test/unit/parsers-p2p-lines.test.ts',
+      'test/unit/parsers-p2p-runs.test.ts',
+      'test/unit/parsers-detect.test.ts',
+    ],
   },
   'parsers-nvbw': {
     mutate: ['src/parsers/{nvbandwidth*,_nvbw-*}.ts'],
