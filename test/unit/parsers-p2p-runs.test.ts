@@ -266,3 +266,25 @@ test('no run: no-data at the last line (line 1 when empty); a NOTE before any ru
   assert.equal(d('Device=0 CAN Access Peer Device=1'), 0.7)
   assert.equal(d('Device=x CAN Access Peer Device=1\nP2P=Maybe Latency'), 0)
 })
+
+test('a run with a CUDA failure is not complete even with the NOTE; a latency matrix under D\\D has no timer', () => {
+  const failed = p2pRun({ skip: [5] })
+  failed.splice(failed.length - 1, 0, 'Cuda failure x.cu:1: out of memory')
+  assert.equal(parse(failed).meta.complete, false)
+  const lat = parse(['P2P=Enabled Latency Matrix (us)', '   D\\D     0      1', '     0   1.00   2.00'])
+  assert.deepEqual(
+    lat.rows.map((r) => r.timer),
+    [null, null],
+  )
+  assert.equal((lat.meta.matrices as { timer: unknown }[])[0]?.timer, null)
+})
+
+test('the peer-access matrix spans every device the connectivity matrix names, beyond the access lines', () => {
+  const lines = p2pRun({ n: 3 }).filter((l) => !l.startsWith('Device'))
+  lines.splice(1, 0, 'Device=0 CANNOT Access Peer Device=1') // after the banner
+  assert.deepEqual(parse(lines).meta.peerAccess, [
+    [1, 0, 1],
+    [1, 1, 1],
+    [1, 1, 1],
+  ])
+})
