@@ -49,8 +49,10 @@ test('--filter terms: key, operator (= by default), alternatives only for =, neg
   for (const op of ['<', '<=', '>', '>='])
     assert.throws(() => parseFilter(`copy:${op}ce`), bad(new RegExp(`copy is not a number, so it takes no ${op}$`)))
   // Words without KEY:VALUE, or a value missing.
-  for (const w of ['size', 'size:', ':8', 'size=8', 'si ze:8'])
+  for (const w of ['size', 'size:', ':8', 'size=8', 'si ze:8', '!size:8', 'x-size:8'])
     assert.throws(() => parseFilter(w), bad(/expected KEY:VALUE/), w)
+  // Nothing but blanks: no terms is an error, not a filter that keeps everything.
+  for (const t of ['', '  ', ' \t ']) assert.throws(() => parseFilter(t), bad(/--filter is empty/), JSON.stringify(t))
 })
 
 test('--filter pair: 0-1, 0->1, 0>1 and 0→1 name the same pair; only the pair field is rewritten', () => {
@@ -262,6 +264,18 @@ test('projectTables --col: numeric fields ascending whatever the order, others a
     col: parseFields('--col', ['copy']),
   })[0]
   assert.deepEqual(str?.cols, ['copy=sm', 'copy=ce'])
+  // A cell without the first field is neither before nor after by it: the next field decides, either way round.
+  const root = parseFields('--col', ['root,size'])
+  const lacking = (first: number, second: number | undefined) => [
+    cell({ root: first, sizeBytes: 1024 }),
+    cell({ ...(second === undefined ? {} : { root: second }), sizeBytes: 8 }),
+  ]
+  assert.deepEqual(projectTables(diffResult(lacking(0, undefined)), { col: root })[0]?.cols, [
+    'root=– size=8 B',
+    'root=0 size=1 KiB',
+  ])
+  const other = [cell({ sizeBytes: 1024 }), cell({ root: 0, sizeBytes: 8 })]
+  assert.deepEqual(projectTables(diffResult(other), { col: root })[0]?.cols, ['root=0 size=8 B', 'root=– size=1 KiB'])
 })
 
 test('projectTables geomean: over the cells of a table when there are two or more and every median is positive', () => {
