@@ -209,4 +209,12 @@ test('text: one cell, no label field ("cell", "-"); several cells with a geomean
   assert.deepEqual(w?.header, ['cell', 'size=8 B', 'size=1 KiB', 'changed'])
   assert.deepEqual(w?.lines[0]?.[0], '-')
   assert.deepEqual(w?.lines[0]?.at(-1), 'peer access: yes → no')
+  // Only one cell of the row changed: the change once, nothing for the other.
+  const [w1] = diffTables(diffResult([{ ...two[0], ...changed } as DiffCell, two[1] as DiffCell]), {
+    col: parseFields('--col', ['size']),
+  })
+  assert.deepEqual(w1?.lines[0]?.at(-1), 'peer access: yes → no')
+  // A median of 0 prints as "< resolution" only when the resolution is known (> 0).
+  const zero = diffCell({}, { a: summary(0, [0, 0]), resolution: 0 })
+  assert.deepEqual(diffTables(diffResult([zero]))[0]?.lines[0]?.slice(1, 3), ['0 s ±0%', '20 µs ±5.0%'])
 })
