@@ -68,6 +68,7 @@ export const SCOPES = {
       'test/unit/parsers-nccl-naming.test.ts',
       'test/unit/parsers-nccl-collective.test.ts',
       'test/unit/parsers-nccl-row-split.test.ts',
+      'test/unit/parsers-nccl-tokens.test.ts',
       'test/unit/parsers-srun-label.test.ts',
       'test/unit/parsers-hostile.test.ts',
     ],
