@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { mapFields } from '../../src/diff/_fields.ts'
 import { FIELD_NAMES, fieldOf } from '../../src/diff/index.ts'
 import type { Row } from '../../src/model/index.ts'
 import { makeRow } from '../../src/model/index.ts'
@@ -26,7 +27,7 @@ test('fieldOf: the fields in table order, env.NAME and host.NAME, nothing else',
       'dtype, redop, root, env.NAME, host.NAME',
   )
   for (const n of ['env.NCCL_ALGO', 'host.governor', 'env.a.b']) assert.equal(fieldOf(n)?.name, n)
-  for (const n of ['env.', 'host.', 'envX', 'env', 'xenv.A', 'hostXA', 'Size', 'pairs', ''])
+  for (const n of ['env.', 'host.', 'envX', 'env', 'xenv.A', 'hostXA', 'Size', 'pairs', '', 'env.A\nB'])
     assert.equal(fieldOf(n), undefined, n)
 })
 
@@ -41,6 +42,8 @@ test('numeric fields read integers, decimals and negatives only; string fields r
   for (const n of ['src', 'dst', 'root']) assert.equal(field(n).parse?.('7'), 7, n)
   for (const n of ['bench', 'metric', 'pair', 'group', 'grouping', 'placement', 'p2p', 'copy', 'timer', 'env.X'])
     assert.equal(field(n).parse, undefined, n)
+  // Blanks around a bound are read past.
+  assert.equal(ranks.parse?.(' 4 '), 4)
   // size takes human sizes.
   assert.equal(field('size').parse?.('64K'), 65536)
 })
@@ -114,4 +117,12 @@ test('clear (--ignore): always-present fields become null, optional ones go, a m
   field('env.A').clear(bare)
   field('host.A').clear(bare)
   assert.ok(!('env' in bare) && !('hostAxis' in bare))
+})
+
+test('mapFields: the env.NAME and host.NAME keys any config carries, once each, sorted', () => {
+  const configs = [row({ env: { B: '1', A: '2' }, hostAxis: { z: 'x' } }), row({ env: { C: '3', A: '4' } }), row()]
+  assert.deepEqual(
+    mapFields(configs).map((f) => f.name),
+    ['env.A', 'env.B', 'env.C', 'host.z'],
+  )
 })
