@@ -2,7 +2,7 @@
  * Summary statistics of one sample (one cell): centre, spread, a distribution-free CI of
  * the median and MAD-based outliers. Thresholds live in `DEFAULT_THRESHOLDS`.
  */
-import { mean, sampleStandardDeviation, sampleVariance } from 'simple-statistics'
+import { mean, sampleVariance } from 'simple-statistics'
 import { medianCI, medianOrderCi } from './_binomial.ts'
 import { madAround, OrderStats, quantileRanks, scratch } from './_order-stats.ts'
 import { quantile, sortSample } from './_sorted.ts'
@@ -43,11 +43,20 @@ export interface Summary {
   warnings: string[]
 }
 
-/** Mean and sample standard deviation (n − 1 denominator; 0 for n = 1), by simple-statistics. */
+/** Mean and sample standard deviation (n − 1 denominator; 0 for n = 1), as simple-statistics computes them. */
 function meanStdev(values: ArrayLike<number>): { mean: number; stdev: number } {
   // simple-statistics reads x.length and x[i] only, so a typed array serves as well.
-  const v = values as number[]
-  return { mean: mean(v), stdev: v.length < 2 ? 0 : sampleStandardDeviation(v) }
+  const m = mean(values as number[])
+  const n = values.length
+  if (n < 2) return { mean: m, stdev: 0 }
+  // sampleStandardDeviation's own steps (√(Σ(x − mean)² / (n − 1)), summed in order), with
+  // the mean it would compute again taken from above: the same number, one pass fewer.
+  let ss = 0
+  for (let i = 0; i < n; i++) {
+    const d = (values[i] as number) - m
+    ss += d * d
+  }
+  return { mean: m, stdev: Math.sqrt(ss / (n - 1)) }
 }
 
 /** Sample variance (n − 1 denominator), NaN for fewer than 2 values, by simple-statistics. */

@@ -6,9 +6,10 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { medianAbsoluteDeviation } from 'simple-statistics'
+import { mean, medianAbsoluteDeviation, sampleStandardDeviation } from 'simple-statistics'
 import { mulberry32 } from '../../src/random/index.ts'
 import { madAround, OrderStats, quantileRanks } from '../../src/stats/_order-stats.ts'
+import { summarize } from '../../src/stats/index.ts'
 
 /** n values from a few shapes: continuous, heavy ties (a coarse timer), runs of one value. */
 function sample(n: number, seed: number, shape: 'smooth' | 'ties' | 'runs'): number[] {
@@ -77,4 +78,15 @@ test('madAround equals simple-statistics medianAbsoluteDeviation, with and witho
       assert.equal(madAround(Float64Array.from(v), med, new Float64Array(n + 3)), want, `n=${n} ${shape} buffer`)
     }
   assert.ok(Number.isNaN(madAround([], 0)))
+})
+
+test('summarize: mean and stdev are the numbers simple-statistics gives, to the last bit', () => {
+  for (const n of [1, 2, 3, 64, 1001])
+    for (const shape of ['smooth', 'ties', 'runs'] as const) {
+      const v = sample(n, n + 29, shape).map((x) => x * 1e-3 + 1e-9)
+      const s = summarize(v)
+      assert.equal(s.mean, mean(v), `n=${n} ${shape} mean`)
+      assert.equal(s.stdev, n < 2 ? 0 : sampleStandardDeviation(v), `n=${n} ${shape} stdev`)
+      assert.equal(summarize(Float64Array.from(v)).stdev, s.stdev, 'a typed array gives the same')
+    }
 })
