@@ -51,12 +51,7 @@ export interface RowGroup {
  */
 export function groupRows(rows: Iterable<Row>, opts: { requested?: boolean } = {}): Map<string, RowGroup> {
   const requested = opts.requested === true
-  if (isIndexed(rows)) {
-    const out = new Map<string, RowGroup>()
-    for (const [key, g] of groupIndexed(rows, requested))
-      out.set(key, { ...g, values: Array.from(g.values), launch: Array.from(g.launch) })
-    return out
-  }
+  if (isIndexed(rows)) return groupArrays(rows, requested)
   const groups = new Map<string, RowGroup>()
   const launchOf = launchNumbers()
   // The rows of one group of a SampleSet are one object, its value changed: key it once.
@@ -97,35 +92,44 @@ function launchNumbers(): (file: string, trial: number) => number {
   }
 }
 
+/** What `planIndexed` finds: the groups (in order, each with its number of rows) and where each group of rows goes. */
+interface Plan {
+  /** Each group's values and launch numbers are placeholders until filled (keys in RowGroup's order). */
+  groups: Map<string, Planned>
+  list: Planned[]
+  size: number[]
+  /** Per group of equal conditions: its cell's number in `list`, and its launch number. */
+  cellOf: Int32Array
+  launchOf: Int32Array
+}
+
+type Planned = Pick<RowGroup, 'config' | 'observed'> & { values: unknown; launch: unknown }
+
 /**
- * `groupRows` over IndexedRows: the same groups, values and launch numbers in the same order,
- * from the arrays. Groups of equal conditions are taken in the order of their first row, as
- * the row loop meets them (launch and cell depend on the conditions only); the rows are
- * counted first, so each cell's arrays are allocated once at their size, then filled in row
- * order.
+ * `groupRows` over IndexedRows, without the values: the same groups in the same order, from
+ * the arrays. Groups of equal conditions are taken in the order of their first row, as the
+ * row loop meets them (launch and cell depend on the conditions only), and counted, so each
+ * cell's arrays can be allocated once at their size, then filled in row order.
  */
-function groupIndexed(ix: IndexedRows, requested: boolean): Map<string, TypedGroup> {
-  const groups = new Map<string, TypedGroup>()
+function planIndexed(ix: IndexedRows, requested: boolean): Plan {
+  const groups: Plan['groups'] = new Map()
   const launchNumber = launchNumbers()
-  const { reps, group, value, n } = ix
+  const { reps, group, n } = ix
   const count = new Int32Array(reps.length)
   const order: number[] = []
   for (let i = 0; i < n; i++) if ((count[group[i] as number] as number)++ === 0) order.push(group[i] as number)
   const cellOf = new Int32Array(reps.length)
   const launchOf = new Int32Array(reps.length)
-  const list: TypedGroup[] = []
+  const list: Plan['list'] = []
   const size: number[] = []
-  const numbers = new Map<TypedGroup, number>()
+  const numbers = new Map<Planned, number>()
   for (const gi of order) {
     const r = reps[gi] as Row
     launchOf[gi] = launchNumber(r.source.file, r.trial)
     const key = keyOf(r, !requested)
     let g = groups.get(key)
     if (!g)
-      groups.set(
-        key,
-        (g = { config: requested ? requestedConfig(r) : cellConfig(r), values: NONE, launch: new Int32Array(0) }),
-      )
+      groups.set(key, (g = { config: requested ? requestedConfig(r) : cellConfig(r), values: null, launch: null }))
     if (requested) noteObserved(g, r)
     let c = numbers.get(g)
     if (c === undefined) {
@@ -136,10 +140,20 @@ function groupIndexed(ix: IndexedRows, requested: boolean): Map<string, TypedGro
     cellOf[gi] = c
     size[c] = (size[c] as number) + (count[gi] as number)
   }
-  // One buffer each, cell after cell (a thousand separate typed arrays cost more to allocate
-  // than to fill); `next[c]` is where cell c's next value goes. Each cell gets its views.
+  return { groups, list, size, cellOf, launchOf }
+}
+
+/**
+ * The groups of IndexedRows with their values and launch numbers in typed arrays: one buffer
+ * each, cell after cell (a thousand separate typed arrays cost more to allocate than to
+ * fill), each cell with views of it. For `cells`: no work for the collector.
+ */
+function groupIndexed(ix: IndexedRows, requested: boolean): Map<string, TypedGroup> {
+  const { groups, list, size, cellOf, launchOf } = planIndexed(ix, requested)
+  const { group, value, n } = ix
   const allValues = new Float64Array(n)
   const allLaunch = new Int32Array(n)
+  // next[c]: where cell c's next value goes.
   const next = new Int32Array(list.length)
   for (let c = 1; c < list.length; c++) next[c] = (next[c - 1] as number) + (size[c - 1] as number)
   const start = next.slice()
@@ -154,7 +168,32 @@ function groupIndexed(ix: IndexedRows, requested: boolean): Map<string, TypedGro
     g.values = allValues.subarray(from, from + (size[c] as number))
     g.launch = allLaunch.subarray(from, from + (size[c] as number))
   })
-  return groups
+  return groups as unknown as Map<string, TypedGroup>
+}
+
+/**
+ * The groups of IndexedRows as RowGroups (`groupRows`, for diff): plain arrays, each
+ * allocated at its size and filled in row order, with no typed copy beside them (memory is
+ * what a 10 M-row diff is held to).
+ */
+function groupArrays(ix: IndexedRows, requested: boolean): Map<string, RowGroup> {
+  const { groups, list, size, cellOf, launchOf } = planIndexed(ix, requested)
+  const { group, value, n } = ix
+  const values = size.map((k) => new Array<number>(k))
+  const launch = size.map((k) => new Array<number>(k))
+  const fill = new Int32Array(list.length)
+  for (let i = 0; i < n; i++) {
+    const gi = group[i] as number
+    const c = cellOf[gi] as number
+    const at = (fill[c] as number)++
+    ;(values[c] as number[])[at] = value[i] as number
+    ;(launch[c] as number[])[at] = launchOf[gi] as number
+  }
+  list.forEach((g, c) => {
+    g.values = values[c]
+    g.launch = launch[c]
+  })
+  return groups as unknown as Map<string, RowGroup>
 }
 
 /** A RowGroup whose values and launch numbers are typed arrays (no garbage for the collector). */
@@ -162,7 +201,6 @@ interface TypedGroup extends Omit<RowGroup, 'values' | 'launch'> {
   values: Float64Array
   launch: Int32Array
 }
-const NONE = new Float64Array(0)
 
 function noteObserved(g: Pick<RowGroup, 'observed'>, r: Row): void {
   for (const f of OBSERVED) {
