@@ -151,6 +151,9 @@ test('CSV: one line per cell in base units, conditions in named columns, 12 sign
     errors: 'e1; e2',
   })
   assert.equal(formatDiff(diffResult([c]), 'csv'), diffCsv(diffResult([c])))
+  // A cell with no observed change has an empty changed column.
+  const [h2, l2] = diffCsv(diffResult([diffCell({})])).split('\n')
+  assert.equal(l2?.split(',')[h2?.split(',').indexOf('changed') ?? -1], '')
 })
 
 test('JSON: the result itself, pretty, one trailing newline; formatDiff dispatches on the format', () => {
