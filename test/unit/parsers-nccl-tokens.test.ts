@@ -134,7 +134,7 @@ test('scaledDecimal: the same double as Number(tok + "e" + exp), fast path and s
     '5.',
   ]
   for (const t of toks)
-    for (const e of [-9, -6, -3, 0, 3, 6, 9, 22, 23, 25]) {
+    for (const e of [-30, -25, -23, -22, -9, -6, -3, 0, 3, 6, 9, 22, 23, 25]) {
       const want = Number(`${t}e${e}`)
       assert.equal(scaledDecimal(t, e), want, `${t} e${e}`)
     }
@@ -150,12 +150,14 @@ test('scaledDecimal: the same double as Number(tok + "e" + exp), fast path and s
     ['x1', 0],
     ['5', 400],
     ['1e300', 100],
+    ['0x10', 0],
+    ['1'.repeat(41), 0],
   ] as [string, number][])
     assert.ok(Number.isNaN(scaledDecimal(t, e)), `${t} e${e}`)
 })
 
 test('isCellShaped: N/A or a number-shaped token of at most 40 characters', () => {
-  for (const t of ['N/A', '0', '0.00', '1e-07', '-1', '+3.5E+02', '1'.repeat(40)])
+  for (const t of ['N/A', '0', '9', '0.00', '9.99', '1e-07', '-1', '+3.5E+02', '1'.repeat(40)])
     assert.equal(isCellShaped(t), true, t)
   for (const t of ['', 'n/a', 'NA', '+', '.', '-e', 'abc', '1,0', '1x', '1/2', '1'.repeat(41), '2024-05-01T12']) {
     assert.equal(isCellShaped(t), false, t)
@@ -169,6 +171,7 @@ test('halfUlp: half a unit in the last printed place; 5 % of an exponent-form va
     ['103.8', 0.05],
     ['7.', 0.5],
     ['0.125', 0.0005],
+    ['.5', 0.05],
     ['2e-07', 2e-7 * 0.05],
     ['1E3', 50],
     ['-1.5e2', 7.5],
@@ -212,4 +215,7 @@ test('collectiveInText: the identifier before _perf in a program name, the first
   assert.equal(c('_perf'), undefined)
   assert.equal(c('all_reduce perf'), undefined)
   assert.equal(c('9all_reduce_perf'), 'all_reduce')
+  assert.equal(c('_perf all_reduce_perf'), 'all_reduce')
+  assert.equal(c('~all_reduce_perf'), 'all_reduce')
+  assert.equal(collectiveInText('./fizz_perf', new Set(['fizz'])), 'fizz')
 })
