@@ -7,7 +7,7 @@
 
 import type { Uniform as Rng } from '../random/index.ts'
 import { hashSeed, mulberry32, randInt } from '../random/index.ts'
-import { OrderStats, quantile, quantileRanks, sortSample, summarize } from '../stats/index.ts'
+import { OrderStats, quantile, quantileRanks, selectRank, sortSample, summarize } from '../stats/index.ts'
 import type { LineFit, SegmentFit, XY } from './_fit.ts'
 import { huberLine, relResiduals, segmentedFit } from './_fit.ts'
 import { ORDER_STAT_MIN, resampleMedian } from './_resample-median.ts'
@@ -197,44 +197,11 @@ export function medianInPlace(a: Float64Array, n: number): number {
   if (n === 0) return NaN
   const h = (n - 1) * 0.5
   const lo = Math.floor(h)
-  const x = selectKth(a, n, lo)
+  const x = selectRank(a, n, lo)
   if (lo + 1 >= n) return x
   let y = Infinity
   for (let i = lo + 1; i < n; i++) if ((a[i] as number) < y) y = a[i] as number
   return x + (h - lo) * (y - x)
-}
-
-/**
- * The k-th smallest of a[0..n) by quickselect (Hoare partition around a median of three,
- * so runs of equal values still split evenly); afterwards a[k] holds it, a[0..k) ≤ it ≤ a(k..n).
- */
-function selectKth(a: Float64Array, n: number, k: number): number {
-  let l = 0
-  let r = n - 1
-  while (r > l) {
-    const m = (l + r) >> 1
-    if ((a[m] as number) < (a[l] as number)) swap(a, m, l)
-    if ((a[r] as number) < (a[l] as number)) swap(a, r, l)
-    if ((a[r] as number) < (a[m] as number)) swap(a, r, m)
-    const pivot = a[m] as number
-    let i = l
-    let j = r
-    while (i <= j) {
-      while ((a[i] as number) < pivot) i++
-      while ((a[j] as number) > pivot) j--
-      if (i <= j) swap(a, i++, j--)
-    }
-    if (k <= j) r = j
-    else if (k >= i) l = i
-    else break
-  }
-  return a[k] as number
-}
-
-function swap(a: Float64Array, i: number, j: number): void {
-  const t = a[i] as number
-  a[i] = a[j] as number
-  a[j] = t
 }
 
 /** ŷ·(1 + r*) with r* drawn from the same segment's relative residuals. */

@@ -123,6 +123,14 @@ export function madAround(values: ArrayLike<number>, median: number, into?: Floa
 }
 
 /**
+ * The k-th smallest of a[0..n), reordering a: afterwards a[k] holds it, a[0..k) ≤ it ≤ a(k..n).
+ */
+export function selectRank(a: Float64Array, n: number, k: number): number {
+  selectRanks(a, 0, n - 1, Int32Array.of(k), 0, 0)
+  return a[k] as number
+}
+
+/**
  * Puts the ranks ks[kl..kr] (ascending) of a[l..r] in place: afterwards a[k] is the value a
  * sort would put there, for each such k. Quickselect on several ranks at once: partition
  * around a median of three (Hoare, so runs of equal values split evenly), then go on only
