@@ -74,10 +74,3 @@ export class CellsWorker {
     void this.worker?.terminate()
   }
 }
-
-/** `new CellsWorker().run(rows, opts, onFallback)`: a worker started for these rows alone. */
-export const cellsInWorker = (
-  rows: IndexedRows,
-  opts: CellsOptions = {},
-  onFallback?: (why: string) => void,
-): Promise<CellStats[]> => new CellsWorker().run(rows, opts, onFallback)

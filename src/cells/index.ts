@@ -19,4 +19,4 @@ export {
   requestedKey,
 } from './_key.ts'
 export type { CellStats } from './_parallel.ts'
-export { CellsWorker, cellsInWorker } from './_parallel.ts'
+export { CellsWorker } from './_parallel.ts'

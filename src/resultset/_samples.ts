@@ -44,7 +44,7 @@ class Pairs {
   readonly value: Float64Array
   n = 0
   constructor(size: number) {
-    // Shared memory: the analysis may read them from a second thread (cellsInWorker).
+    // Shared memory: the analysis may read them from a second thread (CellsWorker).
     this.group = new Int32Array(new SharedArrayBuffer(4 * size))
     this.value = new Float64Array(new SharedArrayBuffer(8 * size))
   }

@@ -6,15 +6,20 @@
 /** An ascending-sorted, finite sample; build it with `sortSample`. */
 export type SortedSample = readonly number[] & { readonly __sorted: true }
 
-/** Copies and sorts `values` ascending; non-finite values are rejected with a RangeError. */
-export function sortSample(values: readonly number[]): SortedSample {
-  const n = values.length
-  const out = new Float64Array(n)
-  for (let i = 0; i < n; i++) {
+/** Copies `values` into `out` (at least as long); a non-finite value is a RangeError. */
+export function copyFinite(values: ArrayLike<number>, out: Float64Array): Float64Array {
+  for (let i = 0; i < values.length; i++) {
     const v = values[i] as number
     if (!Number.isFinite(v)) throw new RangeError(`sortSample: non-finite value ${v}`)
     out[i] = v
   }
+  return out
+}
+
+/** Copies and sorts `values` ascending; non-finite values are rejected with a RangeError. */
+export function sortSample(values: readonly number[]): SortedSample {
+  const n = values.length
+  const out = copyFinite(values, new Float64Array(n))
   out.sort()
   // An index loop, not Array.from: no iterator per element.
   const sorted = new Array<number>(n)
