@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run mutate:recheck -- <scope> [report]: runs the mutants that SURVIVED the scope's last Stryker
+// npm run mutate:recheck -- <scope> [report] [--tests FILE,FILE]: runs the mutants that SURVIVED the scope's last Stryker
 // run (reports/mutation/<scope>.json, or the report a narrowed run wrote) against the scope's tests as they are now, one at a time, in a
 // scratch copy of src/ and test/. New tests only add kills, so the killed and timed-out mutants
 // of the report stay killed; a full `npm run mutate` reruns them all (an hour per scope on 2 cores).
@@ -9,16 +9,20 @@ import { spawnSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { SCOPES, testArgv } from './mutate-scopes.mjs'
+import { narrowed, SCOPES, testArgv } from './mutate-scopes.mjs'
 
-const scope = process.argv[2]
-const def = SCOPES[scope]
+const args = process.argv.slice(2)
+// --tests FILE,FILE: only those of the scope's tests, as `npm run mutate -- SCOPE --tests` takes.
+const tt = args.indexOf('--tests')
+const tests = tt >= 0 ? args.splice(tt, 2)[1]?.split(',') : undefined
+const scope = args[0]
+const def = narrowed(SCOPES[scope], tests)
 if (!def) {
   console.error(`mutate:recheck: name a scope: ${Object.keys(SCOPES).join(', ')}`)
   process.exit(2)
 }
 // The scope's report, or the one a narrowed run (`npm run mutate -- SCOPE --only GLOB`) wrote.
-const reportFile = process.argv[3] ?? join('reports', 'mutation', `${scope}.json`)
+const reportFile = args[1] ?? join('reports', 'mutation', `${scope}.json`)
 let report
 try {
   report = JSON.parse(readFileSync(reportFile, 'utf8'))

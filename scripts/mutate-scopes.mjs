@@ -124,3 +124,14 @@ export function testArgv(def, cacheDir) {
   const env = def.simCache && cacheDir ? { GPUCOMM_TEST_SIM_CACHE: cacheDir } : {}
   return { argv: ['--import', 'tsx', ...def.tests.flatMap((t) => ['--import', `./${t}`]), '-e', ''], env }
 }
+
+/** The scope with only the named test files (each must be one of the scope's), or undefined. */
+export function narrowed(def, tests) {
+  if (!def || !tests) return def
+  const unknown = tests.filter((t) => !def.tests.includes(t))
+  if (unknown.length > 0) {
+    console.error(`mutate: not a test of this scope: ${unknown.join(', ')}`)
+    process.exit(2)
+  }
+  return { ...def, tests }
+}

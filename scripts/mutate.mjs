@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run mutate -- <scope> [--only GLOB] [--check]: StrykerJS mutation testing of one scope, with
+// npm run mutate -- <scope> [--only GLOB] [--tests FILE,FILE] [--check]: StrykerJS mutation testing of one scope, with
 // Stryker's `command` test runner running only the test files that guard that scope (there
 // is no node:test runner plugin), so one scope fits a small machine. Reports go to
 // reports/mutation/<scope>.html and .json; incremental mode reuses earlier results.
@@ -9,14 +9,18 @@
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { SCOPES, testArgv } from './mutate-scopes.mjs'
+import { narrowed, SCOPES, testArgv } from './mutate-scopes.mjs'
 
 const args = process.argv.slice(2)
 // --only GLOB narrows the scope's mutated files (a folder too large for one sitting).
 const at = args.indexOf('--only')
 const only = at >= 0 ? args.splice(at, 2)[1] : undefined
+// --tests FILE,FILE runs only those of the scope's tests (a lower bound of the score, for a file
+// whose own tests take a fraction of the scope's run); the report is named after them too.
+const tt = args.indexOf('--tests')
+const tests = tt >= 0 ? args.splice(tt, 2)[1]?.split(',') : undefined
 const scope = args.find((a) => !a.startsWith('--'))
-const def = SCOPES[scope]
+const def = narrowed(SCOPES[scope], tests)
 if (!def) {
   console.error(`mutate: name a scope: ${Object.keys(SCOPES).join(', ')}`)
   process.exit(2)
@@ -46,10 +50,13 @@ const config = {
   cleanTempDir: 'always',
 }
 const file = join(dir, `${scope}.config.json`)
-if (only) {
+if (only || tests) {
   // A narrowed run keeps its own incremental file and report, so it never overwrites the
   // scope's (npm run mutate:recheck -- SCOPE REPORT reads it).
-  const slug = only.replace(/[^\w.-]+/g, '_')
+  const slug = [only, ...(tests ?? []).map((t) => `t-${t.replace(/^.*\//, '').replace(/\.test\.ts$/, '')}`)]
+    .filter(Boolean)
+    .join('.')
+    .replace(/[^\w.-]+/g, '_')
   config.incrementalFile = join(dir, `${scope}.${slug}.incremental.json`)
   config.htmlReporter.fileName = join(dir, `${scope}.${slug}.html`)
   config.jsonReporter.fileName = join(dir, `${scope}.${slug}.json`)
