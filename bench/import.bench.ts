@@ -2,8 +2,9 @@
  * Import of a generated 200 MB nccl-tests corpus (8 files, made from the real fixture runs,
  * in the OS temp dir) by `gpucomm import` as a real child process: wall and CPU time, peak
  * RSS, rows and the bytes of its samples on disk. The reference is parsing the same files
- * with nothing kept or written (bench/_parse-only.ts, a child process too, its CPU time
- * beside the import's); `wc -l` is shown beside it. Budgets: import ≤ 2 × parse-only; samples on disk ≤ 1 × the input bytes.
+ * with nothing kept or written (bench/_parse-only.mjs, a child process too, its CPU time
+ * beside the import's); `wc -l` is shown beside it. Both run the compiled dist/ (built first
+ * when it is stale), as an installed gpucomm does. Budgets: import ≤ 2 × parse-only; samples on disk ≤ 1 × the input bytes.
  * Run alone with `npx tsx bench/import.bench.ts [MB]`.
  */
 import { rmSync } from 'node:fs'
@@ -11,6 +12,7 @@ import { join } from 'node:path'
 import { writeCorpus } from './_corpus.ts'
 import type { Metric } from './_util.ts'
 import { median, mib, ROOT, round, samplesBytes, timedCommand, timedNode } from './_util.ts'
+import { ensureCompiled } from './startup.bench.ts'
 
 /** Runs the import bench over a corpus of `mb` megabytes. */
 export async function importBench(mb = 200): Promise<Metric[]> {
@@ -19,9 +21,10 @@ export async function importBench(mb = 200): Promise<Metric[]> {
   try {
     const wc: number[] = []
     for (let i = 0; i < 5; i++) wc.push(await timedCommand('wc', ['-l', ...corpus.paths]))
-    const parsed = await timedNode(join(ROOT, 'bench', '_parse-only.ts'), corpus.paths, {
-      nodeArgs: ['--import', 'tsx'],
-    })
+    // The CLI as installed runs the compiled dist/ (npm's prepare builds it), and so does the reference.
+    const compiled = await ensureCompiled()
+    if (!compiled) throw new Error('import bench: dist/ could not be built (npm run build)')
+    const parsed = await timedNode(join(ROOT, 'bench', '_parse-only.mjs'), corpus.paths)
     const parseS = parsed.wallS
     const t = await timedNode(join(ROOT, 'bin', 'gpucomm.js'), ['import', ...corpus.paths, '--out', out])
     const rows = Number(/imported (\d+) rows/.exec(t.stdout)?.[1] ?? NaN)

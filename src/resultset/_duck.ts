@@ -177,12 +177,23 @@ export async function writeEmptyPart(db: Duck, path: string): Promise<void> {
 }
 
 /**
+ * How parts are written. The dictionary limits are far below the writer's defaults: every
+ * column of every row group sets up a dictionary of the default size (most of the COPY's
+ * CPU time for a part of 131,072 rows, spent clearing memory it never fills), and a column
+ * with more than 1,000 distinct values in a row group (`value`, `line`) is stored plain,
+ * which zstd packs tighter than a large dictionary. Measured on a 172,594-row import part:
+ * 261 ms of CPU and 220 kB by default, 107 ms and 60 kB with these; the string columns'
+ * dictionaries (a few values each) are unchanged.
+ */
+const PARQUET = 'FORMAT parquet, COMPRESSION zstd, DICTIONARY_SIZE_LIMIT 1000, STRING_DICTIONARY_PAGE_SIZE_LIMIT 65536'
+
+/**
  * COPY `select` to `tmp` as Parquet, then rename it to `path` (the temp file never stays
  * behind). `kv` is a `, KV_METADATA {…}` option (see dictsOption), or nothing.
  */
 export async function copyTo(db: Duck, select: string, tmp: string, path: string, kv = ''): Promise<void> {
   try {
-    await db.conn.run(`COPY (${select}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd${kv})`)
+    await db.conn.run(`COPY (${select}) TO ${sqlString(tmp)} (${PARQUET}${kv})`)
     renameSync(tmp, path)
   } catch (e) {
     rmSync(tmp, { force: true })

@@ -102,3 +102,28 @@ test('a column batch grows past its capacity and, cleared, encodes the next rows
   assert.deepEqual([...(next[1]?.data ?? [])], [1, 2])
   assert.deepEqual(first[1]?.dict, ['busbw', 'algbw', 'time', 'latency'], 'the dictionaries handed out stay')
 })
+
+test('parts: string keys are dictionary-encoded; a column with more than 1,000 distinct values in a row group is stored plain', async () => {
+  // 20,000 rows, line numbers repeating ten times each (2,000 distinct): the writer's
+  // default limits would store them as a dictionary too, at the cost of setting up a large
+  // dictionary for every column of every row group (most of a part's COPY time).
+  const many = Array.from({ length: 20_000 }, (_, i) => {
+    const r = gen(i)
+    r.source = { file: 'raw/000-x.log', line: Math.floor(i / 10) + 1 }
+    return r
+  })
+  const dir = tmp()
+  const path = join(dir, 'part-000001.parquet')
+  const db = await openDuck()
+  try {
+    await writeColumns(db, encode(many), path)
+    const r = await db.conn.runAndReadAll(
+      `SELECT path_in_schema, string_agg(DISTINCT encodings) FROM parquet_metadata('${path}') GROUP BY 1`,
+    )
+    const enc = Object.fromEntries(r.getRows().map(([c, e]) => [String(c), String(e)]))
+    for (const key of ['bench', 'metric', 'unit', 'file', 'dtype']) assert.match(enc[key] ?? '', /DICTIONARY/, key)
+    assert.equal(enc.line, 'PLAIN')
+  } finally {
+    db.close()
+  }
+})

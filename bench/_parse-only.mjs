@@ -1,12 +1,14 @@
 /**
  * The import bench's reference: parse FILES as `gpucomm import` does (streamed lines, the
  * detected parser, NCCL INFO lines read too) but keep nothing and write nothing. Prints the
- * rows parsed. Usage: node --import tsx bench/_parse-only.ts FILE...
+ * rows parsed. It runs the compiled modules of dist/ (`npm run build`), as the installed CLI
+ * that the bench times does, so neither side pays for compiling TypeScript.
+ * Usage: node bench/_parse-only.mjs FILE...
  */
 import { readFileSync } from 'node:fs'
-import { eachLine } from '../src/importer/_lines.ts'
-import { NcclInfoCollector } from '../src/nccl-log/index.ts'
-import { DETECT_BYTES, detectParser } from '../src/parsers/index.ts'
+import { eachLine } from '../dist/importer/_lines.js'
+import { NcclInfoCollector } from '../dist/nccl-log/index.js'
+import { DETECT_BYTES, detectParser } from '../dist/parsers/index.js'
 
 let rows = 0
 for (const path of process.argv.slice(2)) {
