@@ -21,12 +21,12 @@ import { NcclInfoCollector } from '../nccl-log/index.ts'
 import type { Parser } from '../parsers/index.ts'
 import { DETECT_BYTES, detectParser } from '../parsers/index.ts'
 import {
-  Appender,
   ColumnBatch,
   isNonEmptyDir,
   newManifest,
   RAW,
   readManifest,
+  ThreadedAppender,
   writeManifest,
 } from '../resultset/index.ts'
 import { eachLine } from './_lines.ts'
@@ -179,7 +179,8 @@ async function importInto(
     existing ?? newManifest({ origin: 'import', simulated: planned.some((p) => p.simulated), command: opts.command })
   mkdirSync(join(dir, RAW), { recursive: true })
   const sources = manifest.sources ?? []
-  const appender = await Appender.open(dir)
+  // The engine writes parts on a worker thread while this one parses the next batch.
+  const appender = await ThreadedAppender.open(dir)
   const batch = new ColumnBatch(BATCH_ROWS)
   let total = 0
   try {
@@ -213,7 +214,7 @@ async function importOne(
   parser: Parser,
   out: string,
   index: number,
-  { appender, batch }: { appender: Appender; batch: ColumnBatch },
+  { appender, batch }: { appender: ThreadedAppender; batch: ColumnBatch },
   collective: string | undefined,
 ): Promise<{ file: SourceFile; diagnostics: Diagnostic[] }> {
   const name = input.path === '-' ? 'stdin.txt' : basename(input.path)
@@ -230,8 +231,7 @@ async function importOne(
   // One part per import batch: written between chunks of input, once a batch is full.
   const flush = async (): Promise<void> => {
     if (batch.length < BATCH_ROWS) return
-    await appender.appendColumns(batch.encoded())
-    batch.clear()
+    await appender.appendBatch(batch)
   }
   // NCCL's INFO lines, read as a sweep reads its own runs' (the parser skips them as noise).
   const nccl = new NcclInfoCollector()
@@ -253,8 +253,7 @@ async function importOne(
     closeSync(rawFd)
   }
   const { meta, diagnostics } = lp.end()
-  await appender.appendColumns(batch.encoded())
-  batch.clear()
+  await appender.appendBatch(batch)
   const file: SourceFile = {
     path: input.path,
     raw,

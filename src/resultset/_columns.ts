@@ -233,6 +233,30 @@ export class ColumnBatch {
     for (const col of this.cols) if (col instanceof Strs) col.reset()
   }
 
+  /**
+   * The encoded columns, which now own their arrays (to be moved to another thread), and an
+   * empty batch of the same capacity on other arrays: `spare` (the buffers of arrays given
+   * away before, in column order) when they fit, else new ones. No value is copied.
+   */
+  take(spare?: readonly ArrayBuffer[]): Encoded[] {
+    const out = this.encoded()
+    this.cols.forEach((col, j) => {
+      const n = col.data.length
+      const f64 = col.data instanceof Float64Array
+      const b = spare?.[j]
+      col.data =
+        b && b.byteLength === n * (f64 ? 8 : 4)
+          ? f64
+            ? new Float64Array(b)
+            : new Int32Array(b)
+          : f64
+            ? new Float64Array(n)
+            : new Int32Array(n)
+    })
+    this.clear()
+    return out
+  }
+
   private grow(): void {
     for (const col of this.cols) {
       const next =

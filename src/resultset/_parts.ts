@@ -17,7 +17,7 @@ export const PARTS = 'samples'
 export const LEGACY_SAMPLES = 'samples.jsonl'
 
 const PART_RE = /^part-(\d{6})\.parquet$/
-const partName = (n: number): string => `part-${String(n).padStart(6, '0')}.parquet`
+export const partName = (n: number): string => `part-${String(n).padStart(6, '0')}.parquet`
 
 /** Paths of the parts of `dir`, in write order (temp files are not parts). */
 export function listParts(dir: string): string[] {
@@ -139,6 +139,11 @@ export class Appender {
       await d.writePart(this.db, rows, join(this.dir, PARTS, partName(0)))
     }
     rmSync(legacy)
+  }
+
+  /** The number the next part will have. */
+  get nextPart(): number {
+    return this.next
   }
 
   /** Writes `rows` as the next part; resolves when it is on disk. */

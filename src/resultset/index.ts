@@ -21,3 +21,4 @@ export {
 } from './_store.ts'
 export type { Streamed, StreamOptions } from './_stream.ts'
 export { CHUNK_ROWS, streamRows } from './_stream.ts'
+export { ThreadedAppender } from './_threaded.ts'
