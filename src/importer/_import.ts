@@ -214,7 +214,7 @@ async function importOne(
   parser: Parser,
   out: string,
   index: number,
-  { appender, batch }: { appender: ThreadedAppender; batch: ColumnBatch },
+  { appender, batch }: { appender: Pick<ThreadedAppender, 'appendBatch'>; batch: ColumnBatch },
   collective: string | undefined,
 ): Promise<{ file: SourceFile; diagnostics: Diagnostic[] }> {
   const name = input.path === '-' ? 'stdin.txt' : basename(input.path)

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } fro
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import type { Diagnostic, Row } from '../model/index.ts'
-import type { Encoded } from './_columns.ts'
+import type { ColumnBatch, Encoded } from './_columns.ts'
 import type { Duck } from './_duck.ts'
 
 /** The folder of the parts, inside a result set. */
@@ -176,6 +176,13 @@ export class Appender {
         this.failed = e
       },
     )
+  }
+
+  /** Starts writing the rows of `batch` as the next part (appendColumns), and empties it. */
+  async appendBatch(batch: ColumnBatch): Promise<void> {
+    if (batch.length === 0) return
+    await this.appendColumns(batch.encoded())
+    batch.clear()
   }
 
   /** Waits until every part started is on disk; throws if one could not be written. */

@@ -52,17 +52,23 @@ export class ThreadedAppender {
     })
   }
 
-  /** Opens `dir` as Appender.open does (temp parts removed, schema 1 migrated), then starts the worker. */
-  static async open(dir: string): Promise<ThreadedAppender> {
+  /**
+   * Opens `dir` as Appender.open does (temp parts removed, schema 1 migrated), then starts
+   * the worker; when the worker cannot start, the Appender itself writes, on this thread.
+   */
+  static async open(dir: string): Promise<ThreadedAppender | Appender> {
     const a = await Appender.open(dir)
-    const next = a.nextPart
-    a.close()
-    const w = startWorker(besides(import.meta.url, '_writer-worker'))
-    await new Promise<void>((resolve, reject) => {
-      w.once('message', () => resolve())
-      w.once('error', reject)
-    })
-    return new ThreadedAppender(dir, w, next)
+    try {
+      const w = startWorker(besides(import.meta.url, '_writer-worker'))
+      await new Promise<void>((resolve, reject) => {
+        w.once('message', () => resolve())
+        w.once('error', reject)
+      })
+      a.close()
+      return new ThreadedAppender(dir, w, a.nextPart)
+    } catch {
+      return a
+    }
   }
 
   private wake(): void {
@@ -78,11 +84,13 @@ export class ThreadedAppender {
   /**
    * Hands the rows of `batch` to the worker as the next part, and empties the batch: its
    * arrays move to the worker, and it goes on with arrays the worker gave back from an
-   * earlier part (so no memory is copied or newly touched). Resolves once the worker holds
-   * every batch before this one (at most this one waits to be taken).
+   * earlier part (so no memory is copied or newly touched). Waits first until the worker has
+   * taken the batch before (which gives its arrays back).
    */
   async appendBatch(batch: ColumnBatch): Promise<void> {
     if (batch.length === 0) return
+    // Two sets of arrays take turns: the batch fills one while the worker takes the other.
+    await this.until(() => this.staged >= this.posted)
     if (this.failed !== undefined) throw new Error(this.failed)
     const cols = batch.take(this.spare.pop())
     const path = join(this.dir, PARTS, partName(this.next++))
@@ -92,7 +100,6 @@ export class ThreadedAppender {
       { part: this.posted++, cols, path },
       cols.map((c) => c.data.buffer as ArrayBuffer),
     )
-    await this.until(() => this.staged >= this.posted - 1)
   }
 
   /** Waits until every part handed over is on disk; throws if one could not be written. */

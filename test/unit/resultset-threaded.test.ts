@@ -1,0 +1,95 @@
+/**
+ * ThreadedAppender (the import's writer on a worker thread): parts in order with every row,
+ * the batch's arrays handed back and reused, a failed part failing flush and the next
+ * append, and discard taking every part back out.
+ */
+import assert from 'node:assert/strict'
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import type { Row } from '../../src/model/index.ts'
+import { makeRow } from '../../src/model/index.ts'
+import {
+  ColumnBatch,
+  listParts,
+  loadSet,
+  newManifest,
+  ThreadedAppender,
+  writeManifest,
+} from '../../src/resultset/index.ts'
+import { tmp } from '../helpers.ts'
+
+const row = (i: number): Row =>
+  makeRow({
+    bench: i % 3 === 0 ? 'p2p.latency' : 'p2p.bw_uni',
+    metric: i % 3 === 0 ? 'latency' : 'bandwidth',
+    unit: i % 3 === 0 ? 's' : 'B/s',
+    value: i * 1.25,
+    sizeBytes: 8 * (i % 5),
+    src: i % 4,
+    dst: (i + 1) % 4,
+    trial: i % 2,
+    source: { file: 'raw/000-x.log', line: i + 1 },
+  })
+
+async function open(): Promise<{ dir: string; app: ThreadedAppender }> {
+  const dir = tmp()
+  writeManifest(dir, newManifest({ origin: 'import', simulated: false, command: [] }))
+  const app = await ThreadedAppender.open(dir)
+  assert.ok(app instanceof ThreadedAppender, 'the worker started')
+  return { dir, app }
+}
+
+/** A batch that counts the array sets it was given back. */
+class Counting extends ColumnBatch {
+  given = 0
+  override take(spare?: readonly ArrayBuffer[]) {
+    if (spare?.length) this.given++
+    return super.take(spare)
+  }
+}
+
+test('ThreadedAppender writes every batch as a part, in order, reusing the arrays it hands back', async () => {
+  const { dir, app } = await open()
+  const batch = new Counting(1000)
+  const all: Row[] = []
+  for (let k = 0; k < 5; k++) {
+    for (let i = 0; i < 1000 - 7 * k; i++) {
+      const r = row(1000 * k + i)
+      all.push(r)
+      batch.add(r)
+    }
+    await app.appendBatch(batch)
+    assert.equal(batch.length, 0)
+  }
+  await app.flush()
+  app.close()
+  assert.equal(listParts(dir).length, 5)
+  // Two sets of arrays take turns: from the second batch on, each goes on with the set the
+  // worker gave back.
+  assert.equal(batch.given, 4)
+  const got = (await loadSet(dir)).rows
+  assert.deepEqual(
+    got.map((r) => [r.bench, r.value, r.sizeBytes, r.src, r.dst, r.trial, r.source.line]),
+    all.map((r) => [r.bench, r.value, r.sizeBytes, r.src, r.dst, r.trial, r.source.line]),
+  )
+})
+
+test('ThreadedAppender: a part that cannot be written fails flush and the next append; discard removes the parts', async () => {
+  const { dir, app } = await open()
+  const batch = new ColumnBatch(100)
+  for (let i = 0; i < 100; i++) batch.add(row(i))
+  await app.appendBatch(batch)
+  await app.flush()
+  assert.equal(listParts(dir).length, 1)
+  // The parts folder disappears: the next part has nowhere to go.
+  rmSync(join(dir, 'samples'), { recursive: true })
+  for (let i = 0; i < 100; i++) batch.add(row(i))
+  await app.appendBatch(batch)
+  await assert.rejects(app.flush(), /samples|No such file|directory/i)
+  for (let i = 0; i < 100; i++) batch.add(row(i))
+  await assert.rejects(app.appendBatch(batch))
+  app.discard()
+  app.close()
+  assert.deepEqual(listParts(dir), [])
+})
