@@ -84,7 +84,19 @@ export const SCOPES = {
   },
   'parsers-nvbw': {
     mutate: ['src/parsers/{nvbandwidth*,_nvbw-*}.ts'],
-    tests: ['test/unit/parsers-nvbandwidth.test.ts', 'test/unit/parsers-quirks.test.ts'],
+    tests: [
+      'test/unit/parsers-nvbandwidth.test.ts',
+      'test/unit/parsers-nvbandwidth-cli.test.ts',
+      'test/unit/parsers-nvbw-parts.test.ts',
+      'test/unit/parsers-nvbw-emit.test.ts',
+      'test/unit/parsers-nvbw-json-scan.test.ts',
+      'test/unit/parsers-nvbw-text.test.ts',
+      'test/unit/parsers-nvbw-text-runs.test.ts',
+      'test/unit/parsers-nvbw-text-lines.test.ts',
+      'test/unit/parsers-nvbw-json.test.ts',
+      'test/unit/parsers-nvbw-json-docs.test.ts',
+      'test/unit/parsers-quirks.test.ts',
+    ],
   },
   'parsers-topo': {
     mutate: ['src/parsers/{nvidia-smi-topo-*,_topo-matrix,lspci-*,iommu-groups,_pci-chain}.ts'],

@@ -2,7 +2,9 @@
  * nvbandwidth text and -j JSON parsers: every fixture against its golden file and its
  * .source.txt "Headline", cell-by-cell orientation (src/dst follow the data: a `_read_` test's
  * row device pulls from the column device), N/A counting, the shapes FORMATS.md §3 describes
- * that no real fixture shows (built from fixture text in the test), and the CLI import.
+ * that no real fixture shows (built from fixture text in the test). The CLI import is in
+ * parsers-nvbandwidth-cli.test.ts (a subprocess: two thirds of this file's time, kept apart so a
+ * mutation run of the parsers can leave it out).
  */
 
 import assert from 'node:assert/strict'
@@ -14,7 +16,7 @@ import { rowProblem } from '../../src/model/index.ts'
 import type { ParseOutput, Parser } from '../../src/parsers/index.ts'
 import { detectParser, parserById, parseText } from '../../src/parsers/index.ts'
 import { checkGolden } from '../golden.ts'
-import { bin, FIXTURES, tmp } from '../helpers.ts'
+import { FIXTURES } from '../helpers.ts'
 
 const DIR = join(FIXTURES, 'nvbandwidth')
 const FILES = readdirSync(DIR)
@@ -368,31 +370,4 @@ test('garbage and empty input never throw; detection keeps text and JSON apart',
   }
   assert.equal(TEXT.detect(read(GEN)), 0)
   assert.equal(JSONP.detect(read(D2D)), 0)
-})
-
-test('gpucomm import + export: nvbandwidth text and JSON rows come out in base units', async () => {
-  const dir = tmp()
-  const out = join(dir, 'set')
-  const imp = await bin(['import', join(DIR, D2D), join(DIR, GEN), '--out', out])
-  assert.equal(imp.code, 0, imp.stderr)
-  const exp = await bin(['export', out, '--format', 'jsonl'])
-  assert.equal(exp.code, 0, exp.stderr)
-  const rows = exp.stdout
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Row)
-  assert.equal(rows.length, 56 + 28)
-  const r = rows.find(
-    (x) =>
-      x.bench === 'nvbw.device_to_device_memcpy_read_ce' &&
-      x.src === 2 &&
-      x.dst === 3 &&
-      x.source.file.includes('h100x8'),
-  )
-  assert.deepEqual(
-    [r?.value, r?.unit, r?.metric, r?.sizeBytes, r?.direction, r?.source.line],
-    [395.23e9, 'B/s', 'bandwidth', 512 * MiB, 'read', 14],
-  )
-  const lat = rows.find((x) => x.bench === 'nvbw.device_to_device_latency_sm' && x.src === 1 && x.dst === 0)
-  assert.deepEqual([lat?.value, lat?.unit, lat?.metric], [1843.27e-9, 's', 'latency'])
 })
