@@ -9,6 +9,8 @@ export const SCOPES = {
       'test/unit/stats-exact-limit.test.ts',
       'test/unit/stats-ties.test.ts',
       'test/unit/stats-edges.test.ts',
+      'test/unit/stats-order.test.ts',
+      'test/unit/stats-order-edges.test.ts',
     ],
   },
   diff: {
