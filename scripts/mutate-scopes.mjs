@@ -102,7 +102,15 @@ export const SCOPES = {
   },
   'parsers-topo': {
     mutate: ['src/parsers/{nvidia-smi-topo-*,_topo-matrix,lspci-*,iommu-groups,_pci-chain}.ts'],
-    tests: ['test/unit/parsers/topology-parsers.test.ts', 'test/unit/parsers-quirks.test.ts'],
+    tests: [
+      'test/unit/parsers/topology-parsers.test.ts',
+      'test/unit/parsers-quirks.test.ts',
+      'test/unit/parsers-topo-matrix.test.ts',
+      'test/unit/parsers-topo-m.test.ts',
+      'test/unit/parsers-topo-p2p.test.ts',
+      'test/unit/parsers-lspci-tv.test.ts',
+      'test/unit/parsers-lspci-nn-iommu.test.ts',
+    ],
   },
   'parsers-rest': {
     mutate: ['src/parsers/{native,_text,registry,index}.ts'],
