@@ -73,6 +73,9 @@ test('parseMatrixHeader: devices in order, the affinity labels in the order prin
     assert.equal(parseMatrixHeader(no), undefined, no)
   for (const no of ['GPU0 NIC', 'GPU0 MLX5_0', 'GPU0 mlx5_', 'GPU0 5mlx_0', 'GPU0 NICx', 'GPU0 Gpu1', 'GPU0 GPU'])
     assert.equal(parseMatrixHeader(no), undefined, no)
+  // A label glued to GPU0 (a lost TAB) is not a header, even with a GPU0 further on.
+  for (const no of ['GPU0CPU Affinity', 'GPU0NUMA Affinity GPU0 ']) assert.equal(parseMatrixHeader(no), undefined, no)
+  assert.deepEqual(parseMatrixHeader('GPU0 GPU1 GPU10 GPU11')?.devices, ['GPU0', 'GPU1', 'GPU10', 'GPU11'])
   assert.deepEqual(parseMatrixHeader('GPU0 mlx5_0 mlx5_11 NIC12')?.devices, ['GPU0', 'mlx5_0', 'mlx5_11', 'NIC12'])
 })
 
@@ -123,6 +126,11 @@ test('countValidCells: leading valid cells, at most n, at most the fields there 
   assert.equal(countValidCells(['A'], 3, up), 1)
   assert.equal(countValidCells([], 2, up), 0)
   assert.equal(countValidCells(['a', 'B'], 2, up), 0)
+  // Past the last field nothing is asked, even of a test that would accept a missing cell.
+  assert.equal(
+    countValidCells(['A'], 3, (c) => c !== 'x'),
+    1,
+  )
   let calls = 0
   countValidCells(['A', 'B', 'C'], 2, (c) => (calls++, up(c)))
   assert.equal(calls, 2)
