@@ -128,11 +128,16 @@ export const SCOPES = {
       'test/analysis/decode.test.ts',
       'test/analysis/analyze.test.ts',
       'test/unit/analysis-select.test.ts',
+      'test/unit/analysis-mechanism.test.ts',
     ],
   },
   rules: {
     mutate: ['src/topology/_rules.ts'],
-    tests: ['test/unit/topology/rules-grouping.test.ts', 'test/unit/topology/rules-acs.test.ts'],
+    tests: [
+      'test/unit/topology/rules-grouping.test.ts',
+      'test/unit/topology/rules-acs.test.ts',
+      'test/unit/topology/rules-findings.test.ts',
+    ],
   },
   resume: { mutate: ['src/run/_resume.ts'], tests: ['test/unit/resume.test.ts', 'test/unit/sweep-driver.test.ts'] },
 }
