@@ -73,6 +73,10 @@ export const SCOPES = {
       'test/unit/parsers-nccl-tokens.test.ts',
       'test/unit/parsers-srun-label.test.ts',
       'test/unit/parsers-hostile.test.ts',
+      'test/unit/parsers-nccl-pieces.test.ts',
+      'test/unit/parsers-nccl-text-lines.test.ts',
+      'test/unit/parsers-nccl-text-runs.test.ts',
+      'test/unit/parsers-nccl-run.test.ts',
     ],
   },
   'parsers-p2p': {
