@@ -8,6 +8,7 @@
 // in-process tests. The report (reports/mutation/<scope>.inproc.<slug>.json) has Stryker's
 // shape, so `npm run mutate:recheck -- <scope> <report>` reruns its survivors the usual way.
 import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import {
   cpSync,
   existsSync,
@@ -30,6 +31,9 @@ const opt = (name) => {
   return at >= 0 ? args.splice(at, 2)[1] : undefined
 }
 const file = opt('--only')
+// --survivors REPORT: rerun only the mutants that survived in an earlier report of this file
+// (new tests only add kills); the others keep their fate from that report.
+const earlier = opt('--survivors')
 const tests = opt('--tests')?.split(',')
 const scope = args[0]
 const def = narrowed(SCOPES[scope], tests)
@@ -48,7 +52,17 @@ const inst = await new Instrumenter(logger).instrument([{ name: file, mutate: tr
   ignorers: [],
 })
 // String literals are message text, as in `npm run mutate`.
-const mutants = inst.mutants.filter((m) => m.mutatorName !== 'StringLiteral' && m.status !== 'Ignored')
+const all = inst.mutants.filter((m) => m.mutatorName !== 'StringLiteral' && m.status !== 'Ignored')
+const known = new Map()
+if (earlier) {
+  const entry = JSON.parse(readFileSync(earlier, 'utf8')).files?.[file]
+  if (entry?.source !== source) {
+    console.error(`mutate:inproc: ${earlier} is not a report of ${file} as it is now`)
+    process.exit(2)
+  }
+  for (const m of entry.mutants) if (m.status !== 'Survived') known.set(m.id, m)
+}
+const mutants = all.filter((m) => !known.has(m.id))
 
 const root = resolve('.')
 const box = mkdtempSync(join(tmpdir(), 'gpucomm-inproc-'))
@@ -121,18 +135,22 @@ for (const id of statics) {
 rmSync(box, { recursive: true, force: true })
 
 const at = (p) => ({ line: p.line + 1, column: p.column + 1 })
-const rows = mutants.map((m) => ({
+const rows = all.map((m) => ({
   id: m.id,
   mutatorName: m.mutatorName,
   replacement: m.replacement,
   location: { start: at(m.location.start), end: at(m.location.end) },
-  status: fates.get(m.id)?.status,
-  statusReason: fates.get(m.id)?.why,
-  static: statics.includes(m.id) || undefined,
+  status: fates.get(m.id)?.status ?? known.get(m.id)?.status,
+  statusReason: fates.get(m.id)?.why ?? known.get(m.id)?.statusReason,
+  static: statics.includes(m.id) || known.get(m.id)?.static,
 }))
-const slug = [file, ...(tests ?? []).map((t) => `t-${t.replace(/^.*\//, '').replace(/\.test\.ts$/, '')}`)]
-  .join('.')
-  .replace(/[^\w.-]+/g, '_')
+// Named after the file and the tests (more than three: their count and a hash of the list).
+const names = (tests ?? []).map((t) => `t-${t.replace(/^.*\//, '').replace(/\.test\.ts$/, '')}`)
+const testPart =
+  names.length > 3
+    ? [`${names.length}-tests-${createHash('sha1').update(names.join()).digest('hex').slice(0, 8)}`]
+    : names
+const slug = [file, ...testPart].join('.').replace(/[^\w.-]+/g, '_')
 const dir = join('reports', 'mutation')
 mkdirSync(dir, { recursive: true })
 const report = join(dir, `${scope}.inproc.${slug}.json`)

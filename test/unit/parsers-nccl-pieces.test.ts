@@ -104,6 +104,12 @@ test('file names: upper case, folders that name a collective, both path separato
     ['gather.log', 'gather'],
     ['allgather_perf.txt', 'all_gather'],
     ['sendrecv.log', 'sendrecv'],
+    // A name found inside a longer one found too does not count; two apart name nothing.
+    ['all_reduce_perf.txt', 'all_reduce'],
+    ['reduce_scatter.log', 'reduce_scatter'],
+    ['alltoallv.log', 'alltoallv'],
+    ['gather_and_scatter.log', undefined],
+    ['all_reduce-vs-all_gather.log', undefined],
   ]
   for (const [file, want] of cases) assert.equal(collectiveInFileName(file), want, file)
 })

@@ -21,7 +21,17 @@ test('a short real run: its 24 rows, its meta, no diagnostics', () => {
     ['all_reduce', 'command', 8, 'rank-lines', true, 3, 24],
   )
   assert.deepEqual([m.outOfBounds, m.avgBusBandwidth], [{ count: 0, status: 'OK' }, 66.2058e9])
-  for (const k of ['srunLabel', 'tagOutput', 'traceMode', 'simulated', 'runs', 'program', 'concluded', 'nccl'])
+  for (const k of [
+    'srunLabel',
+    'tagOutput',
+    'traceMode',
+    'simulated',
+    'runs',
+    'program',
+    'concluded',
+    'nccl',
+    'version',
+  ])
     assert.equal(k in m, false, k)
 })
 
@@ -198,4 +208,45 @@ test('command lines: the collective of the run not yet started, else of the next
       ['broadcast', 'command'],
     ],
   )
+})
+
+test('lines that only look like banner, footer, NCCL or command lines start no run and set nothing', () => {
+  // Generated near-misses of the FORMATS.md §1 line shapes: one word off, or a piece missing.
+  const near = [
+    '# nccl-tests',
+    '# nccl-test version 2.17.8',
+    '# x test starting: all_reduce_perf',
+    '# Collective x starting: all_reduce_perf',
+    '# Rank',
+    '# Rank x on node1',
+    '# Out x bounds values : 0 OK',
+    '# x of bounds values : 0 OK',
+    '# Out of bounds values : x',
+    '# Avg x bandwidth : 1.5',
+    '# x bus bandwidth : 1.5',
+    '# Avg bus bandwidth : x',
+    'Out of memory : 1 GB',
+    'x of bounds values : 0 OK',
+    'Out x bounds values : 0 OK',
+    'NCCL foo 2.1',
+    'x version 2.2',
+    'NCCL version',
+    'NCCL INFO comm 0x1 rank 0 nranks 4 - Init COMPLETE',
+    'NCCL WARN Cuda failure',
+    'node1:1:1 [0] NCCL INFO Bootstrap : Using eth0',
+    'running all_reduce and alltoall, no binary named',
+  ]
+  for (const l of near) {
+    const o = parse([l])
+    assert.deepEqual(o.diags, ['1 warn no-results'], l)
+    assert.deepEqual(Object.keys(o.meta), [], l)
+  }
+  const nccl = parse(['node1:1:1 [0] NCCL INFO Bootstrap : Using eth0', ...BASE])
+  assert.equal('nccl' in nccl.meta || 'ncclWarnings' in nccl.meta, false)
+  // NCCL's own lines carry a host prefix: without " NCCL " inside, nranks is not taken.
+  const bare = parse(['NCCL INFO comm 0x1 rank 0 nranks 4 - Init COMPLETE', ...ROWS])
+  assert.deepEqual([bare.meta.ranks, bare.meta.ranksFrom], [undefined, undefined])
+  // A line starting with a digit that is no row still counts: a failure on host 4gpu-node.
+  const host = parse([...HEAD, ...ROWS, "4gpu-node: Test CUDA failure common.cu:892 'x'", ...FOOT])
+  assert.deepEqual(host.diags, ['20 error test-failure'])
 })

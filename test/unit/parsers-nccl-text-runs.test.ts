@@ -133,3 +133,31 @@ test('trace mode is said once, at the first blank-block row; trial and file go i
   assert.equal(o.rows.length, 3 * 4)
   assert.ok(parse(BASE, { file: 'x', trial: 2.5 }).rows.every((r) => r.trial === 0))
 })
+
+test('a run whose rows fit no one collective is listed as unknown among the file’s collectives', () => {
+  // Generated: root-less non-reduction rows with total-sized buffers and -c 0 fit all_gather and alltoall.
+  const amb = `        1024            64     float    none      -1    20.00   51.20   38.40    N/A    20.00   51.20   38.40    N/A`
+  assert.deepEqual(parse([...BASE, amb]).meta.collectives, ['all_reduce', 'unknown'])
+})
+
+test('a row cut short with no error text stays partial; the rest of its cells on the next line are not joined', () => {
+  const row = ROWS[1] as string
+  const o = parse([...HEAD, ROWS[0] as string, row.slice(0, 85), row.slice(85), ...FOOT])
+  assert.deepEqual(o.diags, ['18 warn partial-row'])
+  assert.equal(o.rows.filter((r) => r.source.line === 18).length, 4)
+  // An error glued after both blocks: one row-error, not also a test failure.
+  const late = parse([...HEAD, `${row} node1: Test CUDA failure common.cu:892 'x'`, ...FOOT])
+  assert.deepEqual(late.diags, ['17 error row-error'])
+})
+
+test('headerless rows: a row cut short is read with the columns of the exact rows before it', () => {
+  // Generated v2.0 rows (no root column, error deviations; FORMATS.md §1.4), the third cut after busbw.
+  const v20 = (size: number, count: number): string =>
+    `${String(size).padStart(12)}  ${String(count).padStart(12)}   float     sum    40.12    0.00    0.00  1e-07    38.85    0.00    0.00  3e-07`
+  const cut = v20(32, 8).slice(0, 70)
+  const o = parse([v20(8, 2), v20(16, 4), cut])
+  assert.deepEqual(
+    o.rows.filter((r) => r.source.line === 3).map((r) => `${r.placement} ${r.metric} ${r.value}`),
+    ['out-of-place time 0.00004012', 'out-of-place algbw 0', 'out-of-place busbw 0'],
+  )
+})
