@@ -77,6 +77,7 @@ export const SCOPES = {
       'test/unit/parsers-nccl-text-lines.test.ts',
       'test/unit/parsers-nccl-text-runs.test.ts',
       'test/unit/parsers-nccl-run.test.ts',
+      'test/unit/parsers-nccl-text-comments.test.ts',
     ],
   },
   'parsers-p2p': {

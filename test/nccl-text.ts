@@ -24,6 +24,8 @@ export interface Parsed {
   rows: Row[]
   meta: Record<string, any>
   diags: string[]
+  /** The diagnostics' messages, in the same order. */
+  messages: string[]
 }
 
 /** Parses lines (1-based); diagnostics as `line severity code`. */
@@ -32,7 +34,8 @@ export function parse(lines: readonly string[], origin: Origin = { file: 'x.txt'
   const lp = ncclTestsText.open(origin, (r) => rows.push(r))
   lines.forEach((l, i) => lp.line(l, i + 1))
   const end = lp.end()
-  return { rows, meta: end.meta, diags: end.diagnostics.map((d) => `${d.line} ${d.severity} ${d.code}`) }
+  const diags = end.diagnostics.map((d) => `${d.line} ${d.severity} ${d.code}`)
+  return { rows, meta: end.meta, diags, messages: end.diagnostics.map((d) => d.message) }
 }
 
 /** Each row line once, with its bench and ranks. */

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { Row } from '../../src/model/index.ts'
 import { ncclTestsText } from '../../src/parsers/nccl-tests-text.ts'
-import { A100, BASE, FOOT, HEAD, parse, ROWS } from '../nccl-text.ts'
+import { BASE, FOOT, HEAD, parse, ROWS } from '../nccl-text.ts'
 
 const NTHREAD = HEAD[1] as string
 const TABLE = HEAD.slice(12, 16)
@@ -18,7 +18,8 @@ const rank = (r: number, g: number, host = 'node1'): string =>
   `#  Rank ${String(r).padStart(2)} Group ${String(g).padStart(2)} Pid   1234 on ${host.padStart(10)} device ${String(r).padStart(2)} [0000:07:00] NVIDIA H100`
 
 test('ranks: the group of rank 0 when NCCL_TESTS_SPLIT made several; hosts and groups in the meta', () => {
-  const o = parse([NTHREAD, '# Using devices', rank(2, 1, 'b'), rank(0, 0), rank(1, 1, 'b'), rank(1, 0), ...TABLE])
+  const split = [rank(2, 1, 'b'), rank(0, 0), rank(1, 1, 'b'), rank(3, 1, 'b'), rank(1, 0)]
+  const o = parse([NTHREAD, '# Using devices', ...split, ...TABLE])
   assert.deepEqual([o.meta.ranks, o.meta.ranksFrom, o.meta.groups, o.meta.hosts], [2, 'rank-lines', 2, ['b', 'node1']])
   const noZero = parse([NTHREAD, rank(3, 1), rank(4, 1), rank(5, 2), ...TABLE])
   assert.deepEqual([noZero.meta.ranks, noZero.meta.groups], [2, 2])
@@ -217,5 +218,34 @@ test('row notes: failures glued to a row, cut rows, per-iteration columns once p
   const iter = [NTHREAD, rank(0, 0), rank(1, 0), head, r, r, ...FOOT]
   assert.deepEqual(parse([...iter, ...iter]).diags, ['5 info per-iteration-columns', '14 info per-iteration-columns'])
   assert.deepEqual(parse(iter).meta.perIterColumns, true)
-  void A100
+})
+
+test('a run has started once it has devices, a header, rows or a footer: a banner line then begins the next', () => {
+  const version = '# nccl-tests version 2.17.8 nccl-headers=22703 nccl-library=22703'
+  const starting = '# Collective test starting: all_gather_perf'
+  for (const mid of [rank(0, 0), TABLE[2] as string, ROWS[0] as string, FOOT[0] as string])
+    assert.equal(parse([version, mid, starting]).meta.runs?.length, 2, mid)
+  assert.equal(parse([version, starting]).meta.runs, undefined)
+  // A command line after the rank lines names the next run, not this one.
+  const o = parse([NTHREAD, rank(0, 0), rank(1, 0), './build/broadcast_perf -b 8', ...ROWS])
+  assert.notEqual(o.rows[0]?.bench, 'nccl.broadcast')
+  // A run begun by a rank line alone (no banner, no rows) is not called incomplete.
+  assert.deepEqual(parse([rank(0, 0)]).diags, [])
+})
+
+test('rows with no cells (an error right after the root) count but give nothing; ranks not inferred are not said to be', () => {
+  const o = parse([...HEAD, `${(ROWS[0] as string).slice(0, 53)} node1: Test CUDA failure common.cu:892 'x'`, ...FOOT])
+  assert.deepEqual([o.rows.length, o.meta.tableRows, o.diags], [0, 1, ['17 error row-error']])
+  // 8-32 B rows print 0.00 GB/s: no rank count can be inferred, and none is claimed.
+  assert.deepEqual(parse(ROWS).diags, ['3 warn incomplete'])
+})
+
+test('an in-place #wrong of N/A beside a counted out-of-place one tells alltoall from all_gather', () => {
+  // Generated: root-less non-reduction rows with total-sized buffers (FORMATS.md §1.5).
+  const a2a = [1024, 2048].map(
+    (s) =>
+      `${String(s).padStart(12)}  ${String(s / 16).padStart(12)}     float    none      -1    20.00   51.20   38.40      0    20.00   51.20   38.40    N/A`,
+  )
+  const o = parse(a2a)
+  assert.deepEqual([o.meta.collective, o.meta.collectiveFrom, o.meta.ranks], ['alltoall', 'rows', 4])
 })
