@@ -68,7 +68,11 @@ test('requested sizes follow the banner until a row does not fit; 0 B rows witho
   const bare = parse(lines.filter((l) => l !== banner))
   assert.deepEqual(req(bare), Array(6).fill(undefined))
   assert.deepEqual(bare.diags, ['1 info size-printed'])
-  assert.match(JSON.stringify(bare.diags), /size-printed/)
+  assert.match(bare.messages[0] ?? '', /^4 table rows print size 0 B/)
+  assert.match(o.messages[0] ?? '', /^1 table rows print size 0 B/)
+  // After a row that does not fit, no later row is given a requested size, even one that would fit.
+  const off = parse([...table, ...TABLE, ag(0, 0), ag(48, 12), ag(0, 0), ...FOOT])
+  assert.deepEqual(req(off), [8, undefined, undefined])
 })
 
 test('#wrong counts become rows and add up; error-column deviations keep the largest magnitude', () => {
@@ -236,8 +240,16 @@ test('a run has started once it has devices, a header, rows or a footer: a banne
 test('rows with no cells (an error right after the root) count but give nothing; ranks not inferred are not said to be', () => {
   const o = parse([...HEAD, `${(ROWS[0] as string).slice(0, 53)} node1: Test CUDA failure common.cu:892 'x'`, ...FOOT])
   assert.deepEqual([o.rows.length, o.meta.tableRows, o.diags], [0, 1, ['17 error row-error']])
-  // 8-32 B rows print 0.00 GB/s: no rank count can be inferred, and none is claimed.
-  assert.deepEqual(parse(ROWS).diags, ['3 warn incomplete'])
+  // 8-32 B rows print 0.00 GB/s: no rank count can be inferred, and none is claimed; their
+  // #wrong cells, with no header to say so, are counts all the same.
+  const bare = parse(ROWS)
+  assert.deepEqual(bare.diags, ['3 warn incomplete'])
+  assert.equal(bare.rows.filter((r) => r.metric === 'wrong').length, 6)
+  // A headerless row with no cells: its run's collective is unknown, and nothing fails.
+  const lone = parse([`${(ROWS[0] as string).slice(0, 53)} node1: Test CUDA failure common.cu:892 'x'`])
+  assert.deepEqual([lone.diags, lone.meta.collective], [['1 error row-error', '1 warn incomplete'], 'unknown'])
+  // A run with a footer and no rows is complete, not stopped early.
+  assert.deepEqual(parse([NTHREAD, '# Out of bounds values : 0 OK']).diags, [])
 })
 
 test('an in-place #wrong of N/A beside a counted out-of-place one tells alltoall from all_gather', () => {

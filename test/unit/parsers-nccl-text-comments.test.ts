@@ -19,8 +19,11 @@ test('a header line after rows or after a footer begins a new run; before any ro
   }
   assert.equal(runs([...HEAD, GROUPS, SIZE, ...ROWS]), 1)
   // After the group line the run has started: a banner line begins the next one.
-  assert.equal(runs([HEAD[1] as string, GROUPS, '# Collective test starting: all_gather_perf']), 2)
+  const version = '# nccl-tests version 2.17.8 nccl-headers=22703 nccl-library=22703'
+  assert.equal(runs([version, GROUPS, '# Collective test starting: all_gather_perf']), 2)
   assert.equal(runs([...BASE, '# Using devices']), 2)
+  assert.equal(runs([HEAD[1] as string, '# Out of bounds values : 0 OK', '# Using devices']), 2)
+  assert.equal(runs([...ROWS, '# Using devices']), 2)
   assert.equal(runs([...HEAD, '# Using x', '# x devices']), 1)
 })
 
@@ -47,6 +50,8 @@ test('near-misses of the mode, memory, JSON, compiled-with and error lines set n
   }
   const us = parse([HEAD[1] as string, '# Blocking Enabled: x', ...HEAD.slice(12), ROWS[0] as string])
   assert.equal(us.rows[0]?.value, 40.12e-6)
+  const notUnits = parse([HEAD[1] as string, '# x (ms)', ...HEAD.slice(12), ROWS[0] as string])
+  assert.equal(notUnits.rows[0]?.value, 40.12e-6)
 })
 
 test('message texts: an error line after "error: " up to 300 characters, glued text up to 200', () => {

@@ -137,7 +137,13 @@ test('trace mode is said once, at the first blank-block row; trial and file go i
 test('a run whose rows fit no one collective is listed as unknown among the file’s collectives', () => {
   // Generated: root-less non-reduction rows with total-sized buffers and -c 0 fit all_gather and alltoall.
   const amb = `        1024            64     float    none      -1    20.00   51.20   38.40    N/A    20.00   51.20   38.40    N/A`
-  assert.deepEqual(parse([...BASE, amb]).meta.collectives, ['all_reduce', 'unknown'])
+  const o = parse([...BASE, amb])
+  assert.deepEqual(o.meta.collectives, ['all_reduce', 'unknown'])
+  assert.equal(runsOf(o)[1]?.collective, 'unknown')
+  // A run that says nothing of its collective, ranks or parameters has no such keys.
+  const bare = runsOf(parse(['# nccl-tests version 2.17.8']))[0] ?? {}
+  for (const k of ['collective', 'collectiveFrom', 'ranks', 'ranksFrom', 'params', 'program'])
+    assert.equal(k in bare, false, k)
 })
 
 test('a row cut short with no error text stays partial; the rest of its cells on the next line are not joined', () => {
