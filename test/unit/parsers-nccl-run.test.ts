@@ -250,6 +250,8 @@ test('rows with no cells (an error right after the root) count but give nothing;
   assert.deepEqual([lone.diags, lone.meta.collective], [['1 error row-error', '1 warn incomplete'], 'unknown'])
   // A run with a footer and no rows is complete, not stopped early.
   assert.deepEqual(parse([NTHREAD, '# Out of bounds values : 0 OK']).diags, [])
+  // A version line alone (banner order 0) is a run that stopped before its first row.
+  assert.deepEqual(parse(['# nccl-tests version 2.17.8']).diags, ['1 warn incomplete'])
 })
 
 test('an in-place #wrong of N/A beside a counted out-of-place one tells alltoall from all_gather', () => {
