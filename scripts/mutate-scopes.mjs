@@ -123,6 +123,8 @@ export const SCOPES = {
       'test/unit/parsers/native.test.ts',
       'test/unit/parsers-detect.test.ts',
       'test/unit/parsers-srun-label.test.ts',
+      'test/unit/parsers/native-edges.test.ts',
+      'test/unit/parsers/registry.test.ts',
     ],
   },
   analysis: {
