@@ -17,20 +17,7 @@ export interface Device {
   truncated?: boolean
 }
 
-const BANNER_KEYS: Record<string, string> = {
-  nThread: 'nThread',
-  nGpus: 'nGpus',
-  minBytes: 'minBytes',
-  maxBytes: 'maxBytes',
-  step: 'step',
-  'warmup iters': 'warmupIters',
-  iters: 'iters',
-  'agg iters': 'aggIters',
-  validation: 'validation',
-  graph: 'graph',
-  unalign: 'unalign',
-}
-
+/** A banner label as a key: `warmup iters` → `warmupIters` (`nThread`, `minBytes` … stay as printed). */
 const camel = (label: string): string => label.replace(/ (\w)/g, (_, c: string) => c.toUpperCase())
 
 /**
@@ -47,8 +34,7 @@ export function parseBanner(t: readonly string[]): Record<string, number | strin
       label.push(tok.endsWith(':') ? tok.slice(0, -1) : tok)
       continue
     }
-    const l = label.join(' ')
-    const key = BANNER_KEYS[l] ?? camel(l)
+    const key = camel(label.join(' '))
     if (step) out[step[2] === 'factor' ? 'stepFactor' : 'stepBytes'] = Number(step[1])
     else out[key] = v
     label = []

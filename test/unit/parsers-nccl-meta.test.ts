@@ -60,6 +60,12 @@ test('parseBanner: labels of several words, a number first, and step tokens that
   assert.deepEqual(parseBanner(tk('a b:c: 7')), { 'aB:c': 7 })
   // A number with no label before it is a label word itself.
   assert.deepEqual(parseBanner(tk('5 x 3')), { '5X': 3 })
+  // Labels named like Object's own members are plain keys too.
+  assert.deepEqual(parseBanner(tk('constructor 5 toString: 6 has Own Property: 7')), {
+    constructor: 5,
+    toString: 6,
+    hasOwnProperty: 7,
+  })
   assert.deepEqual(parseBanner(tk('nGpus 2 4')), { nGpus: 2 })
   assert.deepEqual(parseBanner(tk('iters: -2 graph: 1e3')), { iters: -2, graph: 1000 })
   // Only a whole `N(factor)` / `N(bytes)` token is a step; anything else is one more label word.
