@@ -21,13 +21,15 @@ test('SIGKILL in the middle of an import leaves no set without a manifest', asyn
   writeFileSync(big, text.repeat(Math.ceil(40e6 / text.length)))
   const out = join(dir, 'set')
   const child = execa(process.execPath, [BIN, 'import', big, '--out', out], { cwd: ROOT, reject: false })
-  // Wait until rows are being written (into the set or wherever it is being built), then kill.
+  // Wait until rows are being written (a part, or a part's temp file, in the set or wherever it
+  // is being built), then kill. Up to two minutes: on a loaded machine the first part of
+  // 131,072 rows can take that long.
   const writing = (): boolean =>
     readdirSync(dir).some((e) => {
       const s = join(dir, e, 'samples')
-      return existsSync(s) && readdirSync(s).some((f) => f.endsWith('.parquet'))
+      return existsSync(s) && readdirSync(s).some((f) => /\.parquet(\.\d+\.tmp)?$/.test(f))
     })
-  for (let i = 0; i < 600 && !writing(); i++) await sleep(50)
+  for (let i = 0; i < 2400 && !writing(); i++) await sleep(50)
   assert.ok(writing(), 'the import never started writing rows')
   child.kill('SIGKILL')
   await child
