@@ -23,13 +23,10 @@ import {
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Instrumenter } from '@stryker-mutator/instrumenter'
-import { narrowed, SCOPES } from './mutate-scopes.mjs'
+import { narrowed, SCOPES, takeOption } from './mutate-scopes.mjs'
 
 const args = process.argv.slice(2)
-const opt = (name) => {
-  const at = args.indexOf(name)
-  return at >= 0 ? args.splice(at, 2)[1] : undefined
-}
+const opt = (name) => takeOption(args, name)
 const file = opt('--only')
 // --survivors REPORT: rerun only the mutants that survived in an earlier report of this file
 // (new tests only add kills); the others keep their fate from that report.

@@ -9,12 +9,11 @@ import { spawnSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { narrowed, SCOPES, testArgv } from './mutate-scopes.mjs'
+import { narrowed, SCOPES, takeOption, testArgv } from './mutate-scopes.mjs'
 
 const args = process.argv.slice(2)
 // --tests FILE,FILE: only those of the scope's tests, as `npm run mutate -- SCOPE --tests` takes.
-const tt = args.indexOf('--tests')
-const tests = tt >= 0 ? args.splice(tt, 2)[1]?.split(',') : undefined
+const tests = takeOption(args, '--tests')?.split(',')
 const scope = args[0]
 const def = narrowed(SCOPES[scope], tests)
 if (!def) {

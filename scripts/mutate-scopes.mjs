@@ -172,3 +172,9 @@ export function narrowed(def, tests) {
   }
   return { ...def, tests }
 }
+
+/** Removes `name VALUE` from `args` and returns VALUE (undefined when the option is absent). */
+export function takeOption(args, name) {
+  const at = args.indexOf(name)
+  return at >= 0 ? args.splice(at, 2)[1] : undefined
+}

@@ -9,16 +9,14 @@
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { narrowed, SCOPES, testArgv } from './mutate-scopes.mjs'
+import { narrowed, SCOPES, takeOption, testArgv } from './mutate-scopes.mjs'
 
 const args = process.argv.slice(2)
 // --only GLOB narrows the scope's mutated files (a folder too large for one sitting).
-const at = args.indexOf('--only')
-const only = at >= 0 ? args.splice(at, 2)[1] : undefined
+const only = takeOption(args, '--only')
 // --tests FILE,FILE runs only those of the scope's tests (a lower bound of the score, for a file
 // whose own tests take a fraction of the scope's run); the report is named after them too.
-const tt = args.indexOf('--tests')
-const tests = tt >= 0 ? args.splice(tt, 2)[1]?.split(',') : undefined
+const tests = takeOption(args, '--tests')?.split(',')
 const scope = args.find((a) => !a.startsWith('--'))
 const def = narrowed(SCOPES[scope], tests)
 if (!def) {
