@@ -10,6 +10,7 @@ import { basename, join } from 'node:path'
 import type { Diagnostic, Row } from '../model/index.ts'
 import type { ColumnBatch, Encoded } from './_columns.ts'
 import type { Duck } from './_duck.ts'
+import { writeParquetPart, writeRowsPart } from './_parquet.ts'
 
 /** The folder of the parts, inside a result set. */
 export const PARTS = 'samples'
@@ -99,11 +100,8 @@ export async function readableParts(db: Duck, parts: readonly string[], onDiagno
  */
 export class Appender {
   private written: string[] = []
-  private pending: Promise<void> | undefined
-  private failed: unknown
   private constructor(
     private readonly dir: string,
-    private readonly db: Duck,
     private next: number,
   ) {}
 
@@ -115,10 +113,8 @@ export class Appender {
   static async open(dir: string): Promise<Appender> {
     mkdirSync(join(dir, PARTS), { recursive: true })
     for (const f of readdirSync(join(dir, PARTS))) if (f.endsWith('.tmp')) rmSync(join(dir, PARTS, f), { force: true })
-    const d = await duck()
-    const db = await d.openDuck()
     const last = listParts(dir).at(-1)
-    const app = new Appender(dir, db, last ? Number(PART_RE.exec(basename(last))?.[1]) + 1 : 1)
+    const app = new Appender(dir, last ? Number(PART_RE.exec(basename(last))?.[1]) + 1 : 1)
     await app.migrate()
     return app
   }
@@ -135,8 +131,7 @@ export class Appender {
         (r) => rows.push(r),
         () => {},
       )
-      const d = await duck()
-      await d.writePart(this.db, rows, join(this.dir, PARTS, partName(0)))
+      writeRowsPart(rows, join(this.dir, PARTS, partName(0)))
     }
     rmSync(legacy)
   }
@@ -155,27 +150,15 @@ export class Appender {
   }
 
   /**
-   * Starts writing a batch's encoded columns (ColumnBatch.encoded()) as the next part: the
-   * engine takes them while the part before may still be written, and writes this one after
-   * it. Resolves once the engine holds the columns (the batch may be reused) and the part
-   * before is on disk: this part is written while the caller goes on, and is on disk when
-   * the next append or `flush` resolves (which throw if it failed).
+   * Writes a batch's encoded columns (ColumnBatch.encoded()) as the next part, on this
+   * thread; resolves with the part on disk (the batch may then be reused), and throws if it
+   * could not be written.
    */
   async appendColumns(cols: readonly Encoded[]): Promise<void> {
     if ((cols[0]?.data.length ?? 0) === 0) return
     const path = join(this.dir, PARTS, partName(this.next++))
-    const d = await duck()
     this.written.push(path)
-    // The engine takes this batch while it still writes the part before; the parts are
-    // written one after the other, in order.
-    const copy = await d.stageColumns(this.db, cols, path)
-    await this.flush()
-    this.pending = copy().then(
-      () => undefined,
-      (e: unknown) => {
-        this.failed = e
-      },
-    )
+    writeParquetPart(cols, path)
   }
 
   /** Starts writing the rows of `batch` as the next part (appendColumns), and empties it. */
@@ -185,14 +168,8 @@ export class Appender {
     batch.clear()
   }
 
-  /** Waits until every part started is on disk; throws if one could not be written. */
-  async flush(): Promise<void> {
-    await this.pending
-    this.pending = undefined
-    const e = this.failed
-    this.failed = undefined
-    if (e !== undefined) throw e
-  }
+  /** Every part is on disk once its append resolves: there is nothing to wait for (ThreadedAppender's counterpart). */
+  async flush(): Promise<void> {}
 
   /** Removes every part this appender wrote (an import that failed takes its rows back out; flush first). */
   discard(): void {
@@ -200,9 +177,8 @@ export class Appender {
     this.written = []
   }
 
-  close(): void {
-    this.db.close()
-  }
+  /** Nothing to release (ThreadedAppender's counterpart stops its thread). */
+  close(): void {}
 }
 
 /**
@@ -224,7 +200,7 @@ export async function pruneParts(dir: string, keep: (r: Row) => boolean): Promis
       let gone = 0
       for await (const rows of r.partRows(db, [path], intern)) for (const x of rows) keep(x) ? mine.push(x) : gone++
       if (gone > 0 && mine.length === 0) rmSync(path)
-      else if (gone > 0) await d.writePart(db, mine, path)
+      else if (gone > 0) writeRowsPart(mine, path)
       for (const r of mine) kept.push(r)
       dropped += gone
     }
@@ -255,7 +231,7 @@ export async function exportParquet(dir: string, out: string, simulated: boolean
         (x) => diagnostics.push(x),
       )
       sources.push(join(scratch, partName(0)))
-      await d.writePart(db, rows, sources[0] as string)
+      writeRowsPart(rows, sources[0] as string)
     }
     for (const path of listParts(dir)) {
       try {

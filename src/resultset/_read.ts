@@ -10,7 +10,8 @@ import type { DuckDBDataChunk } from '@duckdb/node-api'
 import type { Row } from '../model/index.ts'
 import { COLUMNS } from './_columns.ts'
 import type { Duck } from './_duck.ts'
-import { DICTS_KEY, sqlString } from './_duck.ts'
+import { sqlString } from './_duck.ts'
+import { DICTS_KEY } from './_parquet.ts'
 
 /** Beyond this many distinct values a string column is read as text (slower, but no huge SQL). */
 const MAX_DICT = 4096

@@ -1,8 +1,7 @@
 /**
- * An Appender whose engine runs on a worker thread (_writer-worker.ts): the caller's thread
- * only encodes rows into columns and hands each batch over, while the worker fills the
- * engine's table and writes the Parquet part, so parsing and writing an import use two
- * cores. The same promises as Appender: parts are written in order, each atomically (a
+ * An Appender whose writing runs on a worker thread (_writer-worker.ts): the caller's thread
+ * only encodes rows into columns and hands each batch over, while the worker writes the
+ * Parquet part, so parsing and writing an import use two cores. The same promises as Appender: parts are written in order, each atomically (a
  * killed import leaves at most a temp file, removed by the next open); `flush` throws when a
  * part failed; `discard` removes every part written.
  */
@@ -17,7 +16,6 @@ type Reply = {
   ready?: true
   staged?: number
   buffers?: ArrayBuffer[]
-  written?: number
   failed?: number
   message?: string
   flushed?: true

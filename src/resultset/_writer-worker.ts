@@ -1,42 +1,31 @@
 /**
- * The worker thread of `ThreadedAppender`: an engine of its own that takes a batch's columns
- * as they come (filling its table while the part before is still being copied out) and
- * writes the parts one after another, in order. Messages: {part: n, cols, path} → {staged: n}
- * once its table is filled, {written: n} once the part is on disk, {failed: n, message} if it
- * is not; {flush: true} → {flushed: true} once every part asked for is settled. `staged`
- * gives the columns' buffers back (moved, in column order) for the caller's next batch.
+ * The worker thread of `ThreadedAppender`: writes each batch's columns as the next part
+ * (_parquet.ts), in the order they come. Messages: {part: n, cols, path} → {staged: n,
+ * buffers} once the part is written (or {failed: n, message} and {staged: n} if it is not);
+ * `buffers` gives the columns' arrays back (moved, in column order) for the caller's next
+ * batch. {flush: true} → {flushed: true}: every part asked for before it is settled.
  */
 import { parentPort } from 'node:worker_threads'
 import type { Encoded } from './_columns.ts'
-import { openDuck, stageColumns } from './_duck.ts'
+import { writeParquetPart } from './_parquet.ts'
 
 const port = parentPort
-const db = await openDuck()
-let staging: Promise<unknown> = Promise.resolve()
-let copying: Promise<unknown> = Promise.resolve()
 
 port?.on('message', (m: { part?: number; cols?: Encoded[]; path?: string; flush?: boolean }) => {
   if (m.flush) {
-    const settled = Promise.all([staging, copying])
-    void settled.then(() => port.postMessage({ flushed: true }))
+    port.postMessage({ flushed: true })
     return
   }
   const n = m.part as number
-  const fail = (e: unknown): void => port.postMessage({ failed: n, message: (e as Error).message })
   const cols = m.cols as Encoded[]
-  const staged = staging.then(() => stageColumns(db, cols, m.path as string))
-  // Once the engine holds the values, their arrays go back for the next batch.
+  try {
+    writeParquetPart(cols, m.path as string)
+  } catch (e) {
+    port.postMessage({ failed: n, message: (e as Error).message })
+    port.postMessage({ staged: n })
+    return
+  }
   const buffers = cols.map((c) => c.data.buffer as ArrayBuffer)
-  staging = staged.then(
-    () => port.postMessage({ staged: n, buffers }, buffers),
-    (e: unknown) => {
-      fail(e)
-      port.postMessage({ staged: n })
-    },
-  )
-  copying = Promise.all([copying, staged]).then(
-    ([, copy]) => copy().then(() => port.postMessage({ written: n }), fail),
-    () => {},
-  )
+  port.postMessage({ staged: n, buffers }, buffers)
 })
 port?.postMessage({ ready: true })

@@ -1,0 +1,249 @@
+/**
+ * A samples part written as Parquet straight from a batch's typed arrays, with no engine in
+ * between: one row group, one data page per column (format v1), every column OPTIONAL.
+ * Strings (and JSON objects) are dictionary-encoded with the batch's own dictionary (its
+ * codes are the indices), numbers and booleans stored PLAIN, definition levels as RLE runs.
+ * A column chunk is gzip-compressed (level 1) when that makes it smaller. Every chunk has its
+ * null count, and min and max (but a DOUBLE column's are left out, as NaN is null here),
+ * which is what `varyingColumns` reads from the footers. The schema is the one DuckDB's COPY
+ * writes for the same columns (VARCHAR as UTF-8 BYTE_ARRAY, DOUBLE, INT32, BOOLEAN, all
+ * OPTIONAL): the tests check it against a COPY of the part.
+ */
+import { renameSync, rmSync, writeFileSync } from 'node:fs'
+import { gzipSync } from 'node:zlib'
+import type { Row } from '../model/index.ts'
+import type { Encoded } from './_columns.ts'
+import { COLUMNS, encode } from './_columns.ts'
+import { defLevels, dictionary, statistics, values } from './_parquet-values.ts'
+import type { Field } from './_thrift.ts'
+import { Bytes, struct } from './_thrift.ts'
+
+/** Parquet's enums, as far as they are used here. */
+const TYPE = { BOOLEAN: 0, INT32: 1, DOUBLE: 5, BYTE_ARRAY: 6 } as const
+const ENC = { PLAIN: 0, RLE: 3, RLE_DICTIONARY: 8 } as const
+const CODEC = { UNCOMPRESSED: 0, GZIP: 2 } as const
+const PAGE = { DATA: 0, DICTIONARY: 2 } as const
+const OPTIONAL = 1
+/** Converted types (the annotations DuckDB writes: no logical types). */
+const UTF8 = 0
+const INT_32 = 17
+
+const typeOf = (e: Encoded): number =>
+  e.kind === 'num' ? TYPE.DOUBLE : e.kind === 'int' ? TYPE.INT32 : e.kind === 'bool' ? TYPE.BOOLEAN : TYPE.BYTE_ARRAY
+
+interface Chunk {
+  pages: Uint8Array[]
+  meta: Field[]
+  /** Its bytes before compression (page headers included). */
+  raw: number
+}
+
+/**
+ * One column chunk at file offset `at`: its pages (header, body each: the dictionary page of
+ * a string column, then one data page) and its ColumnMetaData.
+ */
+function columnChunk(e: Encoded, name: string, at: number): Chunk {
+  const body = new Bytes()
+  const nulls = defLevels(body, e)
+  values(body, e)
+  const rows = e.data.length
+  const dict = (e.kind === 'str' || e.kind === 'json') && e.dict.length > 0 ? dictionary(e) : undefined
+  const data = body.view()
+  const packed = gzipSync(data, { level: 1 })
+  const gzip = packed.length < data.length
+  const pages: Uint8Array[] = []
+  let uncompressed = 0
+  let offset = at
+  let dictOffset: number | undefined
+  const page = (header: Field[], raw: Uint8Array, stored: Uint8Array): void => {
+    const h = new Bytes()
+    struct(h, header)
+    pages.push(h.view(), stored)
+    uncompressed += h.length + raw.length
+    offset += h.length + stored.length
+  }
+  if (dict) {
+    dictOffset = offset
+    const stored = gzip ? gzipSync(dict, { level: 1 }) : dict
+    page(
+      [
+        [1, 'i32', PAGE.DICTIONARY],
+        [2, 'i32', dict.length],
+        [3, 'i32', stored.length],
+        [
+          7,
+          'struct',
+          [
+            [1, 'i32', e.dict.length],
+            [2, 'i32', ENC.PLAIN],
+          ],
+        ],
+      ],
+      dict,
+      stored,
+    )
+  }
+  const dataOffset = offset
+  const stored = gzip ? packed : data
+  page(
+    [
+      [1, 'i32', PAGE.DATA],
+      [2, 'i32', data.length],
+      [3, 'i32', stored.length],
+      [
+        5,
+        'struct',
+        [
+          [1, 'i32', rows],
+          [2, 'i32', dict ? ENC.RLE_DICTIONARY : ENC.PLAIN],
+          [3, 'i32', ENC.RLE],
+          [4, 'i32', ENC.RLE],
+        ],
+      ],
+    ],
+    data,
+    stored,
+  )
+  const meta: Field[] = [
+    [1, 'i32', typeOf(e)],
+    [2, 'list', { i32: dict ? [ENC.PLAIN, ENC.RLE, ENC.RLE_DICTIONARY] : [ENC.PLAIN, ENC.RLE] }],
+    [3, 'list', { bin: [name] }],
+    [4, 'i32', gzip ? CODEC.GZIP : CODEC.UNCOMPRESSED],
+    [5, 'i64', rows],
+    [6, 'i64', uncompressed],
+    [7, 'i64', offset - at],
+    [9, 'i64', dataOffset],
+    [11, 'i64', dictOffset],
+    [12, 'struct', statistics(e, nulls)],
+  ]
+  return { pages, meta, raw: uncompressed }
+}
+
+/** The schema element of a column. */
+function schemaElement(e: Encoded, name: string): Field[] {
+  const str = e.kind === 'str' || e.kind === 'json'
+  return [
+    [1, 'i32', typeOf(e)],
+    [3, 'i32', OPTIONAL],
+    [4, 'bin', name],
+    [6, 'i32', str ? UTF8 : e.kind === 'int' ? INT_32 : undefined],
+  ]
+}
+
+const MAGIC = Buffer.from('PAR1')
+
+/**
+ * The bytes of a Parquet file holding a batch's encoded columns (all of one length, at least
+ * one row, COLUMNS order), with `kv` as the file's key–value metadata.
+ */
+export function parquetBytes(cols: readonly Encoded[], kv: Record<string, string> = {}): Buffer[] {
+  const rows = (cols[0] as Encoded).data.length
+  const out: Uint8Array[] = [MAGIC]
+  let at = MAGIC.length
+  const chunks = cols.map((e, j) => {
+    const c = columnChunk(e, COLUMNS[j]?.name as string, at)
+    const start = at
+    for (const p of c.pages) {
+      out.push(p)
+      at += p.length
+    }
+    return { start, c }
+  })
+  const total = at - MAGIC.length
+  const footer = new Bytes()
+  struct(footer, [
+    [1, 'i32', 1],
+    [
+      2,
+      'list',
+      {
+        struct: [
+          [
+            [4, 'bin', 'schema'],
+            [5, 'i32', cols.length],
+          ],
+          ...cols.map((e, j) => schemaElement(e, COLUMNS[j]?.name as string)),
+        ],
+      },
+    ],
+    [3, 'i64', rows],
+    [
+      4,
+      'list',
+      {
+        struct: [
+          [
+            [
+              1,
+              'list',
+              {
+                struct: chunks.map(({ start, c }) => [
+                  [2, 'i64', start],
+                  [3, 'struct', c.meta],
+                ]),
+              },
+            ],
+            [2, 'i64', chunks.reduce((a, { c }) => a + c.raw, 0)],
+            [3, 'i64', rows],
+            [5, 'i64', MAGIC.length],
+            [6, 'i64', total],
+          ],
+        ],
+      },
+    ],
+    [
+      5,
+      'list',
+      Object.keys(kv).length === 0
+        ? undefined
+        : {
+            struct: Object.entries(kv).map(([k, v]) => [
+              [1, 'bin', k],
+              [2, 'bin', v],
+            ]),
+          },
+    ],
+    [6, 'bin', 'gpucomm'],
+    [7, 'list', { struct: cols.map(() => [[1, 'struct', []]]) }],
+  ])
+  const len = Buffer.alloc(4)
+  len.writeUInt32LE(footer.length)
+  return [...out.map((b) => Buffer.from(b.buffer, b.byteOffset, b.length)), Buffer.from(footer.view()), len, MAGIC]
+}
+
+/** The key under which a part's file metadata lists the distinct values of its string columns. */
+export const DICTS_KEY = 'gpucomm_dicts'
+
+/**
+ * The distinct values of each string column ({column: values}), stored in the part's
+ * metadata so a reader learns them without scanning the part.
+ */
+function dicts(cols: readonly Encoded[]): Record<string, string> {
+  const out: Record<string, string[]> = {}
+  cols.forEach((e, j) => {
+    if (e.kind === 'str' || e.kind === 'json') out[(COLUMNS[j] as { name: string }).name] = e.dict
+  })
+  return { [DICTS_KEY]: JSON.stringify(out) }
+}
+
+/**
+ * Writes a batch's encoded columns (all of one length, COLUMNS order) as the Parquet part
+ * `path`, atomically: a temp file beside it, then rename (the temp file never stays behind).
+ * Nothing is written for no rows.
+ */
+export function writeParquetPart(cols: readonly Encoded[], path: string): void {
+  if ((cols[0]?.data.length ?? 0) === 0) return
+  const tmp = `${path}.${process.pid}.tmp`
+  try {
+    writeFileSync(tmp, Buffer.concat(parquetBytes(cols, dicts(cols))))
+    renameSync(tmp, path)
+  } catch (e) {
+    rmSync(tmp, { force: true })
+    throw e
+  }
+}
+
+/** Writes `rows` as the Parquet part `path` (see writeParquetPart). */
+export function writeRowsPart(rows: readonly Row[], path: string): void {
+  writeParquetPart(encode(rows), path)
+}
