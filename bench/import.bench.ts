@@ -4,15 +4,23 @@
  * RSS, rows and the bytes of its samples on disk. The reference is parsing the same files
  * with nothing kept or written (bench/_parse-only.mjs, a child process too, its CPU time
  * beside the import's); `wc -l` is shown beside it. Both run the compiled dist/ (built first
- * when it is stale), as an installed gpucomm does. Budgets: import ≤ 2 × parse-only; samples on disk ≤ 1 × the input bytes.
+ * when it is stale), as an installed gpucomm does. The two take turns, `RUNS` times each, and
+ * the ratio is of their medians: one run of either side varies by ±20 % here. Budgets:
+ * import ≤ 2 × parse-only; samples on disk ≤ 1 × the input bytes.
  * Run alone with `npx tsx bench/import.bench.ts [MB]`.
  */
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeCorpus } from './_corpus.ts'
-import type { Metric } from './_util.ts'
+import type { Metric, Timed } from './_util.ts'
 import { median, mib, ROOT, round, samplesBytes, timedCommand, timedNode } from './_util.ts'
 import { ensureCompiled } from './startup.bench.ts'
+
+/** Runs of each side (parse-only, import), taking turns. */
+const RUNS = 3
+
+/** The run with the median wall time (of an odd number of runs). */
+const middle = (runs: readonly Timed[]): Timed => [...runs].sort((a, b) => a.wallS - b.wallS)[runs.length >> 1] as Timed
 
 /** Runs the import bench over a corpus of `mb` megabytes. */
 export async function importBench(mb = 200): Promise<Metric[]> {
@@ -24,12 +32,20 @@ export async function importBench(mb = 200): Promise<Metric[]> {
     // The CLI as installed runs the compiled dist/ (npm's prepare builds it), and so does the reference.
     const compiled = await ensureCompiled()
     if (!compiled) throw new Error('import bench: dist/ could not be built (npm run build)')
-    const parsed = await timedNode(join(ROOT, 'bench', '_parse-only.mjs'), corpus.paths)
+    const parses: Timed[] = []
+    const imports: Timed[] = []
+    for (let i = 0; i < RUNS; i++) {
+      parses.push(await timedNode(join(ROOT, 'bench', '_parse-only.mjs'), corpus.paths))
+      rmSync(out, { recursive: true, force: true })
+      imports.push(await timedNode(join(ROOT, 'bin', 'gpucomm.js'), ['import', ...corpus.paths, '--out', out]))
+    }
+    const parsed = middle(parses)
+    const t = middle(imports)
     const parseS = parsed.wallS
-    const t = await timedNode(join(ROOT, 'bin', 'gpucomm.js'), ['import', ...corpus.paths, '--out', out])
     const rows = Number(/imported (\d+) rows/.exec(t.stdout)?.[1] ?? NaN)
     const samples = samplesBytes(out)
     const ratio = t.wallS / parseS
+    const each = imports.map((m, i) => round(m.wallS / (parses[i] as Timed).wallS)).join(', ')
     const MB = corpus.bytes / 1e6
     return [
       {
@@ -38,7 +54,9 @@ export async function importBench(mb = 200): Promise<Metric[]> {
         unit: 's',
         budget: '≤ 2 × parse-only',
         holds: ratio <= 2,
-        note: `${round(ratio)} × parse-only (${round(parseS)} s, ${parsed.stdout.trim()} rows), ${round(t.wallS / median(wc), 4)} × wc -l`,
+        note:
+          `median of ${RUNS}: ${round(ratio)} × parse-only (${round(parseS)} s, ${parsed.stdout.trim()} rows; ` +
+          `run by run ${each} ×), ${round(t.wallS / median(wc), 4)} × wc -l`,
       },
       {
         metric: 'import: samples on disk',
