@@ -179,7 +179,7 @@ async function importInto(
     existing ?? newManifest({ origin: 'import', simulated: planned.some((p) => p.simulated), command: opts.command })
   mkdirSync(join(dir, RAW), { recursive: true })
   const sources = manifest.sources ?? []
-  // The engine writes parts on a worker thread while this one parses the next batch.
+  // A worker thread writes the parts while this one parses the next batch.
   const appender = await ThreadedAppender.open(dir)
   const batch = new ColumnBatch(BATCH_ROWS)
   let total = 0

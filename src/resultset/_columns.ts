@@ -5,7 +5,7 @@
  */
 import type { Row } from '../model/index.ts'
 
-/** How a column is encoded in the engine before it becomes Parquet. */
+/** How a column is encoded in a batch before it becomes Parquet (_parquet.ts). */
 export type ColumnKind = 'str' | 'json' | 'num' | 'int' | 'bool'
 
 type Value = string | number | boolean | null | Record<string, string> | undefined
@@ -88,7 +88,7 @@ export const FIELD_COLUMN: Record<keyof Row, string> = {
 }
 
 /**
- * One column of a batch, encoded for the engine without nulls: strings (and JSON objects)
+ * One column of a batch, encoded without nulls: strings (and JSON objects)
  * as codes into `dict` (0 = null, k = dict[k-1]), nullable numbers as doubles with NaN for
  * null (row numbers are finite, so NaN is free), booleans as 0 null, 1 false, 2 true.
  */
