@@ -24,6 +24,10 @@ export function median(v: readonly number[]): number {
   return s.length === 0 ? NaN : s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2
 }
 
+/** The run with the median wall time (of an odd number of runs). */
+export const middle = <T extends { wallS: number }>(runs: readonly T[]): T =>
+  [...runs].sort((a, b) => a.wallS - b.wallS)[runs.length >> 1] as T
+
 /** A timed run of a child process: wall seconds, and peak RSS/CPU for Node children. */
 export interface Timed {
   wallS: number

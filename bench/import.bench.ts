@@ -13,14 +13,11 @@ import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeCorpus } from './_corpus.ts'
 import type { Metric, Timed } from './_util.ts'
-import { median, mib, ROOT, round, samplesBytes, timedCommand, timedNode } from './_util.ts'
+import { median, mib, middle, ROOT, round, samplesBytes, timedCommand, timedNode } from './_util.ts'
 import { ensureCompiled } from './startup.bench.ts'
 
 /** Runs of each side (parse-only, import), taking turns. */
 const RUNS = 3
-
-/** The run with the median wall time (of an odd number of runs). */
-const middle = (runs: readonly Timed[]): Timed => [...runs].sort((a, b) => a.wallS - b.wallS)[runs.length >> 1] as Timed
 
 /** Runs the import bench over a corpus of `mb` megabytes. */
 export async function importBench(mb = 200): Promise<Metric[]> {
