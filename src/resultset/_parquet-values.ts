@@ -61,20 +61,84 @@ function nonNull(d: Float64Array): Float64Array {
   return out
 }
 
-/** The values of the non-null rows, encoded: PLAIN, or dictionary indices as RLE runs. */
-export function values(out: Bytes, e: Encoded): void {
+/** Numbers as PLAIN bytes: the typed array's own where they are little-endian already. */
+function plain(kept: Float64Array | Int32Array): Uint8Array {
+  if (LITTLE_ENDIAN) return new Uint8Array(kept.buffer, kept.byteOffset, kept.byteLength)
+  const view = new DataView(new ArrayBuffer(kept.byteLength))
+  kept.forEach((x, i) =>
+    kept instanceof Float64Array ? view.setFloat64(8 * i, x, true) : view.setInt32(4 * i, x, true),
+  )
+  return new Uint8Array(view.buffer)
+}
+
+/** At most this many distinct numbers make a dictionary (the limit gpucomm gave DuckDB's writer). */
+const NUMBER_DICT_LIMIT = 1000
+
+/** A number column as a dictionary: its distinct values, and each row's code (0 null, k values[k-1]). */
+export interface NumberDict {
+  values: Float64Array | Int32Array
+  codes: Int32Array
+}
+
+/**
+ * A number column as a dictionary, or undefined when it is all null, has more than
+ * NUMBER_DICT_LIMIT distinct values, or a −0 (a dictionary keyed by value would give it back as 0). Looks a
+ * value up only where it differs from the row before.
+ */
+export function numberDict(e: Encoded): NumberDict | undefined {
+  if (e.kind !== 'num' && e.kind !== 'int') return undefined
+  const d = e.data
+  const codes = new Int32Array(d.length)
+  const seen = new Map<number, number>()
+  const distinct: number[] = []
+  let prev = Number.NaN
+  let code = 0
+  for (let i = 0; i < d.length; i++) {
+    const x = d[i] as number
+    if (x === 0 && 1 / x < 0) return undefined
+    if (x !== prev) {
+      let c = Number.isNaN(x) ? 0 : seen.get(x)
+      if (c === undefined) {
+        if (distinct.length === NUMBER_DICT_LIMIT) return undefined
+        distinct.push(x)
+        c = distinct.length
+        seen.set(x, c)
+      }
+      code = c
+      prev = x
+    }
+    codes[i] = code
+  }
+  if (distinct.length === 0) return undefined
+  return { values: e.kind === 'num' ? Float64Array.from(distinct) : Int32Array.from(distinct), codes }
+}
+
+/** Dictionary codes (0 null) as the bit width of `size` indices, then RLE runs of the non-null ones. */
+function indices(out: Bytes, codes: Float64Array | Int32Array, size: number): void {
+  const width = bitWidth(size)
+  out.byte(width)
+  const n = codes.length
+  let i = 0
+  while (i < n) {
+    const code = codes[i] as number
+    let j = i + 1
+    while (j < n && codes[j] === code) j++
+    if (code !== 0) run(out, j - i, code - 1, Math.ceil(width / 8))
+    i = j
+  }
+}
+
+/**
+ * The values of the non-null rows, encoded: dictionary indices as RLE runs (string columns,
+ * and number columns with a NumberDict), PLAIN numbers, or booleans bit-packed.
+ */
+export function values(out: Bytes, e: Encoded, numbers?: NumberDict): void {
   const d = e.data
   const n = d.length
-  if (e.kind === 'num' || e.kind === 'int') {
-    // The non-null values, in the typed array's own bytes where they are little-endian already.
-    const kept = e.kind === 'num' ? nonNull(d as Float64Array) : d
-    if (LITTLE_ENDIAN) out.bytes(new Uint8Array(kept.buffer, kept.byteOffset, kept.byteLength))
-    else {
-      const view = new DataView(new ArrayBuffer(kept.byteLength))
-      kept.forEach((x, i) => (e.kind === 'num' ? view.setFloat64(8 * i, x, true) : view.setInt32(4 * i, x, true)))
-      out.bytes(new Uint8Array(view.buffer))
-    }
-  } else if (e.kind === 'bool') {
+  if (numbers) indices(out, numbers.codes, numbers.values.length)
+  else if (e.kind === 'num') out.bytes(plain(nonNull(d as Float64Array)))
+  else if (e.kind === 'int') out.bytes(plain(d))
+  else if (e.kind === 'bool') {
     const bits = new Uint8Array(Math.ceil(n / 8))
     let k = 0
     for (let i = 0; i < n; i++) {
@@ -84,18 +148,7 @@ export function values(out: Bytes, e: Encoded): void {
       k++
     }
     out.bytes(bits.subarray(0, Math.ceil(k / 8)))
-  } else if (e.dict.length > 0) {
-    const width = bitWidth(e.dict.length)
-    out.byte(width)
-    let i = 0
-    while (i < n) {
-      const code = d[i] as number
-      let j = i + 1
-      while (j < n && d[j] === code) j++
-      if (code !== 0) run(out, j - i, code - 1, Math.ceil(width / 8))
-      i = j
-    }
-  }
+  } else if (e.dict.length > 0) indices(out, d, e.dict.length)
 }
 
 /** PLAIN bytes of one statistic value of a non-DOUBLE column. */
@@ -136,8 +189,9 @@ export function statistics(e: Encoded, nulls: number): Field[] {
   return [...fields, [5, 'bin', statBytes(e, hi)], [6, 'bin', statBytes(e, lo)]]
 }
 
-/** The PLAIN dictionary page body of a string column. */
-export function dictionary(e: Encoded): Uint8Array {
+/** The PLAIN dictionary page body of a string column, or of a number column's NumberDict. */
+export function dictionary(e: Encoded, numbers?: NumberDict): Uint8Array {
+  if (numbers) return plain(numbers.values)
   const parts = e.dict.map((s) => Buffer.from(s, 'utf8'))
   const out = Buffer.alloc(parts.reduce((a, b) => a + 4 + b.length, 0))
   let at = 0

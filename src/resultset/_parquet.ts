@@ -2,7 +2,8 @@
  * A samples part written as Parquet straight from a batch's typed arrays, with no engine in
  * between: one row group, one data page per column (format v1), every column OPTIONAL.
  * Strings (and JSON objects) are dictionary-encoded with the batch's own dictionary (its
- * codes are the indices), numbers and booleans stored PLAIN, definition levels as RLE runs.
+ * codes are the indices), numbers too when a part has at most 1,000 distinct ones (sizes,
+ * ranks, GPU ids), other numbers and booleans PLAIN, definition levels as RLE runs.
  * A column chunk is gzip-compressed (level 1) when that makes it an eighth smaller or more. Every chunk has its
  * null count, and min and max (but a DOUBLE column's are left out, as NaN is null here),
  * which is what `varyingColumns` reads from the footers. The schema is the one DuckDB's COPY
@@ -14,7 +15,7 @@ import { gzipSync } from 'node:zlib'
 import type { Row } from '../model/index.ts'
 import type { Encoded } from './_columns.ts'
 import { COLUMNS, encode } from './_columns.ts'
-import { defLevels, dictionary, statistics, values } from './_parquet-values.ts'
+import { defLevels, dictionary, numberDict, statistics, values } from './_parquet-values.ts'
 import type { Field } from './_thrift.ts'
 import { Bytes, struct } from './_thrift.ts'
 
@@ -60,9 +61,11 @@ interface Chunk {
 function columnChunk(e: Encoded, name: string, at: number): Chunk {
   const body = new Bytes()
   const nulls = defLevels(body, e)
-  values(body, e)
+  const numbers = numberDict(e)
+  values(body, e, numbers)
   const rows = e.data.length
-  const dict = (e.kind === 'str' || e.kind === 'json') && e.dict.length > 0 ? dictionary(e) : undefined
+  const size = numbers ? numbers.values.length : e.dict.length
+  const dict = numbers || ((e.kind === 'str' || e.kind === 'json') && size > 0) ? dictionary(e, numbers) : undefined
   const data = body.view()
   const packed = gzipped(data)
   const gzip = packed !== undefined
@@ -89,7 +92,7 @@ function columnChunk(e: Encoded, name: string, at: number): Chunk {
           7,
           'struct',
           [
-            [1, 'i32', e.dict.length],
+            [1, 'i32', size],
             [2, 'i32', ENC.PLAIN],
           ],
         ],

@@ -9,7 +9,7 @@ import { COLUMNS, encode } from '../../src/resultset/_columns.ts'
 import type { Duck } from '../../src/resultset/_duck.ts'
 import { copyTo, openDuck, sqlString } from '../../src/resultset/_duck.ts'
 import { writeParquetPart } from '../../src/resultset/_parquet.ts'
-import { defLevels, values } from '../../src/resultset/_parquet-values.ts'
+import { defLevels, dictionary, numberDict, values } from '../../src/resultset/_parquet-values.ts'
 import { Bytes, struct } from '../../src/resultset/_thrift.ts'
 import { varyingColumns } from '../../src/resultset/_varying.ts'
 import { tmp } from '../helpers.ts'
@@ -113,6 +113,27 @@ test('page bytes: definition levels as RLE runs behind their length, values PLAI
   )
 })
 
+test('numbers with few distinct values become a dictionary (first seen first); past 1,000 distinct, or with a −0, they stay PLAIN', () => {
+  const sizes = enc('num', [1024, 1024, Number.NaN, 8])
+  const dict = numberDict(sizes)
+  assert.deepEqual([...(dict?.values ?? [])], [1024, 8])
+  assert.deepEqual([...(dict?.codes ?? [])], [1, 1, 0, 2])
+  assert.deepEqual(
+    bytes((b) => values(b, sizes, dict)),
+    [0x01, 0x04, 0x00, 0x02, 0x01],
+  )
+  assert.deepEqual([...dictionary(sizes, dict)], [0, 0, 0, 0, 0, 0, 0x90, 0x40, 0, 0, 0, 0, 0, 0, 0x20, 0x40])
+  const ints = numberDict(enc('int', [3, 3, 3, -7]))
+  assert.ok(ints?.values instanceof Int32Array)
+  assert.deepEqual([...(ints?.values ?? [])], [3, -7])
+  const upTo = (n: number) => Array.from({ length: n }, (_, i) => i + 0.5)
+  assert.equal(numberDict(enc('num', upTo(1000)))?.values.length, 1000)
+  assert.equal(numberDict(enc('num', upTo(1001))), undefined)
+  assert.equal(numberDict(enc('num', [0, 0, -0])), undefined, 'a dictionary keyed by value would make −0 a 0')
+  assert.equal(numberDict(enc('num', [Number.NaN, Number.NaN])), undefined, 'all null: no dictionary')
+  assert.equal(numberDict(enc('str', [1], ['a'])), undefined)
+})
+
 const row = (i: number): Row =>
   makeRow({
     bench: 'nccl.all_reduce',
@@ -147,6 +168,14 @@ test("parts: the schema is DuckDB's for the same columns, and the footers tell c
     const expected = ['metric', 'value', 'sizeBytes', 'ranks', 'line']
     assert.deepEqual(await varyingColumns(db, [ours], names), expected)
     assert.deepEqual(await varyingColumns(db, [engine], names), expected)
+    const codec = await db.conn.runAndReadAll(
+      `SELECT path_in_schema, encodings FROM parquet_metadata(${sqlString(ours)}) WHERE path_in_schema IN ('sizeBytes', 'value')`,
+    )
+    assert.deepEqual(
+      Object.fromEntries(codec.getRows().map(([c, e]) => [String(c), String(e)])),
+      { sizeBytes: 'PLAIN, RLE, RLE_DICTIONARY', value: 'PLAIN, RLE, RLE_DICTIONARY' },
+      'ten rows: one size, one value',
+    )
   } finally {
     db.close()
   }
@@ -190,6 +219,22 @@ test('parts: a chunk is gzipped only when that makes it an eighth smaller; 70,00
       `SELECT compression FROM parquet_metadata(${sqlString(small)}) WHERE path_in_schema = 'value'`,
     )
     assert.equal(String(k.getRows()[0]?.[0]), 'UNCOMPRESSED')
+  } finally {
+    db.close()
+  }
+})
+
+test('parts: a −0 among the values is read back as −0', async () => {
+  const dir = tmp()
+  const path = join(dir, 'part.parquet')
+  writeParquetPart(encode([row(0), { ...row(1), value: -0 }, { ...row(2), value: 0 }]), path)
+  const db = await openDuck()
+  try {
+    const r = await db.conn.runAndReadAll(`SELECT value FROM read_parquet(${sqlString(path)}) ORDER BY line`)
+    assert.deepEqual(
+      r.getRows().map(([v]) => Object.is(v, -0)),
+      [false, true, false],
+    )
   } finally {
     db.close()
   }
