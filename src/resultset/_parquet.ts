@@ -55,8 +55,12 @@ interface Chunk {
 }
 
 /**
- * One column chunk at file offset `at`: its pages (header, body each: the dictionary page of
- * a string column, then one data page) and its ColumnMetaData.
+ * One column chunk at file offset `at`: its pages (header, body each: a dictionary page where
+ * the column has one, then one data page) and its ColumnMetaData. PageHeader: 1 type, 2
+ * uncompressed and 3 compressed size, 5 DataPageHeader (1 values, 2 encoding, 3 and 4 the
+ * level encodings), 7 DictionaryPageHeader (1 values, 2 encoding). ColumnMetaData: 1 type, 2
+ * encodings, 3 path, 4 codec, 5 values, 6 and 7 total sizes, 9 data page offset, 11
+ * dictionary page offset, 12 statistics.
  */
 function columnChunk(e: Encoded, name: string, at: number): Chunk {
   const body = new Bytes()
@@ -152,7 +156,11 @@ const MAGIC = Buffer.from('PAR1')
 
 /**
  * The bytes of a Parquet file holding a batch's encoded columns (all of one length, at least
- * one row, COLUMNS order), with `kv` as the file's key–value metadata.
+ * one row, COLUMNS order), with `kv` as the file's key–value metadata. Field ids are those of
+ * parquet.thrift: FileMetaData 1 version, 2 schema, 3 num_rows, 4 row_groups, 5
+ * key_value_metadata, 6 created_by, 7 column_orders (TYPE_ORDER, so readers trust min and
+ * max); RowGroup 1 columns, 2 total_byte_size, 3 num_rows, 5 file_offset, 6
+ * total_compressed_size; ColumnChunk 2 file_offset, 3 meta_data.
  */
 export function parquetBytes(cols: readonly Encoded[], kv: Record<string, string> = {}): Buffer[] {
   const rows = (cols[0] as Encoded).data.length
