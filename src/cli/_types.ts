@@ -4,6 +4,8 @@ import type { Argv } from 'yargs'
 export interface Io {
   stdout: (text: string) => void
   stderr: (text: string) => void
+  /** Resolves once stdout has room again (a pipe's reader caught up); without it, never waits. */
+  drain?: () => Promise<void>
   /** Reads all of standard input (for `-` inputs). */
   readStdin: () => Promise<Buffer>
   /** True when stderr is a terminal (progress bars). */

@@ -114,6 +114,20 @@ function systemError(
   return { message: err.message.split('\n')[0] as string, code: PATH_ERRORS.has(err.code) ? 2 : 1 }
 }
 
+/** Resolves once `out` has room in its buffer again, or is closed (an EPIPE exits, see runMain). */
+export function drained(out: NodeJS.WritableStream & { writableNeedDrain: boolean }): Promise<void> {
+  if (!out.writableNeedDrain) return Promise.resolve()
+  return new Promise((resolve) => {
+    const done = (): void => {
+      out.off('drain', done)
+      out.off('close', done)
+      resolve()
+    }
+    out.on('drain', done)
+    out.on('close', done)
+  })
+}
+
 /** The process entry: real stdout/stderr/stdin, then process.exit with main's code. */
 export async function runMain(): Promise<void> {
   // A closed pipe (`gpucomm show DIR | head`) ends the command quietly, as Unix tools do.
@@ -125,6 +139,7 @@ export async function runMain(): Promise<void> {
   const io: Io = {
     stdout: (t) => void process.stdout.write(t),
     stderr: (t) => void process.stderr.write(t),
+    drain: () => drained(process.stdout),
     readStdin: async () => {
       const chunks: Buffer[] = []
       for await (const c of process.stdin) chunks.push(c as Buffer)

@@ -29,12 +29,14 @@ export interface StreamOptions {
 /**
  * Calls `onChunk` with the rows of `dir` in stored order (a schema-1 samples.jsonl, then the
  * parts), at most CHUNK_ROWS at a time; the chunk's rows are fresh objects the callee may
- * keep. Bad lines and unreadable parts are skipped and returned, as `loadSet` does. The
- * manifest is read (and checked) first, so a directory that is no set hands over nothing.
+ * keep. When `onChunk` returns a promise (a writer waiting for its reader), no more rows are
+ * read from the parts until it resolves. Bad lines and unreadable parts are skipped and
+ * returned, as `loadSet` does. The manifest is read (and checked) first, so a directory
+ * that is no set hands over nothing.
  */
 export async function streamRows(
   dir: string,
-  onChunk: (rows: Row[]) => void,
+  onChunk: (rows: Row[]) => void | Promise<void>,
   opts: StreamOptions = {},
 ): Promise<Streamed> {
   const manifest = readManifest(dir)
@@ -42,15 +44,17 @@ export async function streamRows(
   const onDiagnostic = (d: Diagnostic): void => void diagnostics.push(d)
   let chunk: Row[] = []
   let count = 0
+  let waiting: Promise<void> | undefined
   const take = (r: Row): void => {
     if (opts.metric !== undefined && r.metric !== opts.metric) return
     chunk.push(r)
     count++
     if (chunk.length < CHUNK_ROWS) return
-    onChunk(chunk)
+    waiting = onChunk(chunk) ?? undefined
     chunk = []
   }
   if (legacySamples(dir) !== undefined) await readJsonl(dir, take, onDiagnostic)
+  await waiting
   const parts = listParts(dir)
   if (parts.length > 0) {
     const d = await import('./_duck.ts')
@@ -59,12 +63,15 @@ export async function streamRows(
     try {
       const readable = await readableParts(db, parts, onDiagnostic)
       const where = opts.metric === undefined ? undefined : `metric = ${d.sqlString(opts.metric)}`
-      for await (const rows of r.partRows(db, readable, new r.Intern(), where)) for (const x of rows) take(x)
+      for await (const rows of r.partRows(db, readable, new r.Intern(), where)) {
+        for (const x of rows) take(x)
+        await waiting
+      }
     } finally {
       db.close()
     }
   }
-  if (chunk.length > 0) onChunk(chunk)
+  if (chunk.length > 0) await onChunk(chunk)
   if (opts.note !== false) noteLoad(diagnostics)
   return { manifest, count, diagnostics }
 }

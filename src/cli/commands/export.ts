@@ -41,7 +41,11 @@ export const exportCommand = defineCommand({
     const write = (text: string): void => (fd === undefined ? io.stdout(text) : appendFileSync(fd, text))
     try {
       if (csv) write(csvHeader(sim))
-      await streamRows(args.dir as string, (rows) => write(csv ? csvRecords(rows, sim) : rowsToJsonl(rows, sim)))
+      // Written to stdout, a chunk waits until the reader has taken the one before.
+      await streamRows(args.dir as string, (rows) => {
+        write(csv ? csvRecords(rows, sim) : rowsToJsonl(rows, sim))
+        return fd === undefined ? io.drain?.() : undefined
+      })
       if (fd !== undefined) {
         closeSync(fd)
         fd = undefined
