@@ -77,55 +77,35 @@ function columnChunk(e: Encoded, name: string, at: number): Chunk {
   let uncompressed = 0
   let offset = at
   let dictOffset: number | undefined
-  const page = (header: Field[], raw: Uint8Array, stored: Uint8Array): void => {
+  // A page: its header (1 type, 2 and 3 its sizes, then the header of its kind), then its body.
+  const page = (type: number, kind: number, header: Field[], raw: Uint8Array, stored: Uint8Array): void => {
     const h = new Bytes()
-    struct(h, header)
+    struct(h, [
+      [1, 'i32', type],
+      [2, 'i32', raw.length],
+      [3, 'i32', stored.length],
+      [kind, 'struct', header],
+    ])
     pages.push(h.view(), stored)
     uncompressed += h.length + raw.length
     offset += h.length + stored.length
   }
   if (dict) {
     dictOffset = offset
-    const stored = gzip ? gzipSync(dict, { level: 1 }) : dict
-    page(
-      [
-        [1, 'i32', PAGE.DICTIONARY],
-        [2, 'i32', dict.length],
-        [3, 'i32', stored.length],
-        [
-          7,
-          'struct',
-          [
-            [1, 'i32', size],
-            [2, 'i32', ENC.PLAIN],
-          ],
-        ],
-      ],
-      dict,
-      stored,
-    )
+    const values: Field[] = [
+      [1, 'i32', size],
+      [2, 'i32', ENC.PLAIN],
+    ]
+    page(PAGE.DICTIONARY, 7, values, dict, gzip ? gzipSync(dict, { level: 1 }) : dict)
   }
   const dataOffset = offset
-  const stored = packed ?? data
-  page(
-    [
-      [1, 'i32', PAGE.DATA],
-      [2, 'i32', data.length],
-      [3, 'i32', stored.length],
-      [
-        5,
-        'struct',
-        [
-          [1, 'i32', rows],
-          [2, 'i32', dict ? ENC.RLE_DICTIONARY : ENC.PLAIN],
-          [3, 'i32', ENC.RLE],
-          [4, 'i32', ENC.RLE],
-        ],
-      ],
-    ],
-    data,
-    stored,
-  )
+  const levels: Field[] = [
+    [1, 'i32', rows],
+    [2, 'i32', dict ? ENC.RLE_DICTIONARY : ENC.PLAIN],
+    [3, 'i32', ENC.RLE],
+    [4, 'i32', ENC.RLE],
+  ]
+  page(PAGE.DATA, 5, levels, data, packed ?? data)
   const meta: Field[] = [
     [1, 'i32', typeOf(e)],
     [2, 'list', { i32: dict ? [ENC.PLAIN, ENC.RLE, ENC.RLE_DICTIONARY] : [ENC.PLAIN, ENC.RLE] }],
