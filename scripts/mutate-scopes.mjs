@@ -139,6 +139,11 @@ export const SCOPES = {
       'test/analysis/analyze.test.ts',
       'test/unit/analysis-select.test.ts',
       'test/unit/analysis-mechanism.test.ts',
+      'test/unit/analysis-mechanism-edges.test.ts',
+      'test/unit/analysis-transport.test.ts',
+      'test/unit/analysis-verdict.test.ts',
+      'test/unit/analysis-conclusion.test.ts',
+      'test/analysis/nccl-import.test.ts',
     ],
   },
   rules: {

@@ -87,6 +87,7 @@ export function judgeCollective(f: CollFit, s: Pick<Series, 'origins'>, ctx: Mac
   const acc = ctx.nccl(s)
   // 1. NCCL's own account.
   let t: NcclTransport | undefined
+  let account: Evidence | undefined
   if (acc) {
     const a = acc.value
     const said = [
@@ -96,7 +97,8 @@ export function judgeCollective(f: CollFit, s: Pick<Series, 'origins'>, ctx: Mac
       a.protos.length ? `protocol ${a.protos.join('/')}` : '',
       a.version ? `NCCL ${a.version}` : '',
     ].filter(Boolean)
-    ev.push({ strength: 1, fact: `NCCL reported ${said.join(', ')}`, source: acc.source })
+    account = { strength: 1, fact: `NCCL reported ${said.join(', ')}`, source: acc.source }
+    ev.push(account)
     t = fromAccount(acc)
   }
   // 2. The run's settings.
@@ -152,7 +154,7 @@ export function judgeCollective(f: CollFit, s: Pick<Series, 'origins'>, ctx: Mac
   if (t && inferred && t !== inferred && t !== 'NET' && t !== 'NVLS')
     conflicts.push({
       text: `NCCL reported ${t}, but ${why} points at ${inferred}`,
-      facts: [ev[0]?.fact ?? '', why],
+      facts: [account?.fact ?? '', why],
     })
   t ??= inferred
   const id: MechanismId = t ? WORDS[t] : 'undetermined'
