@@ -170,6 +170,9 @@ test('bandwidth-bound: the bytes per rank as the reason, within 15 %', () => {
   assert.equal(reason(135), null)
   assert.equal(reason(102), bytes)
   assert.equal(reason(101), null)
+  // 161 / 120 is 1.15 × 1.1667 to the last bit of the logarithm: still within.
+  const edge = [size(8, { tp4: six(10), tp8: six(16) }), size(1 << 20, { tp4: six(120), tp8: six(161) })]
+  assert.equal(conclusions('nccl.all_reduce', edge, RANKS)[1]?.reason, bytes)
   assert.equal(
     conclusions('nccl.all_gather', at(116.7), RANKS)[1]?.reason,
     'time ≈ bytes/β here, and each rank moves (n−1)/n × the message, 0.88× at 8 ranks vs 0.75× at 4 (1.17×)',
