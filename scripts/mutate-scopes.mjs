@@ -143,6 +143,8 @@ export const SCOPES = {
       'test/unit/analysis-transport.test.ts',
       'test/unit/analysis-verdict.test.ts',
       'test/unit/analysis-conclusion.test.ts',
+      'test/unit/analysis-decode.test.ts',
+      'test/unit/analysis-alphabeta.test.ts',
       'test/analysis/nccl-import.test.ts',
     ],
   },
