@@ -145,6 +145,8 @@ export const SCOPES = {
       'test/unit/analysis-conclusion.test.ts',
       'test/unit/analysis-decode.test.ts',
       'test/unit/analysis-alphabeta.test.ts',
+      'test/unit/analysis-fit-line.test.ts',
+      'test/analysis/reference.test.ts',
       'test/analysis/nccl-import.test.ts',
     ],
   },

@@ -66,6 +66,11 @@ test('warnings: rows without a size, and a line whose floor is not positive', ()
   const unsized = fitSeries(series([[0, [2]], ...line(5, 10, [1024, 2048, 4096])], { unsized: 2 }), { replicates: 0 })
   assert.deepEqual(unsized.warnings, ['2 row(s) without a message size were counted as 0 B', TOO_FEW])
   assert.equal(unsized.smallest.sizeBytes, null)
+  // Rows without a size but none at 0 B: the smallest size is stated; 0 B with no unsized rows is 0 B.
+  const stated = fitSeries(series(line(5, 10, [1024, 2048, 4096]), { unsized: 2 }), { replicates: 0 })
+  assert.equal(stated.smallest.sizeBytes, 1024)
+  const zeroB = fitSeries(series([[0, [4]], ...line(5, 10, [1024, 2048])]), { replicates: 0 })
+  assert.equal(zeroB.smallest.sizeBytes, 0)
   // −1 µs + x / 1 GB/s at 10–80 kB: 9, 19, 39, 79 µs; the line meets 0 above 0 B.
   const neg = fitSeries(series(line(-1, 1, [10000, 20000, 40000, 80000])), { replicates: 0 })
   close(neg.alpha, -1 * US, 1e-6)
@@ -73,6 +78,13 @@ test('warnings: rows without a size, and a line whose floor is not positive', ()
     'α ≤ 0: the line does not describe the smallest sizes; read the smallest-size median instead',
     TOO_FEW,
   ])
+})
+
+test('sizes in any order: read from the smallest up', () => {
+  const f = fitSeries(series(line(5, 10, [4096, 1024, 16384, 2048])), { replicates: 0 })
+  assert.deepEqual([f.smallest.sizeBytes, f.segments[0]?.fromBytes, f.segments[0]?.toBytes], [1024, 1024, 16384])
+  close(f.smallest.median, 5 * US + 1024 / 10e9)
+  close(f.alpha, 5 * US)
 })
 
 test('β from unsized large-copy bandwidths when the times give none: their median and its CI', () => {
