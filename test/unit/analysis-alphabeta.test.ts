@@ -54,6 +54,8 @@ test('no replicates, or too few points to resample: the interval is the point es
   // Three sizes of an exact line: the residual bootstrap redraws zero residuals, the interval is the point.
   const three = fitSeries(series(line(5, 10, [1024, 2048, 4096])), { replicates: 20 })
   assert.deepEqual(three.warnings, [])
+  // The default: 200 replicates, so an interval is drawn.
+  assert.deepEqual(fitSeries(series(line(5, 10, [1024, 2048, 4096]))).warnings, [])
   close(three.alpha, 5 * US)
   close(three.beta, 10e9)
   close(three.alphaCi[0], 5 * US)
