@@ -185,3 +185,47 @@ test('topo -m detection: affinity columns 0.95; known link cells 0.9; only the c
   assert.equal(score(`${'#'.repeat(16384)}\nGPU0 GPU1 CPU Affinity\n`), 0)
   assert.equal(score(`${'#'.repeat(16000)}\nGPU0 GPU1 CPU Affinity\n`), 0.95)
 })
+
+test('topo -m: NUMA ids are whole numbers only; a number of two digits is kept', () => {
+  const t = topo([
+    '\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID',
+    'GPU0\tX\tSYS\t0-7\tx1\t\t12',
+    'GPU1\tSYS\tX\t8-15\t10\t\t1-2',
+  ])
+  assert.deepEqual(gpus(t), [
+    { index: 0, line: 2, cpuAffinity: '0-7', gpuNumaId: 12 },
+    { index: 1, line: 3, cpuAffinity: '8-15', numa: 10 },
+  ])
+})
+
+test('topo -m: NIC names only from a line that is exactly "NIC Legend:", labels NIC<digits> at the line start', () => {
+  const t = topo([
+    'GPU0 NIC0',
+    'GPU0 X PIX',
+    'NIC0 PIX X',
+    '  NIC5: before_legend',
+    'See the NIC Legend:',
+    'NIC6: after_a_sentence',
+    'NIC Legend: below',
+    'NIC7: after_a_longer_line',
+    '  NIC Legend:',
+    '  NIC10: mlx5_10',
+    ' xNIC11: bad',
+    'NIC2: mlx5_2',
+  ])
+  assert.deepEqual(t.nics, { NIC10: 'mlx5_10', NIC2: 'mlx5_2' })
+})
+
+test('topo -m: a self cell other than X is warned at its line, the row still used', () => {
+  const lines = ['GPU0 GPU1', 'GPU0 NV4 PIX', 'GPU1 PIX X']
+  assert.deepEqual(codes(lines), [[2, 'warn', 'bad-self', 'row GPU0: self cell is NV4, expected X']])
+  assert.deepEqual(
+    topo(lines).links.map((l) => `${l.a}-${l.b}:${l.link}`),
+    ['GPU0-GPU1:PIX', 'GPU1-GPU0:PIX'],
+  )
+})
+
+test('topo -m detection: 0.9 only when every device cell of the first row is a link class', () => {
+  assert.equal(score('GPU0 GPU1 GPU2\nGPU0 X NV4 OK\n'), 0)
+  assert.equal(score('GPU0 GPU1 GPU2\nGPU0 X NV4 SYS\n'), 0.9)
+})
