@@ -163,3 +163,49 @@ test('the SIMULATED flag only with the marker; access lines with two-digit devic
   assert.equal(P2P.detect('Device=10 CAN Access Peer Device=11'), 0.7)
   assert.equal(P2P.detect('Device=10 CANNOT Access Peer Device=2\n'), 0.7)
 })
+
+const dev = (i: number) => `Device: ${i}, G, pciBusID: ${i + 1}, pciDeviceID: 0, pciDomainID:0`
+
+test('peer access from access lines alone: unstated pairs null, the size taken from the device lines too', () => {
+  const lone = parse(['Device=1 CAN Access Peer Device=2'])
+  assert.deepEqual(
+    [lone.meta.peerAccess, lone.meta.peerAccessSource],
+    [
+      [
+        [1, null],
+        [null, 1],
+      ],
+      'access-lines',
+    ],
+  )
+  assert.deepEqual(diags(lone), [cut(0, 1)])
+  const three = parse([dev(0), dev(1), dev(2), 'Device=0 CAN Access Peer Device=1'])
+  assert.deepEqual(three.meta.peerAccess, [
+    [1, 1, null],
+    [null, 1, null],
+    [null, null, 1],
+  ])
+})
+
+test('access lines against the connectivity matrix: pairs one side leaves unstated, and agreeing CANNOTs, are no mismatch', () => {
+  const out = parse([
+    'Device=0 CAN Access Peer Device=2',
+    'Device=1 CANNOT Access Peer Device=0',
+    'Device=2 CANNOT Access Peer Device=0',
+    'P2P Connectivity Matrix',
+    '     D\\D     0     1     2',
+    '     0     1     0     1',
+    '     1     0     1     1',
+  ])
+  assert.deepEqual(diags(out), [cut(0, 7)])
+  assert.deepEqual(out.meta.peerAccess, [
+    [1, 0, 1],
+    [0, 1, 1],
+    [0, null, 1],
+  ])
+})
+
+test('a connectivity row never printed is an empty row in the meta', () => {
+  const out = parse(['P2P Connectivity Matrix', '     D\\D     0     1', '     0     1     1', '     2     1     1'])
+  assert.deepEqual(out.meta.connectivity, [[1, 1], [], [1, 1]])
+})
