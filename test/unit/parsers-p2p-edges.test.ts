@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { accessOf, deviceOf, sectionOf } from '../../src/parsers/_p2p-sections.ts'
 import type { ParseOutput, Parser } from '../../src/parsers/index.ts'
 import { parserById, parseText } from '../../src/parsers/index.ts'
 import { p2pRun } from '../p2p-gen.ts'
@@ -208,4 +209,22 @@ test('access lines against the connectivity matrix: pairs one side leaves unstat
 test('a connectivity row never printed is an empty row in the meta', () => {
   const out = parse(['P2P Connectivity Matrix', '     D\\D     0     1', '     0     1     1', '     2     1     1'])
   assert.deepEqual(out.meta.connectivity, [[1, 1], [], [1, 1]])
+})
+
+test('titles, device and access lines: any run of blanks between words, none needed after a comma; nothing after the unit', () => {
+  assert.equal(sectionOf('Unidirectional P2P=Disabled Bandwidth Matrix (GB/s) (cut)'), undefined)
+  assert.equal(sectionOf('P2P=Enabled Latency Matrix (us) (cut)'), undefined)
+  const bw = sectionOf('Unidirectional  P2P=Enabled  Bandwidth  (P2P  Reads)  Matrix (GB/s)')
+  assert.deepEqual([bw?.bench, bw?.p2p, bw?.direction], ['p2p.bw_uni', 'enabled', 'read'])
+  const lat = sectionOf('P2P=Enabled  Latency  (P2P  Writes)  Matrix (us)')
+  assert.deepEqual([lat?.bench, lat?.p2p, lat?.direction], ['p2p.latency', 'enabled', 'write'])
+  assert.deepEqual(deviceOf('Device: 0,Tesla V100,pciBusID: 1b,pciDeviceID: 0,pciDomainID:0  '), {
+    index: 0,
+    name: 'Tesla V100',
+    pciBusId: '1b',
+    pciDeviceId: '0',
+    pciDomainId: '0',
+    busId: '0000:1b:00.0',
+  })
+  assert.deepEqual(accessOf('Device=0  CAN  Access  Peer  Device=1'), { from: 0, to: 1, can: true })
 })
