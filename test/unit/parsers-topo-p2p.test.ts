@@ -152,3 +152,11 @@ test('topo -p2p detection: statuses in the first row 0.95; only X with the comma
   assert.equal(score(`${'#'.repeat(16384)}\nGPU0 GPU1\nGPU0 X OK\n`), 0)
   assert.equal(score(`${'#'.repeat(16000)}\nGPU0 GPU1\nGPU0 X OK\n`), 0.95)
 })
+
+test('topo -p2p: a self cell other than X is warned; Legend only as a whole line; the status legend with any blanks', () => {
+  assert.deepEqual(codes(['        GPU0    GPU1', ' GPU0   OK      OK', ' GPU1   CNS     X'], 'p2p-r.txt'), [
+    [2, 'warn', 'bad-self', 'row GPU0: self cell is OK, expected X'],
+  ])
+  assert.equal(topo([...M, 'See the Legend:'], 'p2p-r.txt').legend, false)
+  assert.equal(p.detect('GPU0 GPU1\nGPU0 X\n OK  =  Status Ok\n'), 0.9)
+})
