@@ -31,6 +31,8 @@ test('scaled: exponent forms with a sign, several digits or a leading point; bla
   assert.equal(scaled('+1e5', 0), 1e5)
   assert.equal(scaled('12e3', 0), 12e3)
   assert.equal(scaled('.5e3', 0), 500)
+  assert.equal(scaled('12.5e3', 0), 12500)
+  assert.equal(scaled('.25e3', 0), 250)
   assert.equal(scaled('1e10', 0), 1e10)
   assert.equal(scaled('2.5E-3', 3), 2.5)
   for (const bad of [' 1e5', '1e5 ', 'x1e5', '1e5x', '1e', 'e5', '.e5', '1.2.3e1'])
