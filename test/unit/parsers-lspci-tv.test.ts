@@ -217,3 +217,19 @@ test('chainRoles and chainSwitches: root port, then upstream/downstream pairs, a
   assert.deepEqual(chainSwitches(['a', 'b', 'c', 'd']), ['b'])
   assert.deepEqual(chainSwitches(['a', 'b']), [])
 })
+
+test('lspci -tv: a function other than .0 is no GPU; a root label followed by no device adds no device', () => {
+  const gpu = 'NVIDIA Corporation GA100 [A100 SXM4 80GB]'
+  const t = tree(['-[0000:00]-+-00.0  Root', `           +-02.1  ${gpu}`, `           \\-02.0  ${gpu}`])
+  assert.deepEqual(
+    t.gpus.map((g) => g.bdf),
+    ['0000:00:02.0'],
+  )
+  const odd = tree(['-[0000:00]-+-00.0  Root', ' \\-[0000:40]-unknown 01.0'])
+  assert.deepEqual([odd.rootBuses, odd.deviceCount], [['0000:00', '0000:40'], 1])
+})
+
+test('lspci -tv detection: a root line may start with its branch or with several blanks', () => {
+  assert.equal(p.detect('+-[0000:00]-+-00.0  A\n           \\-01.0  B\n'), 0.95)
+  assert.equal(p.detect('  +-[0000:40]-+-00.0  A\n           \\-01.0  B\n'), 0.95)
+})
