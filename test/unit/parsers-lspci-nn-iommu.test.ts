@@ -190,3 +190,19 @@ test('IOMMU groups with no path: one error at the last line; detection by the sh
   assert.equal(score(['#'.repeat(16384), path]), 0)
   assert.equal(score(['#'.repeat(16000), path]), 0.95)
 })
+
+test('lspci -nn: driver and device-like text only at the line start; exactly two device lines in a long text', () => {
+  const lines = [NN[4] as string, '  Note: Kernel driver in use: nouveau', 'see 01:00.0 above', NN[2] as string]
+  const t = parse(nn, lines).meta.topology as LspciList
+  assert.equal(t.gpus[0]?.driver, undefined)
+  assert.deepEqual(diags(nn, lines), [])
+  assert.equal(nn.detect(`x\n${NN[4]}\ny\n${NN[2]}\nz\n`), 0.9)
+})
+
+test('IOMMU groups: an address with more glued to it is no device', () => {
+  const lines = [`${G}/5/devices/0000:02:00.0`, `${G}/5/devices/0000:02:00.1x`]
+  assert.deepEqual(diags(io, lines), [
+    [2, 'warn', 'unparsed', 'an iommu_groups path without …/<group>/devices/<pci address>; skipped'],
+  ])
+  assert.deepEqual((parse(io, lines).meta.topology as IommuGroups).groups, { '5': ['0000:02:00.0'] })
+})
