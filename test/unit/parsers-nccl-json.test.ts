@@ -277,3 +277,7 @@ test('resultRows: cpu_time, roots, no redop, missing blocks and size; per-iterat
   assert.deepEqual(t.skips, ['na@17', 'na@17', 'na@17'])
   assert.deepEqual(rowsOf({ size: 8, out_of_place: [1, 2], in_place: 'x' }), { rows: [], skips: [] })
 })
+
+test('docMeta: only string environment entries are kept, not a list that spells one', () => {
+  assert.deepEqual(docMeta({ env: [['NCCL_DEBUG=INFO'], 'NCCL_ALGO=Ring', 7] }, []).env, ['NCCL_ALGO=Ring'])
+})
