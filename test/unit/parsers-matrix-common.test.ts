@@ -52,21 +52,23 @@ test('DiagSink: an overflow summary takes the severity of its own code, not of t
   })
 })
 
-test('a row sink that throws: one parser-error diagnostic for that line, and the lines after are still read', () => {
-  const p = parserById('p2pBandwidthLatencyTest') as Parser
-  const rows: Row[] = []
-  const lp = p.open({ file: 'g.txt' }, (r) => {
-    if (r.src === 0) throw new Error('sink full')
-    rows.push(r)
-  })
-  const lines = [
-    'P2P=Enabled Latency Matrix (us)',
-    '   GPU     0      1',
-    '     0   1.00   2.00',
-    '     1   3.00   4.00',
-  ]
+/** Feeds `lines` to parser `id` with row sink `emit`; what its end() returns. */
+function feed(id: string, emit: (r: Row) => void, lines: string[]) {
+  const lp = (parserById(id) as Parser).open({ file: 'g.txt' }, emit)
   lines.forEach((l, i) => lp.line(l, i + 1))
-  const out = lp.end()
+  return lp.end()
+}
+
+test('a row sink that throws: one parser-error diagnostic for that line, and the lines after are still read', () => {
+  const rows: Row[] = []
+  const out = feed(
+    'p2pBandwidthLatencyTest',
+    (r) => {
+      if (r.src === 0) throw new Error('sink full')
+      rows.push(r)
+    },
+    ['P2P=Enabled Latency Matrix (us)', '   GPU     0      1', '     0   1.00   2.00', '     1   3.00   4.00'],
+  )
   assert.deepEqual(
     rows.map((r) => [r.src, r.dst]),
     [
@@ -81,19 +83,21 @@ test('a row sink that throws: one parser-error diagnostic for that line, and the
 })
 
 test('a row sink that throws while the last matrix is flushed: one parser-error at the last line, "at the end"', () => {
-  const p = parserById('nvbandwidth') as Parser
-  const lp = p.open({ file: 'g.txt' }, () => {
-    throw new Error('sink full')
-  })
   const lines = [
     'Running host_to_device_memcpy_ce.',
     'memcpy CE CPU(row) -> GPU(column) bandwidth (GB/s)',
     '           0         1',
     ' 0     26.00     26.00',
   ]
-  lines.forEach((l, i) => lp.line(l, i + 1))
+  const out = feed(
+    'nvbandwidth',
+    () => {
+      throw new Error('sink full')
+    },
+    lines,
+  )
   assert.deepEqual(
-    lp.end().diagnostics.map((d) => [d.line, d.severity, d.code, d.message]),
+    out.diagnostics.map((d) => [d.line, d.severity, d.code, d.message]),
     [[4, 'error', 'parser-error', 'nvbandwidth parser failed at the end: Error: sink full']],
   )
 })
