@@ -244,3 +244,12 @@ test('cells of entries without a "size" line are counted at line 1; long error t
     diag(1, 'error', 'nccl-error', `nccl-tests reported: ${long.slice(0, 300)}`),
   ])
 })
+
+test('results[] entries that are no object are skipped when the rows are read for the collective', () => {
+  const out = parse(doc([null, 5, 'x'] as unknown as Record<string, unknown>[]))
+  assert.deepEqual(pick(out, 'collective', 'collectiveFrom', 'rows'), ['unknown', 'none', 0])
+  assert.deepEqual(
+    out.diagnostics.map((d) => d.code),
+    ['collective-unknown'],
+  )
+})
