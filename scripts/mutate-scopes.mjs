@@ -152,6 +152,13 @@ export const SCOPES = {
       'test/unit/analysis-fit-line.test.ts',
       'test/analysis/reference.test.ts',
       'test/analysis/nccl-import.test.ts',
+      'test/analysis/fleet.test.ts',
+      'test/unit/analysis-fleet.test.ts',
+      'test/unit/analysis-fleet-tail.test.ts',
+      'test/unit/analysis-fleet-scaling.test.ts',
+      'test/unit/analysis-join.test.ts',
+      'test/unit/analysis-words.test.ts',
+      'test/unit/analysis-resample-median.test.ts',
     ],
   },
   rules: {
