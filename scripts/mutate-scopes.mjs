@@ -158,6 +158,7 @@ export const SCOPES = {
       'test/unit/analysis-fleet-scaling.test.ts',
       'test/unit/analysis-join.test.ts',
       'test/unit/analysis-words.test.ts',
+      'test/unit/analysis-topology.test.ts',
       'test/unit/analysis-resample-median.test.ts',
     ],
   },

@@ -39,10 +39,11 @@ export function unitRows(
     SIZES.forEach((size, i) => {
       const w = (WIGGLE[t % 2] as number[])[i] as number
       const source = { file: 'generated-fleet', line: ++line }
-      out.push(
-        makeRow({ ...row, metric: 'busbw', unit: 'B/s', value: cell(t, i, bw * w), sizeBytes: size, trial: t, source }),
-      )
-      out.push(makeRow({ ...row, metric: 'time', unit: 's', value: lat * w, sizeBytes: size, trial: t, source }))
+      // The bandwidth end (i ≥ 3) at `bw`, the latency end at `lat`; the other end far from them.
+      const busbw = cell(t, i, i >= 3 ? bw * w : (bw * w) / 1000)
+      const time = i < 3 ? lat * w : lat * w * 1000
+      out.push(makeRow({ ...row, metric: 'busbw', unit: 'B/s', value: busbw, sizeBytes: size, trial: t, source }))
+      out.push(makeRow({ ...row, metric: 'time', unit: 's', value: time, sizeBytes: size, trial: t, source }))
     })
   return out
 }

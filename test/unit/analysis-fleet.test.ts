@@ -179,6 +179,17 @@ test('the intra-node bench is the first by name; without per-node rows a note sa
   assert.deepEqual(names(analyzeFleet([...reduce, ...gather, ...pairRows(N8)], N8).outliers), [
     'node:node04:intra.busbw',
   ])
+  // The other bench's rows, the scaling pattern's and rows without a size do not count.
+  const badReduce = perNodeRows(N8, { node04: { intraBw: 0.5 } }, 'nccl.all_reduce')
+  const okGather = perNodeRows(N8, {}, 'nccl.all_gather')
+  assert.deepEqual(analyzeFleet([...badReduce, ...okGather, ...pairRows(N8)], N8).outliers, [])
+  const scaling = perNodeRows(['node01,node02', 'node03,node04'], { 'node01,node02': { intraBw: 0.1 } })
+  const withScaling = [...reduce, ...scaling.map((r) => ({ ...r, grouping: 'scaling' }))]
+  assert.deepEqual(analyzeFleet(withScaling, N8).outliers, [])
+  const slowLat = perNodeRows(N8, { node04: { intraLat: 2 } })
+  const g = analyzeFleet([...slowLat, ...slowLat.map((r) => ({ ...r, sizeBytes: null }))], N8)
+  assert.deepEqual(names(g.outliers), ['node:node04:intra.latency'])
+  close(g.outliers[0]?.value ?? 0, 2 * INTRA_LAT, 'latency without the unsized rows')
   const f = analyzeFleet(pairRows(N8, { node04: { netBw: 0.5 } }), N8)
   assert.deepEqual(names(f.outliers), ['node:node04:net.busbw'])
   assert.deepEqual(f.notes, ['no per-node rows: intra-node mechanisms (P2P, PCIe, GPUs) cannot be told apart'])

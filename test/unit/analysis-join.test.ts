@@ -60,6 +60,15 @@ test('link classes: pairs grouped by class, bench, P2P mode, copy, env; median, 
   assert.equal(c[2]?.copy, 'sm')
   assert.equal(c[5]?.staging, 'bounce')
   assert.equal(c[6]?.peerAccess, false)
+  // Two settings of one variable are two groups.
+  const envs = linkClasses([
+    fit(0, 1, US, { env: { NCCL_ALGO: 'Ring' } }),
+    fit(0, 1, 2 * US, { env: { NCCL_ALGO: 'Tree' } }),
+  ])
+  assert.deepEqual(
+    envs.map((x) => x.medianAlpha / US),
+    [1, 2],
+  )
   // A tie: the first pair's mechanism.
   const tie = linkClasses([fit(0, 1, US, { mechanism: STAGED }), fit(0, 2, US), fit(1, 2, US, { mechanism: STAGED })])
   assert.equal(tie[0]?.mechanism, STAGED)
