@@ -159,6 +159,8 @@ export const SCOPES = {
       'test/unit/analysis-join.test.ts',
       'test/unit/analysis-words.test.ts',
       'test/unit/analysis-topology.test.ts',
+      'test/unit/analysis-models.test.ts',
+      'test/analysis/reference.test.ts',
       'test/unit/analysis-resample-median.test.ts',
     ],
   },

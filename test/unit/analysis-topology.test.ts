@@ -12,7 +12,7 @@ import { loadTopology, viewOfReport } from '../../src/analysis/_topology.ts'
 import type { Manifest } from '../../src/model/index.ts'
 import { tmp } from '../helpers.ts'
 
-const report = {
+const report: Parameters<typeof viewOfReport>[0] = {
   pairs: [
     { a: 0, b: 1, link: 'PIX', p2p: { read: 'OK', write: 'OK' } },
     { a: 2, b: 0, link: 'SYS', p2p: { read: 'CNS', write: 'OK', atomics: 'NS' } },
