@@ -160,6 +160,7 @@ export const SCOPES = {
       'test/unit/analysis-words.test.ts',
       'test/unit/analysis-topology.test.ts',
       'test/unit/analysis-models.test.ts',
+      'test/unit/analysis-band-edges.test.ts',
       'test/analysis/reference.test.ts',
       'test/unit/analysis-resample-median.test.ts',
     ],

@@ -10,13 +10,14 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { loadTopology, viewOfReport } from '../../src/analysis/_topology.ts'
 import type { Manifest } from '../../src/model/index.ts'
+import { writeSimTopology } from '../../src/sim/index.ts'
 import { tmp } from '../helpers.ts'
 
 const report: Parameters<typeof viewOfReport>[0] = {
   pairs: [
     { a: 0, b: 1, link: 'PIX', p2p: { read: 'OK', write: 'OK' } },
-    { a: 2, b: 0, link: 'SYS', p2p: { read: 'CNS', write: 'OK', atomics: 'NS' } },
-    { a: 1, b: 2, link: 'NODE', p2p: { read: 'OK', write: 'CNS' } },
+    { a: 2, b: 0, link: 'SYS', p2p: { read: 'OK', write: 'NS', atomics: 'CNS' } },
+    { a: 1, b: 2, link: 'NODE', p2p: { read: 'CNS', write: 'OK' } },
     { a: 0, b: 3 },
   ],
   gpus: [{}, { name: 'NVIDIA L40S' }, { name: 'other' }],
@@ -85,4 +86,23 @@ test("loadTopology: the manifest's report, none, or an unreadable capture with t
   const none = await loadTopology(dir, manifest())
   assert.equal(none.view, null)
   assert.match(none.note, /^topology capture .*topology could not be read \(.+\): pairs aggregated as one class$/)
+})
+
+test('loadTopology from a capture (SIMULATED, written by the simulator): its link classes; one GPU has none', async () => {
+  const dir = tmp('gpucomm-topology-')
+  await writeSimTopology(join(dir, 'topology'), 'baremetal-turin')
+  const t = await loadTopology(dir, manifest({ pairs: [{ a: 0, b: 1, link: 'PIX' }] }))
+  assert.equal(t.note, 'pairs aggregated by link class')
+  assert.equal(t.view?.source, join(dir, 'topology'))
+  // Two sockets of four GPUs: NODE within one, SYS across (not the manifest's PIX).
+  assert.deepEqual(
+    [t.view?.classes, t.view?.linkClass(0, 1), t.view?.linkClass(0, 7), t.view?.gpus],
+    [['NODE', 'SYS'], 'NODE', 'SYS', 8],
+  )
+  const one = tmp('gpucomm-topology-')
+  await writeSimTopology(join(one, 'topology'), 'baremetal-turin', [0])
+  assert.deepEqual(await loadTopology(one, manifest(report)), {
+    view: null,
+    note: 'one GPU in the topology capture: no links between GPUs',
+  })
 })
