@@ -161,7 +161,6 @@ export const SCOPES = {
       'test/unit/analysis-topology.test.ts',
       'test/unit/analysis-models.test.ts',
       'test/unit/analysis-band-edges.test.ts',
-      'test/analysis/reference.test.ts',
       'test/unit/analysis-resample-median.test.ts',
     ],
   },
