@@ -11,6 +11,7 @@ import {
   ncclModelBand,
   verdictText,
 } from '../../src/analysis/index.ts'
+import { context } from './machine-context.ts'
 
 const US = 1e-6
 
@@ -73,18 +74,6 @@ test('every band admits ±BAND_TOLERANCE (10 %) past its edges, point bands too'
     inBand(range, 15.6 * US) && !inBand(range, 15.7 * US) && inBand(range, 9.25 * US) && !inBand(range, 9.2 * US),
   )
 })
-
-/** A machine context with only what a test gives (no topology, no NCCL account). */
-export function context(over: Partial<MachineContext> = {}): MachineContext {
-  return {
-    linkClass: () => undefined,
-    p2pStatus: () => undefined,
-    peerAccess: () => undefined,
-    nccl: () => undefined,
-    gpusPerProcess: () => undefined,
-    ...over,
-  }
-}
 
 const judged = (f: FitCore, ctx: MachineContext = context()) => judgeFit(f, { origins: new Set() }, ctx)!
 

@@ -9,7 +9,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { slowCauses } from '../../src/analysis/_mechanism.ts'
-import { judgePair, type MachineContext, RANGES } from '../../src/analysis/index.ts'
+import { judgePair, RANGES } from '../../src/analysis/index.ts'
+import { context as ctx } from '../analysis/machine-context.ts'
 
 const US = 1e-6
 type PairFit = Parameters<typeof judgePair>[0]
@@ -22,16 +23,6 @@ const fit = (alpha: number, ci: [number, number], over: Partial<PairFit> = {}): 
   alphaCi: ci,
   ...over,
 })
-function ctx(over: Partial<MachineContext> = {}): MachineContext {
-  return {
-    linkClass: () => undefined,
-    p2pStatus: () => undefined,
-    peerAccess: () => undefined,
-    nccl: () => undefined,
-    gpusPerProcess: () => undefined,
-    ...over,
-  }
-}
 const STAGED_TOP = RANGES['host-staged'].high * (1 + 0.1) // 27.28 µs
 const STAGED_BOTTOM = RANGES['host-staged'].low * (1 - 0.1) // 9.243 µs
 const PCIE_TOP = RANGES['p2p-pcie'].high * (1 + 0.1) // 1.859 µs

@@ -9,7 +9,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { mechanismOf, pairCandidates, slowCauses } from '../../src/analysis/_mechanism.ts'
-import { judgePair, type MachineContext, RANGES } from '../../src/analysis/index.ts'
+import { judgePair, RANGES } from '../../src/analysis/index.ts'
+import { context as ctx } from '../analysis/machine-context.ts'
 
 const US = 1e-6
 type PairFit = Parameters<typeof judgePair>[0]
@@ -23,16 +24,6 @@ const fit = (alphaUs: number, over: Partial<PairFit> = {}): PairFit => ({
   ...over,
 })
 const S = (value: string) => () => ({ value, source: 'topo.txt:4' })
-function ctx(over: Partial<MachineContext> = {}): MachineContext {
-  return {
-    linkClass: () => undefined,
-    p2pStatus: () => undefined,
-    peerAccess: () => undefined,
-    nccl: () => undefined,
-    gpusPerProcess: () => undefined,
-    ...over,
-  }
-}
 const id = (f: PairFit, c = ctx()) => judgePair(f, c).mechanism.id
 const facts = (f: PairFit, c = ctx()) => judgePair(f, c).evidence.map((e) => `${e.strength} ${e.fact} | ${e.source}`)
 

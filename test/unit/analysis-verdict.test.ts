@@ -9,9 +9,9 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { MachineContext } from '../../src/analysis/_context.ts'
 import type { FitCore } from '../../src/analysis/_verdict.ts'
 import { bandById, betaBands, citedText, judgeFit, subjectOf, verdictText } from '../../src/analysis/_verdict.ts'
+import { context as ctx } from '../analysis/machine-context.ts'
 
 const US = 1e-6
 const GB = 1e9
@@ -199,14 +199,6 @@ test('a host-staged verdict says what peer access costs on machines like this on
   assert.ok(!p2p.includes('with peer access'))
 })
 
-const ctx = (over: Partial<MachineContext> = {}): MachineContext => ({
-  linkClass: () => undefined,
-  p2pStatus: () => undefined,
-  peerAccess: () => undefined,
-  nccl: () => undefined,
-  gpusPerProcess: () => undefined,
-  ...over,
-})
 const origins = { origins: new Set<string>() }
 
 test('judgeFit: pairs by their evidence, collectives by the transport, other benches not at all', () => {
