@@ -32,10 +32,14 @@ const file = opt('--only')
 // (new tests only add kills); the others keep their fate from that report.
 const earlier = opt('--survivors')
 const tests = opt('--tests')?.split(',')
+// --stall SECONDS: a mutant that gives no fate for this long is a hang (Timeout); 300 unless named.
+const stall = Number(opt('--stall') ?? 300)
 const scope = args[0]
 const def = narrowed(SCOPES[scope], tests)
-if (!def || !file || !existsSync(file)) {
-  console.error(`mutate:inproc: name a scope (${Object.keys(SCOPES).join(', ')}) and an existing --only FILE`)
+if (!def || !file || !existsSync(file) || !(stall > 0)) {
+  console.error(
+    `mutate:inproc: name a scope (${Object.keys(SCOPES).join(', ')}), an existing --only FILE and --stall > 0 seconds`,
+  )
   process.exit(2)
 }
 
@@ -78,7 +82,7 @@ const readFates = () => {
   }
 }
 /** Runs the child; ends it when no mutant got its fate for `STALL_MS` (a hang). */
-const STALL_MS = 300_000
+const STALL_MS = stall * 1000
 function child(env = {}) {
   return new Promise((done) => {
     const argv = ['--import', 'tsx', join(root, 'scripts', '_inproc-child.mjs'), box, out, idsFile, ...def.tests]
@@ -124,7 +128,9 @@ for (;;) {
     fates.set(next, { id: next, status: r.signal ? 'Timeout' : 'Killed', why: `child ended: ${r.signal ?? r.status}` })
 }
 statics ??= []
-for (const id of statics) {
+// Only the static mutants of this run: with --survivors the others keep their earlier fate.
+const todo = new Set(mutants.map((m) => m.id))
+for (const id of statics.filter((s) => todo.has(s))) {
   await child({ STATIC: id })
   readFates()
   if (!fates.has(id)) fates.set(id, { id, status: 'Timeout', why: 'static run ended without a fate' })
