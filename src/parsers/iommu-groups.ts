@@ -46,7 +46,7 @@ class IommuParser implements LineParser {
     const group = Number(m[1])
     const bdf = normalizeBdf(m[2] as string) as string
     const prev = this.t.byDevice[bdf]
-    if (prev !== undefined && prev !== group)
+    if (prev !== undefined && prev !== group) {
       this.diagnostics.push(
         diag(
           this.file,
@@ -56,10 +56,19 @@ class IommuParser implements LineParser {
           `${bdf} listed in groups ${prev} and ${group}; the later is used`,
         ),
       )
+      this.leave(bdf, prev)
+    }
     this.t.byDevice[bdf] = group
     const list = (this.t.groups[String(group)] ??= [])
     if (!list.includes(bdf)) list.push(bdf)
     this.seen++
+  }
+
+  /** Takes `bdf` out of group `g`, and the group out when nothing is left in it. */
+  private leave(bdf: string, g: number): void {
+    const left = (this.t.groups[String(g)] ?? []).filter((d) => d !== bdf)
+    if (left.length > 0) this.t.groups[String(g)] = left
+    else delete this.t.groups[String(g)]
   }
 
   end(): { meta: Record<string, unknown>; diagnostics: Diagnostic[] } {

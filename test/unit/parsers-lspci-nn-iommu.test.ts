@@ -165,7 +165,14 @@ test('IOMMU groups: a device in two groups is warned (the later is used); a path
   ])
   const t = parse(io, lines).meta.topology as IommuGroups
   assert.deepEqual(t.byDevice, { '0000:01:00.0': 3 })
-  assert.deepEqual(t.groups, { '0': ['0000:01:00.0'], '3': ['0000:01:00.0'] })
+  // The device is in the group that is used, and only there (an emptied group goes).
+  assert.deepEqual(t.groups, { '3': ['0000:01:00.0'] })
+  const kept = parse(io, [`${G}/0/devices/0000:02:00.0`, `${G}/0/devices/0000:01:00.0`, `${G}/5/devices/0000:01:00.0`])
+  assert.deepEqual(kept.meta.topology, {
+    format: 'iommu groups',
+    groups: { '0': ['0000:02:00.0'], '5': ['0000:01:00.0'] },
+    byDevice: { '0000:02:00.0': 0, '0000:01:00.0': 5 },
+  })
 })
 
 test('IOMMU groups with no path: one error at the last line; detection by the share of path lines', () => {
