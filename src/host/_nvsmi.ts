@@ -3,7 +3,7 @@
  * and max, where "Max" is the lower of the device's and the host port's maxima) and the
  * performance state, keyed by bus id. Lines outside these blocks are ignored.
  */
-import { normalizeBdf } from '../topology/_inputs.ts'
+import { normalizeBdf } from '../parsers/index.ts'
 
 /** One GPU's link as nvidia-smi reports it. */
 export interface SmiLink {

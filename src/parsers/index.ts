@@ -3,6 +3,7 @@ import type { Diagnostic } from '../model/index.ts'
 import { PARSERS } from './registry.ts'
 import type { Parser } from './types.ts'
 
+export { normalizeBdf } from './_pci-chain.ts'
 export { parseText, splitLines } from './_text.ts'
 export type * from './_topology-types.ts'
 export { PARSERS } from './registry.ts'

@@ -8,7 +8,7 @@ import type { SmiLink } from '../host/_nvsmi.ts'
 import { parseSmiQuery } from '../host/_nvsmi.ts'
 import type { Diagnostic } from '../model/index.ts'
 import type { IommuGroups, LspciList, LspciTree, P2PMatrix, TopoMatrix } from '../parsers/index.ts'
-import { DETECT_BYTES, detectParser, parseText, splitLines } from '../parsers/index.ts'
+import { DETECT_BYTES, detectParser, normalizeBdf, parseText, splitLines } from '../parsers/index.ts'
 import type { TopoSource } from './_types.ts'
 
 /** A GPU row of `nvidia-smi --query-gpu=index,name,pci.bus_id --format=csv[,noheader]`. */
@@ -45,13 +45,6 @@ export const noInputs = (): ParsedInputs => ({
   diagnostics: [],
   sources: [],
 })
-
-/** Normalizes a PCI address to `dddd:bb:dd.f` lowercase (nvidia-smi prints 8-digit domains). */
-export function normalizeBdf(s: string): string | undefined {
-  const m = /^(?:([0-9a-fA-F]{4,8}):)?([0-9a-fA-F]{2}):([0-9a-fA-F]{2})\.([0-7])$/.exec(s.trim())
-  if (!m) return undefined
-  return `${(m[1] ?? '0000').slice(-4)}:${m[2] as string}:${m[3] as string}.${m[4] as string}`.toLowerCase()
-}
 
 const QUERY_LINE = /^\s*(\d+)\s*,\s*([^,]+?)\s*,\s*((?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s*$/
 
