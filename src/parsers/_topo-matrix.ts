@@ -18,8 +18,8 @@ export interface MatrixHeader {
 }
 
 const GPU_LABEL = /^GPU\d+$/
-/** GPU0…, NIC0…, or old device-named NIC columns such as mlx5_0. */
-const DEVICE_LABEL = /^(GPU\d+|NIC\d+|[a-z][a-z0-9]*_\d+)$/
+/** GPU0…, NIC0…, or old device-named NIC columns (RDMA device names: mlx5_0, bnxt_re0, irdma1, qedr0). */
+const DEVICE_LABEL = /^(GPU\d+|NIC\d+|[a-z][a-z0-9_]*\d)$/
 
 /** A command and the header on one line (`$ nvidia-smi topo -m\tGPU0\tGPU1 …`): the command cut off. */
 const COMMAND_BEFORE_HEADER = /\btopo\s+(?:-m|--matrix|-p2p\s+[rwnap])[ \t]+(?=GPU0\s)/

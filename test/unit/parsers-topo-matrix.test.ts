@@ -77,6 +77,9 @@ test('parseMatrixHeader: devices in order, the affinity labels in the order prin
   for (const no of ['GPU0CPU Affinity', 'GPU0NUMA Affinity GPU0 ']) assert.equal(parseMatrixHeader(no), undefined, no)
   assert.deepEqual(parseMatrixHeader('GPU0 GPU1 GPU10 GPU11')?.devices, ['GPU0', 'GPU1', 'GPU10', 'GPU11'])
   assert.deepEqual(parseMatrixHeader('GPU0 mlx5_0 mlx5_11 NIC12')?.devices, ['GPU0', 'mlx5_0', 'mlx5_11', 'NIC12'])
+  // Other RDMA drivers' device names (Broadcom, Intel, QLogic) name old NIC columns too.
+  const rdma = parseMatrixHeader('GPU0\tGPU1\tbnxt_re0\tirdma1\tqedr0\tCPU Affinity')
+  assert.deepEqual(rdma?.devices, ['GPU0', 'GPU1', 'bnxt_re0', 'irdma1', 'qedr0'])
 })
 
 test('parseMatrixHeader: a command on the header line is cut off (topo -m, --matrix, -p2p r|w|n|a|p)', () => {
