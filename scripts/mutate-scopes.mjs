@@ -162,6 +162,8 @@ export const SCOPES = {
       'test/unit/analysis-models.test.ts',
       'test/unit/analysis-band-edges.test.ts',
       'test/unit/analysis-resample-median.test.ts',
+      'test/unit/analysis-compare.test.ts',
+      'test/unit/analysis-compare-index.test.ts',
     ],
   },
   rules: {
