@@ -164,6 +164,7 @@ export const SCOPES = {
       'test/unit/analysis-resample-median.test.ts',
       'test/unit/analysis-compare.test.ts',
       'test/unit/analysis-compare-index.test.ts',
+      'test/unit/analysis-compare-format.test.ts',
     ],
   },
   rules: {
