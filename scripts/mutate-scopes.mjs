@@ -165,6 +165,7 @@ export const SCOPES = {
       'test/unit/analysis-compare.test.ts',
       'test/unit/analysis-compare-index.test.ts',
       'test/unit/analysis-compare-format.test.ts',
+      'test/unit/analysis-text.test.ts',
     ],
   },
   rules: {
