@@ -166,6 +166,7 @@ export const SCOPES = {
       'test/unit/analysis-compare-index.test.ts',
       'test/unit/analysis-compare-format.test.ts',
       'test/unit/analysis-text.test.ts',
+      'test/unit/analysis-cite.test.ts',
     ],
   },
   rules: {

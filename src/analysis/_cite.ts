@@ -7,7 +7,7 @@
  * nearest band of the mechanism is shown with the conditions it differs in.
  */
 import { formatBytes } from '../units/index.ts'
-import type { Band, CitedBand, Fit, NcclTransport } from './_types.ts'
+import type { Band, CitedBand, Fit, NcclTransport, Segment } from './_types.ts'
 import { bandRange } from './_words.ts'
 import { BAND_TOLERANCE } from './bands.ts'
 
@@ -75,11 +75,19 @@ export function positionOf(distance: number, ci?: readonly [number, number], b?:
 
 type FitShape = Pick<Fit, 'alpha' | 'alphaCi' | 'segments'>
 
-/** The fitted time at a size: the segment holding it (or the nearest one), α + size/β. */
+/**
+ * The fitted time at a size, α + size/β: on the segment holding it, or else on the nearest one
+ * by size ratio (the first below the measured sizes, the last above them, in a gap between two
+ * segments the nearer, the lower on a tie).
+ */
 export function fittedTime(f: Pick<Fit, 'alpha' | 'segments'>, size: number): number {
-  const seg =
-    f.segments.find((s) => size >= s.fromBytes && size <= s.toBytes) ??
-    (size < (f.segments[0]?.fromBytes ?? 0) ? f.segments[0] : f.segments[f.segments.length - 1])
+  let seg: Segment | undefined
+  let off = Number.POSITIVE_INFINITY
+  for (const s of f.segments) {
+    // How far outside the segment the size lies, as a ratio (1 inside).
+    const o = size < s.fromBytes ? s.fromBytes / size : size > s.toBytes ? size / s.toBytes : 1
+    if (seg === undefined || o < off) [seg, off] = [s, o]
+  }
   if (!seg) return f.alpha
   return seg.alpha + (seg.beta ? size / seg.beta : 0)
 }
