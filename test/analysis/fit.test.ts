@@ -3,6 +3,7 @@ import { test } from 'node:test'
 import type { Series, XY } from '../../src/analysis/index.ts'
 import { fitSeries, huberLine, segmentedFit } from '../../src/analysis/index.ts'
 import { normal, SIZES } from './generated.ts'
+import { leastSquaresLine } from './hand-fit.ts'
 
 const line = (a: number, b: number, sizes = SIZES): XY[] => sizes.map((x) => ({ x, y: a + x / b }))
 const rel = (got: number, want: number): number => Math.abs(got / want - 1)
@@ -55,21 +56,7 @@ test('a 3× outlier at one size barely moves the Huber line, 5× less than weigh
   const p = line(10e-6, 20e9)
   p[5] = { x: p[5]!.x, y: p[5]!.y * 3 }
   // Weighted least squares with weights 1/y², solved here by the normal equations (independent of the library).
-  let sw = 0,
-    sx = 0,
-    sy = 0,
-    sxx = 0,
-    sxy = 0
-  for (const { x, y } of p) {
-    const w = 1 / (y * y)
-    sw += w
-    sx += w * x
-    sy += w * y
-    sxx += w * x * x
-    sxy += w * x * y
-  }
-  const b = (sw * sxy - sx * sy) / (sw * sxx - sx * sx)
-  const a = (sy - b * sx) / sw
+  const { a } = leastSquaresLine(p)
   assert.ok(rel(a, 10e-6) > 0.01, `WLS alpha should be dragged, got ${a}`)
   const f = huberLine(p)
   assert.ok(rel(f.alpha, 10e-6) < rel(a, 10e-6) / 5, `Huber alpha ${f.alpha} vs WLS ${a}`)

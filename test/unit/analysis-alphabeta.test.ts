@@ -8,19 +8,9 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { fitSeries } from '../../src/analysis/_alphabeta.ts'
-import type { Series } from '../../src/analysis/_series.ts'
+import { handSeries as series } from '../analysis/hand-fit.ts'
 
 const US = 1e-6
-const series = (points: [number, number[]][], over: Partial<Series> = {}): Series => ({
-  key: 'generated',
-  id: { bench: 'generated', p2p: null },
-  benches: new Set(['generated']),
-  bySize: new Map(points.map(([x, us]) => [x, us.map((v) => v * US)])),
-  unsized: 0,
-  bandwidths: [],
-  origins: new Set(),
-  ...over,
-})
 /** One value per size on α + x/β (µs, GB/s). */
 const line = (alphaUs: number, gbps: number, sizes: number[]): [number, number[]][] =>
   sizes.map((x) => [x, [alphaUs + x / (gbps * 1e9) / US]])

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { huberLine, relResiduals, segmentedFit, type XY } from '../../src/analysis/_fit.ts'
+import { leastSquaresLine } from '../analysis/hand-fit.ts'
 
 const close = (got: number, want: number, tol = 1e-9) =>
   assert.ok(Math.abs(got - want) <= tol * Math.max(Math.abs(want), 1e-30), `${got} vs ${want}`)
@@ -50,13 +51,7 @@ test('huberLine: one size gives its median, slope 0 and the residuals about it',
 test('huberLine with no iteration is weighted least squares on 1/y², and iterating moves off it', () => {
   const p = pieces(xs(8), [[Infinity, 10, 0.01]])
   p[5] = { x: p[5]!.x, y: p[5]!.y * 3 }
-  let [sw, sx, sy, sxx, sxy] = [0, 0, 0, 0, 0]
-  for (const { x, y } of p) {
-    const w = 1 / (y * y)
-    ;[sw, sx, sy, sxx, sxy] = [sw + w, sx + w * x, sy + w * y, sxx + w * x * x, sxy + w * x * y]
-  }
-  const b = (sw * sxy - sx * sy) / (sw * sxx - sx * sx)
-  const a = (sy - b * sx) / sw
+  const { a, b } = leastSquaresLine(p)
   const wls = huberLine(p, 0)
   close(wls.alpha, a, 1e-9)
   close(wls.slope, b, 1e-9)
