@@ -169,6 +169,13 @@ export const SCOPES = {
       'test/unit/analysis-compare-format.test.ts',
       'test/unit/analysis-text.test.ts',
       'test/unit/analysis-cite.test.ts',
+      'test/unit/indexed-rows.test.ts',
+      'test/unit/analysis-series.test.ts',
+      'test/unit/analysis-context.test.ts',
+      'test/unit/analysis-modes.test.ts',
+      'test/unit/analysis-analyze.test.ts',
+      'test/unit/analysis-analyze-fleet-cells.test.ts',
+      'test/unit/analysis-api.test.ts',
     ],
   },
   rules: {
