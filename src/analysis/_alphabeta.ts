@@ -77,6 +77,8 @@ export function fitSeries(series: Series, opts: FitOptions = {}): AlphaBeta {
   const last = segs[segs.length - 1] as SegmentFit
   const warnings: string[] = []
   if (series.unsized > 0) warnings.push(`${series.unsized} row(s) without a message size were counted as 0 B`)
+  if (series.nonPositive > 0)
+    warnings.push(`${series.nonPositive} time value(s) ≤ 0 or not a number left out: not a measured time`)
   if (sizes.length < 2) warnings.push('one message size only: α is the median time there and β is not resolved')
   if (first.fit.alpha <= 0)
     warnings.push('α ≤ 0: the line does not describe the smallest sizes; read the smallest-size median instead')

@@ -146,7 +146,8 @@ function notesFor(fits: readonly Fit[], ctx: MachineContext): string[] {
 export function analyzeSet(set: ReadSet, opts: AnalyzeOptions = {}): Analysis {
   const ctx = machineContext(set, opts.topology)
   const cites = new WeakMap<Fit, CiteContext>()
-  const fits = buildSeries(set.rows)
+  const left = { nonPositive: 0 }
+  const fits = buildSeries(set.rows, left)
     .map((s) => fitOf(s, opts, ctx, cites))
     .sort(ORDER)
   const modeNotes = refineHostStaged(fits)
@@ -170,6 +171,8 @@ export function analyzeSet(set: ReadSet, opts: AnalyzeOptions = {}): Analysis {
   for (const n of notes) verdicts.push({ subject: 'note', kind: 'note', text: n, bands: [] })
   const warnings = set.diagnostics.map((d) => d.message)
   if (fits.length === 0) warnings.push('no time or latency rows with message sizes: nothing to fit')
+  if (left.nonPositive > 0)
+    warnings.push(`${left.nonPositive} time value(s) ≤ 0 or not a number left out of the fits: not a measured time`)
   return {
     dir: set.dir,
     id: set.manifest.id,

@@ -37,6 +37,8 @@ export interface Series {
   bySize: Map<number, number[]>
   /** Rows without a size, counted as 0 B (a latency of the smallest copy). */
   unsized: number
+  /** Time values ≤ 0 or not a number: no measured time, left out of `bySize`. */
+  nonPositive: number
   /**
    * `p2p.bw_uni` values (B/s) whose copy size was not recorded (p2pBandwidthLatencyTest does
    * not print it; it copies ≥ 40 MB): they cannot be points on the line but give β directly.
@@ -93,9 +95,11 @@ export const idKey = (id: SeriesId): string => JSON.stringify(id)
  * Groups rows into series. In-place nccl series are dropped when the out-of-place twin
  * exists (they measure the same thing; one fit per group is what users read). When the rows
  * ran on several hosts (a cluster sweep, imports from several machines), each host (each
- * job's nodes) has its own series: a node's floor is not pooled with another's.
+ * job's nodes) has its own series: a node's floor is not pooled with another's. `left`, when
+ * given, gets the count of times ≤ 0 of every series, kept or not (a series of nothing else has
+ * no size and is dropped).
  */
-export function buildSeries(rows: Iterable<Row>): Series[] {
+export function buildSeries(rows: Iterable<Row>, left?: { nonPositive: number }): Series[] {
   const map = new Map<string, Series>()
   const hosts = new Set<string>()
   for (const r of isIndexed(rows) ? rows.reps : rows) if (r.host) hosts.add(r.host)
@@ -113,7 +117,16 @@ export function buildSeries(rows: Iterable<Row>): Series[] {
         if (!s)
           map.set(
             key,
-            (s = { key, id, benches: new Set(), bySize: new Map(), unsized: 0, bandwidths: [], origins: new Set() }),
+            (s = {
+              key,
+              id,
+              benches: new Set(),
+              bySize: new Map(),
+              unsized: 0,
+              nonPositive: 0,
+              bandwidths: [],
+              origins: new Set(),
+            }),
           )
         return s
       })
@@ -125,17 +138,26 @@ export function buildSeries(rows: Iterable<Row>): Series[] {
   else
     for (const r of rows) {
       const bench = seriesBench(r)
-      if (bench) add(seriesOf(r, bench), r).push(timeValue(r, r.value))
+      if (bench) add(seriesOf(r, bench), r)?.push(timeValue(r, r.value))
     }
+  if (left) left.nonPositive = [...map.values()].reduce((a, s) => a + s.nonPositive, 0)
   const all = [...map.values()].filter((s) => s.bySize.size > 0)
   const keys = new Set(all.map((s) => s.key))
   return all.filter((s) => s.id.placement !== 'in-place' || !keys.has(idKey({ ...s.id, placement: 'out-of-place' })))
 }
 
-/** Notes row `r` in series `s`; returns the list its value goes to (`timeValue` it first). */
-function add(s: Series, r: Row): number[] {
+/**
+ * Notes row `r` in series `s`; returns the list its value goes to (`timeValue` it first), or
+ * null for a time that is not > 0 (counted in `nonPositive`: no size gets an empty list).
+ */
+function add(s: Series, r: Row): number[] | null {
   s.benches.add(r.bench)
   s.origins.add(r.point ?? r.source.file)
+  // A time (seriesBench takes a bandwidth only when it is > 0).
+  if (!(r.value > 0)) {
+    s.nonPositive++
+    return null
+  }
   if (r.unit === 'B/s' && r.sizeBytes === null) return s.bandwidths
   const size = r.sizeBytes ?? 0
   if (r.sizeBytes === null) s.unsized++
@@ -154,9 +176,11 @@ const timeValue = (r: Row, v: number): number => (r.unit === 'B/s' && r.sizeByte
  */
 function addIndexed(ix: IndexedRows, seriesOf: (r: Row, bench: string) => Series): void {
   const { reps, group, value, n } = ix
-  // Per group and sign (2·g + [v > 0]): the list the value goes to, null when not time-like.
+  // Per group and sign (2·g + [v > 0]): the list the value goes to, null when not time-like
+  // or a time that is not > 0 (then `nonPositive` counts it, on the series in `dropped`).
   const slots: (number[] | null | undefined)[] = new Array(2 * reps.length)
   const unsized: (Series | undefined)[] = new Array(2 * reps.length)
+  const dropped: (Series | undefined)[] = new Array(2 * reps.length)
   for (let i = 0; i < n; i++) {
     const v = value[i] as number
     const at = 2 * (group[i] as number) + (v > 0 ? 1 : 0)
@@ -167,10 +191,14 @@ function addIndexed(ix: IndexedRows, seriesOf: (r: Row, bench: string) => Series
       const bench = seriesBench(r)
       const s = bench ? seriesOf(r, bench) : undefined
       slots[at] = list = s ? add(s, r) : null
-      if (s && r.sizeBytes === null && list !== s.bandwidths) unsized[at] = s
+      if (list === null) dropped[at] = s
+      else if (s && r.sizeBytes === null && list !== s.bandwidths) unsized[at] = s
     } else if (list !== null) {
       const s = unsized[at]
       if (s) s.unsized++
+    } else {
+      const s = dropped[at]
+      if (s) s.nonPositive++
     }
     if (list !== null) list.push(timeValue(r, v))
   }

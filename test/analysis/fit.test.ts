@@ -31,6 +31,7 @@ function series(
     benches: new Set(['generated']),
     bySize,
     unsized: 0,
+    nonPositive: 0,
     bandwidths: [],
     origins: new Set(),
   }

@@ -14,6 +14,7 @@ export const handSeries = (points: [number, number[]][], over: Partial<Series> =
   benches: new Set(['generated']),
   bySize: new Map(points.map(([x, us]) => [x, us.map((v) => v * US)])),
   unsized: 0,
+  nonPositive: 0,
   bandwidths: [],
   origins: new Set(),
   ...over,

@@ -61,6 +61,13 @@ test('warnings: rows without a size, and a line whose floor is not positive', ()
   // Rows without a size but none at 0 B: the smallest size is stated; 0 B with no unsized rows is 0 B.
   const stated = fitSeries(series(line(5, 10, [1024, 2048, 4096]), { unsized: 2 }), { replicates: 0 })
   assert.equal(stated.smallest.sizeBytes, 1024)
+  // Times ≤ 0 left out by buildSeries: said, after the unsized rows.
+  const dropped = fitSeries(series(line(5, 10, [1024, 2048, 4096]), { unsized: 1, nonPositive: 3 }), { replicates: 0 })
+  assert.deepEqual(dropped.warnings, [
+    '1 row(s) without a message size were counted as 0 B',
+    '3 time value(s) ≤ 0 or not a number left out: not a measured time',
+    TOO_FEW,
+  ])
   const zeroB = fitSeries(series([[0, [4]], ...line(5, 10, [1024, 2048])]), { replicates: 0 })
   assert.equal(zeroB.smallest.sizeBytes, 0)
   // −1 µs + x / 1 GB/s at 10–80 kB: 9, 19, 39, 79 µs; the line meets 0 above 0 B.

@@ -210,6 +210,13 @@ test('the notes where they apply: NODE pairs or 4 GPUs without NVLink; host-stag
   assert.deepEqual(none.warnings, ['first', 'no time or latency rows with message sizes: nothing to fit'])
   assert.deepEqual([none.fits, none.verdicts, none.notes], [[], [], []])
   assert.deepEqual(analyze(four).warnings, [])
+  // Times of 0 (one in a fitted series, two in a series of nothing else, dropped): all counted.
+  const zeros = [0, 0, 0].map((value, i) => ({ ...(line(1, 25, {})[0] as Row), value, src: i < 1 ? 0 : 2, dst: 1 }))
+  const withZeros = analyze([...line(1, 25, { src: 0, dst: 1 }), ...zeros])
+  assert.deepEqual(withZeros.warnings, [
+    '3 time value(s) ≤ 0 or not a number left out of the fits: not a measured time',
+  ])
+  assert.equal(withZeros.fits.length, 1)
 })
 
 test('two modes of host-staged floors: the slower pairs read host-staged-slow in their verdicts, the note after the others', () => {

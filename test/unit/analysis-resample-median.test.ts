@@ -108,6 +108,7 @@ function series(per: number): Series {
     benches: new Set(['b']),
     bySize,
     unsized: 0,
+    nonPositive: 0,
     bandwidths: [],
     origins: new Set(),
   }

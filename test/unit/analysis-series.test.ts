@@ -73,6 +73,8 @@ test('time-like rows only: CPU-timed p2p rows, other metrics and units, non-posi
     },
   ])
   assert.equal(series[0]?.key, '{"bench":"p2p.latency","p2p":null,"src":0,"dst":1}')
+  // A bandwidth ≤ 0 is not a time ≤ 0: it is left out uncounted.
+  assert.equal(series[0]?.nonPositive, 0)
 })
 
 test('a series identity: a pair or a group, ranks of groups only, every option stated, env sorted, no empty env', () => {
@@ -238,4 +240,33 @@ test('IndexedRows: per group and sign, unsized rows counted each, bandwidths kep
       origins: ['raw/a.txt'],
     },
   ])
+})
+
+test('times ≤ 0 or NaN are counted in nonPositive, never a sample, and add no size (rows and IndexedRows)', () => {
+  // 8 B: 2 µs and a 0; 16 B: only -1 and NaN (no size list at all); unsized: a 0 (not unsized).
+  const rows = [row(2e-6), row(0), row(-1, { sizeBytes: 16 }), row(Number.NaN, { sizeBytes: 16 })]
+  const [a, ...none] = buildSeries([...rows, row(0, { sizeBytes: null })])
+  assert.deepEqual(none, [])
+  assert.deepEqual([[...(a?.bySize ?? [])], a?.unsized, a?.nonPositive], [[[8, [2e-6]]], 0, 4])
+  // A series with no positive time has no size: it is not a series; `left` counts its times.
+  const left = { nonPositive: -1 }
+  assert.deepEqual(buildSeries([row(0), row(-2e-6, { src: 1, dst: 0 }), row(1e-6, { src: 2, dst: 0 })], left).length, 1)
+  assert.equal(left.nonPositive, 2)
+  // IndexedRows: group 0 = 8 B, group 1 = 16 B, group 2 = unsized; a 0 first in its group and later.
+  const reps = [row(0), row(0, { sizeBytes: 16 }), row(0, { sizeBytes: null })]
+  const group = Int32Array.from([0, 0, 0, 1, 1, 2, 2, 0])
+  const value = Float64Array.from([0, 3e-6, -1, Number.NaN, 0, 0, 5e-6, 4e-6])
+  const [b, ...rest] = buildSeries(indexedRows(reps, group, value, 8))
+  assert.deepEqual(rest, [])
+  assert.deepEqual(
+    [[...(b?.bySize ?? [])], b?.unsized, b?.nonPositive],
+    [
+      [
+        [8, [3e-6, 4e-6]],
+        [0, [5e-6]],
+      ],
+      1,
+      5,
+    ],
+  )
 })
