@@ -136,6 +136,22 @@ test('β’s interval from the residual bootstrap: it has width, covers β, and 
   assert.ok(0 < wlo && wlo < (weak.beta as number) && (weak.beta as number) < whi, `${weak.beta} in ${weak.betaCi}`)
 })
 
+test('the residual bootstrap draws ŷ·(1 + r): one point above the line moves α up, never down', () => {
+  // 10 µs + x / 10 GB/s at 8 sizes, the largest read 1.5×: Huber's line goes through the other
+  // seven, whose residuals are 0; the eighth's is (1.5 − 1)/1.5 = +1/3 (relative RMS (1/3)/√8).
+  // Every replicate point is then on the line or 1.5× above it, so α's interval reaches up, not down.
+  const f = fitSeries(
+    series(
+      Array.from({ length: 8 }, (_, i) => 1024 * 2 ** i).map((x, i) => [x, [(10 + x / 1e4) * (i === 7 ? 1.5 : 1)]]),
+    ),
+    { replicates: 200 },
+  )
+  close(f.alpha, 10 * US, 1e-9)
+  close(f.segments[0]?.relRms, 1 / 3 / Math.sqrt(8), 1e-9)
+  const [lo, hi] = f.alphaCi
+  assert.ok(lo > 10 * US * (1 - 1e-6) && hi > 10 * US * 1.05, `${f.alphaCi}`)
+})
+
 test('a replicate that comes out flat has no bandwidth: β’s interval stays finite', () => {
   // Medians 10, 10, 10, 10.4 µs: β resolved. A replicate draws 10 at the third size with
   // P = 20/27 and at the fourth with 7/27: about one in five replicates is flat, slope exactly 0.
