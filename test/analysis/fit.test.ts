@@ -3,7 +3,7 @@ import { test } from 'node:test'
 import type { Series, XY } from '../../src/analysis/index.ts'
 import { fitSeries, huberLine, segmentedFit } from '../../src/analysis/index.ts'
 import { normal, SIZES } from './generated.ts'
-import { leastSquaresLine } from './hand-fit.ts'
+import { handSeries, leastSquaresLine } from './hand-fit.ts'
 
 const line = (a: number, b: number, sizes = SIZES): XY[] => sizes.map((x) => ({ x, y: a + x / b }))
 const rel = (got: number, want: number): number => Math.abs(got / want - 1)
@@ -25,16 +25,7 @@ function series(
       Array.from({ length: opts.per ?? 15 }, () => (a + s / b) * Math.exp((opts.sigma ?? 0.03) * rnd())),
     )
   }
-  return {
-    key: `generated-${seed}`,
-    id: { bench: 'generated', p2p: null },
-    benches: new Set(['generated']),
-    bySize,
-    unsized: 0,
-    nonPositive: 0,
-    bandwidths: [],
-    origins: new Set(),
-  }
+  return handSeries([], { key: `generated-${seed}`, bySize })
 }
 
 test('huberLine recovers an exact line to rounding error', () => {

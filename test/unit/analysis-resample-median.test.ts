@@ -12,6 +12,7 @@ import { fitSeries } from '../../src/analysis/index.ts'
 import { betaDeviate, gammaDeviate, mulberry32, randInt } from '../../src/random/index.ts'
 import type { SortedSample } from '../../src/stats/index.ts'
 import { medianOf, quantile, sortSample } from '../../src/stats/index.ts'
+import { handSeries } from '../analysis/hand-fit.ts'
 
 const REPS = 20_000
 
@@ -102,16 +103,7 @@ function series(per: number): Series {
       Array.from({ length: per }, () => (5e-6 + size / 20e9) * Math.exp(0.1 * z())),
     )
   }
-  return {
-    key: 'k',
-    id: { bench: 'b', p2p: null },
-    benches: new Set(['b']),
-    bySize,
-    unsized: 0,
-    nonPositive: 0,
-    bandwidths: [],
-    origins: new Set(),
-  }
+  return handSeries([], { key: 'k', id: { bench: 'b', p2p: null }, benches: new Set(['b']), bySize })
 }
 
 test(`fitSeries: below ${ORDER_STAT_MIN} samples a size resamples value by value; from there its intervals agree with that`, () => {
