@@ -96,11 +96,17 @@ function gpuNameOf(set: ReadSet): Sourced<string> | undefined {
   return undefined
 }
 
-/** Peer access per unordered pair from the set's rows (false wins: one CANNOT line is enough). */
+/**
+ * Peer access per unordered pair from the set's rows (false wins: one CANNOT line is enough).
+ * Only rows measured with P2P requested say whether the pair can have it: a P2P-disabled row's
+ * `peer=0` (native/README.md) says peer access was turned off for that copy, not that the
+ * pair lacks it.
+ */
 function peerAccessOf(set: ReadSet): Map<string, Sourced<boolean>> {
   const out = new Map<string, Sourced<boolean>>()
   eachRow(set.rows, (r) => {
     if (r.peerAccess === undefined || r.src === null || r.dst === null || r.src === r.dst) return
+    if (r.p2p === 'disabled') return
     const k = pairKey(r.src, r.dst)
     const had = out.get(k)
     if (had && had.value === false) return
