@@ -50,6 +50,11 @@ export interface Knob {
   effect(value: string, gpus: readonly number[], ctx: KnobContext): KnobEffect
 }
 
+/** The only files a knob writes, relative to the sysfs root (restore refuses any other). */
+export const KNOB_FILE = /^sys\/devices\/system\/cpu\/cpu\d{1,5}\/cpuidle\/state\d{1,3}\/disable$/
+/** The only values a knob file holds before or after a knob write. */
+export const KNOB_VALUES: readonly string[] = ['0', '1']
+
 const none = (notes: string[] = []): KnobEffect => ({ writes: [], prefix: [], notes })
 const live = (ctx: KnobContext): boolean => ctx.root === '/'
 const read = (p: string): string | undefined => {

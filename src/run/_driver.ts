@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { AdaptiveTracker } from '../adaptive/index.ts'
 import { badInput } from '../errors/index.ts'
 import { acquireLock, lockHolder } from '../exec/index.ts'
@@ -69,6 +69,9 @@ export interface SweepResult {
   timing: { driverS: number; childS: number }
 }
 
+/** The sysfs root host knobs act under: --sysfs-root, or the live `/`. */
+const sysfsRoot = (spec: SweepSpec): string => (spec.hostRoot === undefined ? '/' : resolve(spec.hostRoot))
+
 /**
  * Runs a sweep: plan → launch (watchdog, retries) → raw/ → parse → append rows after
  * every point → outcome in the manifest. Holds the set's lock throughout; SIGINT (the
@@ -88,7 +91,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepResult> {
   const release = acquireLock(opts.out)
   try {
     // A run that died with host knobs applied (SIGKILL) left their restore record here.
-    const { restored } = applyPendingRestore(opts.out)
+    const { restored } = applyPendingRestore(opts.out, sysfsRoot(opts.spec))
     return { ...(await execute(prep, opts, deps)), restoredAtStart: restored }
   } finally {
     release()
@@ -174,7 +177,7 @@ async function execute(
       opts.onProgress?.({ type: 'point-start', index, todo: todo.length, id: p.id })
       const t0 = performance.now()
       const knobs = p.host && prep.knobs ? hostEffect(p.host, p.groups.flat(), prep.knobs) : undefined
-      const restore = applyWrites(opts.out, p.id, knobs?.writes ?? [])
+      const restore = applyWrites(opts.out, p.id, knobs?.writes ?? [], prep.knobs?.root)
       let attempts: AttemptResult[] | undefined
       try {
         if (wantLinks && isBandwidthPoint(p)) {

@@ -212,7 +212,7 @@ test('SIGKILL leaves the restore record; gpucomm restore DIR (or the next run in
     assert.deepEqual(deep(root), ['1', '1'])
   }
   await kill(['--out', out])
-  const r = await bin(['restore', out])
+  const r = await bin(['restore', out, '--sysfs-root', root])
   assert.equal(r.code, 0, r.stderr)
   assert.match(r.stdout, /restored 2 host settings/)
   assert.deepEqual(deep(root), ['0', '0'])
