@@ -7,10 +7,10 @@ import { execa } from 'execa'
 import { writeReport } from '../../src/report/index.ts'
 import { ROOT, tmp } from '../helpers.ts'
 import { simSet } from '../simset.ts'
-import { systemSkip } from '../system.ts'
+import { packageSkip } from '../system.ts'
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p))
-const skip = systemSkip(CHROMIUM ? false : "Debian's chromium is not installed (.ci/run installs it with apt-get)")
+const skip = packageSkip(CHROMIUM ? false : "Debian's chromium is not installed (.ci/run installs it with apt-get)")
 if (skip) console.log(`# skipping browser test: ${skip}`)
 
 const FLAGS = [

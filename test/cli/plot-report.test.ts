@@ -7,9 +7,9 @@ import { readManifest, writeManifest } from '../../src/resultset/index.ts'
 import { cli, tmp } from '../helpers.ts'
 import { pngInfo } from '../png.ts'
 import { simSet } from '../simset.ts'
-import { systemSkip } from '../system.ts'
+import { packageSkip } from '../system.ts'
 
-const skip = systemSkip(findFontFiles().length === 0 && 'no system fonts (Debian: fonts-dejavu-core)')
+const skip = packageSkip(findFontFiles().length === 0 && 'no system fonts (Debian: fonts-dejavu-core)')
 if (skip) console.log(`# skipping PNG checks: ${skip}`)
 
 test('gpucomm plot writes .vl.json, .svg and a real .png for each kind', { skip }, async () => {

@@ -6,14 +6,14 @@ import { test } from 'node:test'
 import { execa } from 'execa'
 import { manifestOf, sweep } from '../e2e/_sweep.ts'
 import { tmp } from '../helpers.ts'
-import { systemSkip } from '../system.ts'
+import { packageSkip } from '../system.ts'
 
 const probe = await execa('mpirun', ['--version'], { reject: false })
 const missing =
   probe.exitCode === 0 && /Open MPI/.test(String(probe.stdout))
     ? undefined
     : "OpenMPI's mpirun not found (Debian's openmpi-bin is not installed)"
-const skip = systemSkip(missing)
+const skip = packageSkip(missing)
 if (missing) console.log(`# skipping the mpirun fault test: ${missing}`)
 
 test('a hang under mpirun: the watchdog kills mpirun and every rank (the process group)', {

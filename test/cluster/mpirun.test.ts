@@ -9,14 +9,14 @@ import { loadSet } from '../../src/resultset/index.ts'
 import type { SweepExtra } from '../../src/run/index.ts'
 import { manifestOf, sweep } from '../e2e/_sweep.ts'
 import { tmp } from '../helpers.ts'
-import { systemSkip } from '../system.ts'
+import { packageSkip } from '../system.ts'
 
 const probe = await execa('mpirun', ['--version'], { reject: false })
 const missing =
   probe.exitCode === 0 && /Open MPI/.test(String(probe.stdout))
     ? undefined
     : "OpenMPI's mpirun not found (Debian's openmpi-bin is not installed)"
-const skip = systemSkip(missing)
+const skip = packageSkip(missing)
 if (missing) console.log(`# skipping the mpirun test: ${missing}`)
 
 test('mpirun -np 2: two ranks, --tag-output lines parsed, env exported with -x', { skip }, async () => {

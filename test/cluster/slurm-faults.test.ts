@@ -7,11 +7,11 @@ import { execa } from 'execa'
 import type { SweepExtra } from '../../src/run/index.ts'
 import { CLEAN_ENV, manifestOf } from '../e2e/_sweep.ts'
 import { BIN, ROOT, tmp } from '../helpers.ts'
-import { systemSkip } from '../system.ts'
+import { packageSkip } from '../system.ts'
 import { slurmMissing, startSlurm } from './_slurm.ts'
 
 const missing = await slurmMissing()
-const skip = systemSkip(missing)
+const skip = packageSkip(missing)
 if (missing) console.log(`# skipping the Slurm fault test: ${missing}`)
 
 test('srun: two TP2 groups run as concurrent job steps; a hanging step is killed with its tasks', {

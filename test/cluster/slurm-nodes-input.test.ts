@@ -14,13 +14,13 @@ import { execa } from 'execa'
 import { loadSet } from '../../src/resultset/index.ts'
 import { CLEAN_ENV } from '../e2e/_sweep.ts'
 import { BIN, ROOT, tmp } from '../helpers.ts'
-import { systemSkip } from '../system.ts'
+import { packageSkip } from '../system.ts'
 import { SWEEP, sallocSweep, slurmMissing, startSlurm } from './_slurm.ts'
 
 const missing = await slurmMissing()
 
 test('real Slurm nodes: odd count sits one out per round; bad allocations and hostlists exit 2 with one line, nothing written', {
-  skip: systemSkip(missing),
+  skip: packageSkip(missing),
 }, async () => {
   const cluster = await startSlurm({ nodes: 4 })
   try {

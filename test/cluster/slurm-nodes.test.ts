@@ -13,14 +13,14 @@ import { test } from 'node:test'
 import { execa } from 'execa'
 import { loadSet } from '../../src/resultset/index.ts'
 import { tmp } from '../helpers.ts'
-import { systemSkip } from '../system.ts'
+import { packageSkip } from '../system.ts'
 import { SWEEP, sallocSweep, slurmMissing, startSlurm } from './_slurm.ts'
 
 const missing = await slurmMissing()
 if (missing) console.log(`# skipping the Slurm cluster test: ${missing}`)
 
 test('4 slurmd nodes, salloc -N 4, node-pairs through srun job steps: every pair exactly once, hosts are the Slurm node names', {
-  skip: systemSkip(missing),
+  skip: packageSkip(missing),
 }, async () => {
   const cluster = await startSlurm({ nodes: 4 })
   try {

@@ -9,11 +9,11 @@ import { loadSet } from '../../src/resultset/index.ts'
 import type { SweepExtra } from '../../src/run/index.ts'
 import { CLEAN_ENV, manifestOf } from '../e2e/_sweep.ts'
 import { BIN, ROOT, tmp } from '../helpers.ts'
-import { systemSkip } from '../system.ts'
+import { packageSkip } from '../system.ts'
 import { slurmMissing, startSlurm } from './_slurm.ts'
 
 const missing = await slurmMissing()
-const skip = systemSkip(missing)
+const skip = packageSkip(missing)
 if (missing) console.log(`# skipping the Slurm test: ${missing}`)
 
 test('srun --ntasks 2: both ranks start under Slurm, rank 0 prints, rows parse; the env reaches the tasks', {

@@ -3,10 +3,10 @@ import { test } from 'node:test'
 import { findFontFiles, renderChart, svgToPng } from '../../../src/render/index.ts'
 import { tmp } from '../../helpers.ts'
 import { pngInfo } from '../../png.ts'
-import { systemSkip } from '../../system.ts'
+import { packageSkip } from '../../system.ts'
 
 const fonts = findFontFiles()
-const skip = systemSkip(fonts.length === 0 && 'no system fonts (Debian: fonts-dejavu-core)')
+const skip = packageSkip(fonts.length === 0 && 'no system fonts (Debian: fonts-dejavu-core)')
 if (skip) console.log(`# skipping render tests: ${skip}`)
 
 test('a vega-lite chart renders to SVG with its title and to a non-blank PNG', { skip }, async () => {
