@@ -9,9 +9,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { badInput } from '../errors/index.ts'
-import type { TopoGpu } from '../topology/_types.ts'
 import { genOf } from './_read.ts'
-import type { HostFacts, LinkReading } from './_types.ts'
+import type { HostFacts, HostGpu, LinkReading } from './_types.ts'
 
 /** The record's file name inside a topology capture. */
 export const UNDER_LOAD_FILE = 'under-load.json'
@@ -114,7 +113,7 @@ export function readUnderLoad(captureDir: string): UnderLoadRecord | undefined {
 export function applyUnderLoad(
   host: HostFacts | undefined,
   rec: UnderLoadRecord,
-  gpus: readonly TopoGpu[],
+  gpus: readonly HostGpu[],
 ): HostFacts | undefined {
   const out: HostFacts = host
     ? { ...host, links: { ...host.links } }

@@ -6,10 +6,8 @@
  * cpufreq.rst, amd-pstate.rst), the IOMMU kernel parameters and group types
  * (Documentation/ABI/testing/sysfs-kernel-iommu_groups), and the NUMA nodes.
  */
-import type { FsView } from '../topology/_fsview.ts'
-import type { TopoGpu } from '../topology/_types.ts'
-import type { SmiLink } from './_nvsmi.ts'
-import type { CpuPower, HostFacts, IdleState, IommuState, LinkReading, NumaState } from './_types.ts'
+import type { FsView, SmiLink } from '../machine/index.ts'
+import type { CpuPower, HostFacts, HostGpu, IdleState, IommuState, LinkReading, NumaState } from './_types.ts'
 
 const DEV = '/sys/bus/pci/devices'
 const CPU = '/sys/devices/system/cpu'
@@ -60,7 +58,7 @@ function readLink(
 }
 
 /** Each GPU's links: the GPU's own, then each switch upstream port's above it. */
-function readLinks(fs: FsView, gpus: readonly TopoGpu[], vm: boolean): Record<number, LinkReading[]> {
+function readLinks(fs: FsView, gpus: readonly HostGpu[], vm: boolean): Record<number, LinkReading[]> {
   const out: Record<number, LinkReading[]> = {}
   for (const g of gpus) {
     if (!g.busId) continue
@@ -125,7 +123,7 @@ export function iommuParams(cmdline: string | undefined): string[] {
   return (cmdline ?? '').split(/\s+/).filter((t) => /^(iommu|amd_iommu|intel_iommu|iommu\.\w+)(=|$)/.test(t))
 }
 
-function readIommu(fs: FsView, gpus: readonly TopoGpu[]): IommuState {
+function readIommu(fs: FsView, gpus: readonly HostGpu[]): IommuState {
   const cmdline = fs.text('/proc/cmdline')
   const state: IommuState = {
     cmdline: iommuParams(cmdline),
@@ -165,7 +163,7 @@ export interface HostReadOptions {
 }
 
 /** nvidia-smi -q link readings of the GPUs it names (its "Max" is already the lower of device and host). */
-function smiLinks(gpus: readonly TopoGpu[], smi: HostReadOptions['smi']): [number, LinkReading][] {
+function smiLinks(gpus: readonly HostGpu[], smi: HostReadOptions['smi']): [number, LinkReading][] {
   return (smi ?? []).flatMap(({ file, gpus: q }) =>
     q.flatMap((s) => {
       const g = gpus.find((x) => x.busId === s.busId)
@@ -189,7 +187,7 @@ function smiLinks(gpus: readonly TopoGpu[], smi: HostReadOptions['smi']): [numbe
  */
 export function readHostFacts(
   fs: FsView | undefined,
-  gpus: readonly TopoGpu[],
+  gpus: readonly HostGpu[],
   o: HostReadOptions = {},
 ): HostFacts | undefined {
   const smi = smiLinks(gpus, o.smi)

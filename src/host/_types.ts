@@ -76,3 +76,13 @@ export interface HostFacts {
   /** Whether the link readings were taken while a bandwidth test ran (`--under-load`). */
   underLoad: boolean
 }
+
+/** What the host readers need of a GPU (topology's TopoGpu carries these fields). */
+export interface HostGpu {
+  index: number
+  /** `dddd:bb:dd.f`, lowercase. */
+  busId?: string
+  iommuGroup?: number
+  /** Bridges from the root port down to the GPU. */
+  upstream?: readonly { bdf: string; role: string }[]
+}

@@ -4,14 +4,11 @@
  */
 
 export type { Knob, KnobContext, KnobEffect, KnobWrite } from './_knobs.ts'
-export { hostEffect, KNOBS, parseHostAxis } from './_knobs.ts'
+export { DEEP_EXIT_S, hostEffect, KNOBS, parseHostAxis } from './_knobs.ts'
 export type { LoadedLink, LoadSource, UnderLoadRecord } from './_load.ts'
 export { applyUnderLoad, highest, readSysfsLinks, readUnderLoad, UNDER_LOAD_FILE } from './_load.ts'
-export type { SmiLink } from './_nvsmi.ts'
-export { parseSmiQuery } from './_nvsmi.ts'
 export type { HostReadOptions } from './_read.ts'
 export { genOf, iommuParams, readHostFacts } from './_read.ts'
 export type { RestoreRecord } from './_restore.ts'
 export { applyPendingRestore, applyWrites, RESTORE_FILE } from './_restore.ts'
-export { DEEP_EXIT_S, HOST_FINDINGS, HOST_RULES } from './_rules.ts'
-export type { CpuPower, HostFacts, IdleState, IommuState, LinkReading, NumaState } from './_types.ts'
+export type { CpuPower, HostFacts, HostGpu, IdleState, IommuState, LinkReading, NumaState } from './_types.ts'

@@ -1,7 +1,6 @@
 import { join } from 'node:path'
 import { SIMULATED_COLLECTIVES } from '../collectives/index.ts'
-import { simLinks } from '../sim/index.ts'
-import { PRESETS, presetNames } from '../sim/presets/index.ts'
+import { PRESETS, presetNames, simLinks } from '../sim/index.ts'
 import type { BenchDef, Point, SweepSpec } from '../sweep/index.ts'
 import { formatGpuList, sizesArg } from '../sweep/index.ts'
 import { p2pPairsArg, p2pSizeSplit } from './_sizes.ts'

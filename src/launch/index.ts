@@ -7,7 +7,7 @@ import type { LauncherId } from '../sweep/index.ts'
 import { localLauncher, mpirunLauncher, srunLauncher } from './_launchers.ts'
 import type { Launcher } from './_types.ts'
 
-export { expandHostlist, resolveHosts } from './_hosts.ts'
+export { expandHostlist, resolveHosts } from '../lists/index.ts'
 export type { Command, Launcher, LaunchRequest } from './_types.ts'
 
 /** Every launcher, in one explicit list. */

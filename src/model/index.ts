@@ -3,6 +3,7 @@
 export type { IndexedRows } from './_indexed.ts'
 export { eachRow, indexedRows, isIndexed } from './_indexed.ts'
 export { rowMemo } from './_memo.ts'
+export type { NcclAccount } from './_nccl-account.ts'
 export { makeRow, rowProblem } from './_validate.ts'
 export type {
   Diagnostic,

@@ -1,4 +1,4 @@
-import type { NcclAccount } from '../nccl-log/index.ts'
+import type { NcclAccount } from './_nccl-account.ts'
 
 /**
  * The result-set model: plain, JSON-serializable data in base units

@@ -14,25 +14,10 @@
  * mpirun --tag-output prefixes ("[1,0]<stdout>:") are ignored.
  */
 
-/** What NCCL said about one point. */
-export interface NcclAccount {
-  version?: string
-  /** Distinct transports, sorted, e.g. ["P2P/IPC"], ["SHM"], ["NET/IB/GDRDMA"]. */
-  transports: string[]
-  /** Largest collective channel count NCCL reported. */
-  channels?: number
-  /** Transports per channel, e.g. {"00": ["P2P/IPC"], "01": ["SHM"]} (at most 64 channels). */
-  perChannel?: Record<string, string[]>
-  /** Distinct algorithms and protocols the tuner chose, sorted. */
-  algos: string[]
-  protos: string[]
-  /** Per collective and size, what the tuner chose (deduplicated, at most 64 entries). */
-  choices: { collective: string; bytes: number; algo: string; proto: string }[]
-  /** Env settings NCCL acknowledged ("NCCL_PROTO set by environment to LL"). */
-  envSet: Record<string, string>
-  /** NCCL INFO lines seen. */
-  infoLines: number
-}
+import type { NcclAccount } from '../model/index.ts'
+
+/** What NCCL said about one point (the type lives with the result-set model, which stores it). */
+export type { NcclAccount }
 
 // Numeric ids of older NCCL tuner lines (src/include/nccl_common.h order).
 const ALGOS = ['Tree', 'Ring', 'CollNetDirect', 'CollNetChain', 'NVLS', 'NVLSTree', 'PAT']

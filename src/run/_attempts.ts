@@ -1,6 +1,5 @@
 import type { PointOutcome } from '../model/index.ts'
-import type { Point, SweepSpec } from '../sweep/index.ts'
-import type { ProgressEvent } from './_driver.ts'
+import type { Point, ProgressEvent, SweepSpec } from '../sweep/index.ts'
 import type { AttemptResult, PointDeps } from './_point.ts'
 import { runAttempt } from './_point.ts'
 import type { SweepExtra } from './_record.ts'

@@ -5,11 +5,11 @@ import { AdaptiveTracker } from '../adaptive/index.ts'
 import { badInput } from '../errors/index.ts'
 import { acquireLock, lockHolder } from '../exec/index.ts'
 import { applyPendingRestore, applyWrites, hostEffect } from '../host/index.ts'
-import type { Manifest, PointOutcome } from '../model/index.ts'
+import type { Manifest } from '../model/index.ts'
 import type { PointEvidence } from '../nccl-log/index.ts'
 import { findNoEffect } from '../nccl-log/index.ts'
 import { Appender, isNonEmptyDir, readManifest, writeManifest } from '../resultset/index.ts'
-import type { Point, SweepSpec } from '../sweep/index.ts'
+import type { Point, ProgressEvent, SweepSpec } from '../sweep/index.ts'
 import { pointDefinition } from '../sweep/index.ts'
 import { backoffMs, record, runWithRetries, toOutcome } from './_attempts.ts'
 import { freshManifest, noteVersions, resumeManifest } from './_manifest.ts'
@@ -20,22 +20,6 @@ import { instrumentHash } from './_provenance.ts'
 import { evidenceOf, sweepExtra } from './_record.ts'
 import { prepareResume } from './_resume.ts'
 import { isBandwidthPoint, readLinksDuring, saveUnderLoad } from './_under-load.ts'
-
-/** Progress of a sweep, for the CLI to show (the library never prints). */
-export type ProgressEvent =
-  | { type: 'plan'; total: number; todo: number; done: number; skipped: number; out: string }
-  | { type: 'point-start'; index: number; todo: number; id: string }
-  | { type: 'retry'; id: string; attempt: number; status: string; reason: string; delayS: number }
-  | {
-      type: 'point'
-      index: number
-      todo: number
-      id: string
-      outcome: PointOutcome
-      elapsedS: number
-      etaS: number
-      partial?: { rows: number; files: string[] }
-    }
 
 /** Options of runSweep. */
 export interface SweepOptions {

@@ -6,10 +6,11 @@
  * `gpucomm sweep` flow in cli/.
  */
 
+export type { ProgressEvent } from '../sweep/index.ts'
 export type { AttemptStatus } from './_classify.ts'
 export { classifyLaunch, enrichRow } from './_classify.ts'
 export { describePlan, pointCommands, shellQuote } from './_describe.ts'
-export type { ProgressEvent, SweepOptions, SweepResult } from './_driver.ts'
+export type { SweepOptions, SweepResult } from './_driver.ts'
 export { runSweep } from './_driver.ts'
 export type { LaunchRecord } from './_point.ts'
 export type { Prepared, SweepDeps } from './_prepare.ts'

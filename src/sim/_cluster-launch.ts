@@ -6,7 +6,7 @@
  */
 
 import { badInput } from '../errors/index.ts'
-import { expandHostlist } from '../launch/index.ts'
+import { expandHostlist } from '../lists/index.ts'
 import { parseSizes } from './_args.ts'
 import type { ClusterJob } from './_cluster.ts'
 import { parseInjections, simulateClusterJob } from './_cluster.ts'

@@ -42,7 +42,7 @@ export type {
 } from './_types.ts'
 export { COLLECTIVES, FAULTS, FORMATS, TOPO_FORMATS } from './_types.ts'
 
-export { presetNames, registerPreset } from './presets/index.ts'
+export { PRESETS, presetNames, registerPreset } from './presets/index.ts'
 
 /** What a preset is, in numbers: the model the simulated text is drawn from. */
 export interface PresetTruth {

@@ -1,5 +1,5 @@
 import { badInput } from '../errors/index.ts'
-import { formatGpuList, parseGpuList } from './_lists.ts'
+import { formatGpuList, parseGpuList } from '../lists/index.ts'
 
 /** One way of splitting the GPUs into groups; the groups of a grouping run concurrently. */
 export interface Grouping {

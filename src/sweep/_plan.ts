@@ -1,8 +1,8 @@
 import { badInput } from '../errors/index.ts'
+import { allPairs, formatGpuList } from '../lists/index.ts'
 import { shuffle } from '../random/index.ts'
 import type { BestGroups } from './_groupings.ts'
 import { resolveGroupings } from './_groupings.ts'
-import { allPairs, formatGpuList } from './_lists.ts'
 import type { BenchKind, Plan, Point, SkippedPoint, SweepSpec } from './_types.ts'
 
 /** The most points a plan holds (a sweep of 8 GPUs with every axis is a few hundred). */

@@ -1,8 +1,9 @@
 import { COLLECTIVE_DEFS, collectiveDef } from '../collectives/index.ts'
 import { badInput } from '../errors/index.ts'
-import { parseHostAxis } from '../host/_knobs.ts'
+import { parseHostAxis } from '../host/index.ts'
+import { parseGpuList, parsePairs } from '../lists/index.ts'
 import { splitGroupingTokens } from './_groupings.ts'
-import { parseEnvAxis, parseGpuList, parsePairs, parseSizes } from './_lists.ts'
+import { parseEnvAxis, parseSizes } from './_lists.ts'
 import type { SpecInput } from './_spec-input.ts'
 import type { AdaptiveSpec, ClusterInput, SimFault, SweepSpec } from './_types.ts'
 

@@ -3,7 +3,7 @@
  * ranked by the worst and then the mean cost of the GPU pairs inside the groups.
  */
 
-import { formatGpuList } from '../sweep/_lists.ts'
+import { formatGpuList } from '../lists/index.ts'
 import { p2pBlocked } from './_pairs.ts'
 import type { Grouping, TopologyReport, TopoPair } from './_types.ts'
 

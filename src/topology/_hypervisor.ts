@@ -2,7 +2,7 @@
  * Hypervisor detection from what the guest can see: the `hypervisor` CPU flag in
  * /proc/cpuinfo, DMI `sys_vendor` / `product_name`, and systemd-detect-virt's answers.
  */
-import type { FsView } from './_fsview.ts'
+import type { FsView } from '../machine/index.ts'
 import type { HypervisorInfo } from './_types.ts'
 
 const VM_VENDOR =

@@ -4,8 +4,8 @@
  * diagnostics with file:line.
  */
 
-import type { SmiLink } from '../host/_nvsmi.ts'
-import { parseSmiQuery } from '../host/_nvsmi.ts'
+import type { SmiLink } from '../machine/index.ts'
+import { parseSmiQuery } from '../machine/index.ts'
 import type { Diagnostic } from '../model/index.ts'
 import type { IommuGroups, LspciList, LspciTree, P2PMatrix, TopoMatrix } from '../parsers/index.ts'
 import { DETECT_BYTES, detectParser, normalizeBdf, parseText, splitLines } from '../parsers/index.ts'

@@ -2,7 +2,7 @@
  * Reads NVIDIA GPUs and their PCIe paths from sysfs (`/sys/bus/pci/devices/*`): resolved
  * device path → root bus, root port and bridges; NUMA node; IOMMU group; driver; ACS.
  */
-import type { FsView } from './_fsview.ts'
+import type { FsView } from '../machine/index.ts'
 import type { TopoBridge } from './_types.ts'
 
 /** A GPU as sysfs describes it. */

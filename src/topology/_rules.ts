@@ -3,10 +3,11 @@
  * returns a Finding (plain sentence, the facts it used with their sources, a reference
  * where one applies) or undefined when it does not apply.
  */
-import { HOST_RULES } from '../host/_rules.ts'
-import type { HostFacts } from '../host/_types.ts'
-import { formatGpuList } from '../sweep/_lists.ts'
+
+import type { HostFacts } from '../host/index.ts'
+import { formatGpuList } from '../lists/index.ts'
 import { BANDS, p2pBlocked, p2pOk } from './_pairs.ts'
+import { HOST_RULES } from './_rules-host.ts'
 import { vmDetected, vmGpudirectClique } from './_rules-vm.ts'
 import type { Finding, HypervisorInfo, TopoGpu, TopoPair } from './_types.ts'
 

@@ -2,7 +2,7 @@
  * The topology model and the `gpucomm topo --json` object. Plain JSON data; every fact
  * carries where it was read (`from`: `file:line`, a sysfs path, or a command).
  */
-import type { HostFacts } from '../host/_types.ts'
+import type { HostFacts } from '../host/index.ts'
 import type { Diagnostic } from '../model/index.ts'
 
 /** nvidia-smi's P2P status values (OK, CNS, GNS, TNS, NS, DR, U). */

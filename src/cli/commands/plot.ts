@@ -1,4 +1,4 @@
-import { CHART_KINDS } from '../../report/kinds/index.ts'
+import { CHART_KINDS } from '../../report/index.ts'
 import { defineCommand } from '../_types.ts'
 
 /** `gpucomm plot DIR --kind … --out OUTDIR`: charts as .vl.json, .svg and .png. */

@@ -1,5 +1,5 @@
 import { SIMULATED_COLLECTIVES } from '../../collectives/index.ts'
-import { presetNames } from '../../sim/presets/index.ts'
+import { presetNames } from '../../sim/index.ts'
 import { defineCommand } from '../_types.ts'
 
 /** `gpucomm sim`: prints one simulated tool output (nccl-tests, p2pBandwidthLatencyTest, or the machine's topology text). */

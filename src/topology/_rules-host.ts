@@ -3,13 +3,13 @@
  * says what it read, the effect on the floor where a published figure exists (and says so
  * where none does), and what can be done: BIOS, kernel parameter, runtime switch.
  */
-import { p2pBlocked } from '../topology/_pairs.ts'
-import type { Rule, RuleContext } from '../topology/_rules.ts'
-import { REF } from './_refs.ts'
-import type { LinkReading } from './_types.ts'
 
-/** Exit latency above which an enabled idle state counts as deep: a third of a ~14 µs host-staged floor is 5 µs. */
-export const DEEP_EXIT_S = 5e-6
+import type { LinkReading } from '../host/index.ts'
+import { DEEP_EXIT_S } from '../host/index.ts'
+import { p2pBlocked } from './_pairs.ts'
+import { REF } from './_refs-host.ts'
+import type { Rule, RuleContext } from './_rules.ts'
+
 const MEASURE = 'no published figure for host-staged GPU copies; measure it with gpucomm sweep --host-axis'
 const us = (s: number): string => `${+(s * 1e6).toFixed(1)} µs`
 const linkName = (l: LinkReading): string =>
@@ -231,6 +231,3 @@ const stagingRemote: Rule = {
 
 /** The host rules, in the order their findings are listed. */
 export const HOST_RULES: readonly Rule[] = [downtrained, aspm, deepCstates, iommuTranslated, numaHidden, stagingRemote]
-
-/** Ids of the host findings. */
-export const HOST_FINDINGS = HOST_RULES.map((r) => r.id)
