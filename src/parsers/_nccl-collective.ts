@@ -83,6 +83,24 @@ export function ranksFromFactor(f: BusFactor, alg: string, bus: string): number 
   return fits(n) && !fits(n - 1) && !fits(n + 1) ? n : undefined
 }
 
+/**
+ * The rank counts n (≥ 2) whose busbw factor fits `bus ≈ alg × factor(n)` within print rounding,
+ * as [lowest, highest] (highest Infinity when the factor cannot bound it); undefined when the
+ * cells cannot say (factor 1, zero or unreadable cells).
+ */
+export function factorRange(f: BusFactor, alg: string, bus: string): [number, number] | undefined {
+  const a = Number(alg)
+  const b = Number(bus)
+  const ua = halfUlp(alg)
+  const ub = halfUlp(bus)
+  if (!(a - ua > 0) || !(b > 0) || f === ONE) return undefined
+  const top = f === AR_F ? 2 : 1
+  const nOf = (F: number): number => (F >= top ? Infinity : top / (top - F))
+  const lo = Math.max(2, Math.ceil(nOf((b - ub) / (a + ua)) - 1e-9))
+  const hi = Math.floor(nOf((b + ub) / (a - ua)) + 1e-9)
+  return hi >= lo ? [lo, hi] : undefined
+}
+
 /** Accumulates row evidence for one table; see the file comment. */
 export class CollectiveEvidence {
   private cand = ALL

@@ -10,6 +10,9 @@ export function runMeta(run: Run): Record<string, unknown> {
   if (run.program) m.program = run.program
   const r = run.ranks()
   if (r.n !== undefined) Object.assign(m, { ranks: r.n, ranksFrom: r.from })
+  const listed = run.ranksFromLines
+  if (listed !== undefined && listed !== r.n) m.ranksListed = listed
+  if (run.launch) m.launch = run.launch
   if (run.devices.length) {
     m.devices = run.devices
     m.hosts = [...new Set(run.devices.map((x) => x.host).filter((h) => h !== undefined))]

@@ -1,13 +1,15 @@
 /**
  * One nccl-tests run inside a text file (banner, devices, one table, footer): what it
- * says about itself, and the rows it turns into. Rows wait in `pending` only while the
- * collective or the rank count is still unknown (headerless log tails).
+ * says about itself, and the rows it turns into. Rows wait in `pending` while the
+ * collective or the rank count is still unknown (headerless log tails), and while the rank
+ * count rests on rank lines alone (the table's widest row may show the list was cut short).
  */
 import type { Diagnostic, Row } from '../model/index.ts'
 import type { CellPlace } from './_nccl-cell.ts'
 import { cellRow } from './_nccl-cell.ts'
 import type { RowEvidence } from './_nccl-collective.ts'
-import { CollectiveEvidence } from './_nccl-collective.ts'
+import { CollectiveEvidence, factorOf, factorRange } from './_nccl-collective.ts'
+import type { LaunchFacts } from './_nccl-command.ts'
 import type { Device } from './_nccl-meta.ts'
 import type { NamedFrom } from './_nccl-naming.ts'
 import type { Block, Layout, ParsedRow } from './_nccl-row.ts'
@@ -53,6 +55,11 @@ export class Run {
   maxDeviation: number | undefined
   wrongElements = 0
   lastLine: number
+  /** What the command line that started this run says (ranks, hosts, NCCL settings). */
+  launch: LaunchFacts | undefined
+  /** The out-of-place cells of the row with the largest algbw (the most precise busbw/algbw). */
+  private widest: { alg: string; bus: string } | undefined
+  private oldEra = false
   private evidence: CollectiveEvidence | undefined
   private pending: { row: ParsedRow; line: number }[] = []
   private ranksCache: number | undefined | null = null
@@ -99,13 +106,41 @@ export class Run {
     return ranks.size
   }
 
-  /** Ranks of the rows and where the number came from. */
+  /**
+   * Ranks of the rows and where the number came from. Rank lines can be cut short (authors trim
+   * long lists): a command line that launches more ranks than the one group listed wins, then a
+   * busbw/algbw factor that the listed count does not fit (see `factorRanks`).
+   */
   ranks(): { n: number | undefined; from: string | undefined } {
     const l = this.ranksFromLines
-    if (l !== undefined) return { n: l, from: 'rank-lines' }
+    const cmd = this.launch?.ranks
+    const oneGroup = new Set(this.devices.map((d) => d.group ?? 0)).size === 1
+    if (cmd !== undefined && l !== undefined && cmd > l && oneGroup) return { n: cmd, from: 'command-line' }
+    if (l !== undefined) {
+      const f = this.factorRanks(l)
+      return f ? { n: f.n, from: 'busbw/algbw' } : { n: l, from: 'rank-lines' }
+    }
     if (this.nranksInfo !== undefined) return { n: this.nranksInfo, from: 'nccl-info' }
+    if (cmd !== undefined) return { n: cmd, from: 'command-line' }
     const inf = this.evidence?.nInferred
     return inf !== undefined ? { n: inf, from: 'inferred' } : { n: undefined, from: undefined }
+  }
+
+  /**
+   * The rank count the widest row's busbw/algbw gives when the `listed` count does not fit it and
+   * it needs more ranks: the one n that fits, or the one power of two in the range that fits
+   * (the printed cells' two decimals cannot tell 1,000 from 1,024 ranks); undefined otherwise.
+   */
+  factorRanks(listed: number): { n: number; range: [number, number] } | undefined {
+    const w = this.widest
+    const coll = this.collective ?? this.evidence?.resolved
+    if (!w || coll === undefined || this.oldEra) return undefined
+    const range = factorRange(factorOf(coll), w.alg, w.bus)
+    if (!range || range[0] <= listed) return undefined
+    if (range[0] === range[1]) return { n: range[0], range }
+    const pow2: number[] = []
+    for (let p = 2; p <= Math.min(range[1], 1 << 24); p *= 2) if (p >= range[0]) pow2.push(p)
+    return pow2.length === 1 ? { n: pow2[0] as number, range } : undefined
   }
 
   /** Adds a parsed table row: emitted now when the collective and ranks are known, else held. */
@@ -115,6 +150,9 @@ export class Run {
     const b0 = row.blocks[0]
     const b1 = row.blocks[1]
     if (!b0) return
+    if (row.layout.wrongKind === 'deviation') this.oldEra = true
+    if (b0.algbw !== undefined && b0.busbw !== undefined && !(Number(b0.algbw) <= Number(this.widest?.alg ?? -1)))
+      this.widest = { alg: b0.algbw, bus: b0.busbw }
     const known = this.ranksFromLines ?? this.nranksInfo
     const ev = (this.evidence ??= new CollectiveEvidence(row.layout.wrongKind === 'deviation'))
     if (this.collective === undefined && ev.resolved === undefined) {
@@ -144,7 +182,11 @@ export class Run {
 
   private ready(): boolean {
     if (this.gaveUp) return true
-    return (this.collective ?? this.evidence?.resolved) !== undefined && this.ranks().n !== undefined
+    const r = this.ranks()
+    // Counted from rank lines the command line does not confirm: held to the end of the table,
+    // whose widest rows may show the list was cut short.
+    if (r.from === 'rank-lines' && this.launch?.ranks !== r.n) return false
+    return (this.collective ?? this.evidence?.resolved) !== undefined && r.n !== undefined
   }
 
   /** Emits held rows with what is known now; `giveUp` stops waiting for more evidence. */
@@ -242,6 +284,27 @@ export class Run {
           `those requests pool under 0 B`,
       )
     const r = this.ranks()
+    const listed = this.ranksFromLines
+    if (r.from === 'command-line' && listed !== undefined)
+      d(
+        this.startLine,
+        'info',
+        'ranks-from-command',
+        `the rank lines list ${listed} ranks, the command line launches ${r.n} (${this.launch?.ranksFrom}): ` +
+          `the list is cut short; ${r.n} ranks used`,
+      )
+    if (r.from === 'busbw/algbw' && listed !== undefined) {
+      const f = this.factorRanks(listed)
+      const [lo, hi] = f?.range ?? [0, 0]
+      d(
+        this.startLine,
+        'info',
+        'ranks-from-factor',
+        `the rank lines list ${listed} ranks, but busbw/algbw (${this.widest?.bus}/${this.widest?.alg}) needs ` +
+          `${lo === hi ? lo : `${lo}–${Number.isFinite(hi) ? hi : '∞'}`} ranks: the list is cut short; ${r.n} ranks used` +
+          `${lo === hi ? '' : ' (the one power of two in that range)'}`,
+      )
+    }
     if (this.emitted > 0 && r.from === 'inferred')
       d(this.startLine, 'info', 'ranks-inferred', `no rank lines: ${r.n} ranks inferred from busbw/algbw or size/count`)
     if (this.tableRows > 0 && !this.footer) {

@@ -8,6 +8,8 @@ import type { Diagnostic, Row } from '../model/index.ts'
 import { SIM_MARKER } from '../model/index.ts'
 import { GuardedLineParser } from './_matrix-common.ts'
 import { COLLECTIVES } from './_nccl-collective.ts'
+import type { LaunchFacts } from './_nccl-command.ts'
+import { launchFacts } from './_nccl-command.ts'
 import { detectNcclText } from './_nccl-detect.ts'
 import {
   classifyFailure,
@@ -43,6 +45,8 @@ class NcclTextParser extends GuardedLineParser implements CommentTarget {
   private readonly tok: string[] = []
   private readonly sink: RunSink
   private command: string | undefined
+  /** Launch facts of a command line seen before the run it starts. */
+  private launch: LaunchFacts | undefined
   private nranksInfo: number | undefined
   private naCells = 0
   private naFirst = 0
@@ -104,6 +108,8 @@ class NcclTextParser extends GuardedLineParser implements CommentTarget {
     if (this.command !== undefined) this.name(run, this.command, 'command', no)
     else if (this.preset) [run.collective, run.collectiveFrom] = [this.preset.name, this.preset.from]
     this.command = undefined
+    if (this.launch) run.launch = this.launch
+    this.launch = undefined
     if (this.nranksInfo !== undefined) run.nranksInfo = this.nranksInfo
     this.nranksInfo = undefined
     this.rowLayout = undefined
@@ -262,9 +268,13 @@ class NcclTextParser extends GuardedLineParser implements CommentTarget {
   }
 
   private commandLine(s: string): void {
+    const r = this.run
+    const f = launchFacts(s)
+    const facts = f && (f.ranks !== undefined || f.env) ? f : undefined
+    if (facts && r && !r.started && !r.launch) r.launch = facts
+    else if (facts) this.launch = facts
     const c = collectiveInText(s, COLLECTIVES)
     if (c === undefined) return
-    const r = this.run
     const assumed = r?.collectiveFrom === 'option' || r?.collectiveFrom === 'file-name'
     if (r && !r.started && (r.collective === undefined || assumed)) this.name(r, c, 'command', r.lastLine)
     else this.command = c

@@ -219,6 +219,7 @@ test('CRLF gives the same rows, through the importer line splitter and as raw li
     const raw: Row[] = []
     const lp2 = TEXT.open({ file: 'x.txt' }, (r) => raw.push(r))
     crlf.split('\n').forEach((l, i) => lp2.line(l, i + 1))
+    lp2.end()
     assert.deepEqual(raw, lf.rows, `${f} (raw CR)`)
   }
 })
