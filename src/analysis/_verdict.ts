@@ -15,7 +15,7 @@ import { judgeCollective } from './_transport.ts'
 import type { Band, CitedBand, Conflict, Evidence, Fit, Mechanism } from './_types.ts'
 import { bandRange, fmtPct, fmtRatio } from './_words.ts'
 import type { NcclModelKey } from './bands.ts'
-import { BANDS, BANDWIDTH_BANDS, inBand, LATENCY_BANDS, NCCL_MODEL, ncclModelBand } from './bands.ts'
+import { BAND_TOLERANCE, BANDS, BANDWIDTH_BANDS, inBand, LATENCY_BANDS, NCCL_MODEL, ncclModelBand } from './bands.ts'
 
 /** The fields of a fit the verdict is built from. */
 export type FitCore = Pick<
@@ -112,7 +112,9 @@ export function citedText(c: CitedBand): string {
     c.position === 'inside'
       ? 'within'
       : c.position === 'tolerance'
-        ? `${fmtPct(d)} from the edge of (within tolerance)`
+        ? Math.abs(d) <= BAND_TOLERANCE
+          ? `${fmtPct(d)} from the edge of (within tolerance)`
+          : `${fmtPct(d)} from the edge (its CI reaches) of`
         : d > 0
           ? `${fmtRatio(d + 1)}× the top of`
           : `${fmtRatio(1 / (d + 1))}× below`

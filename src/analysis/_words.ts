@@ -44,6 +44,8 @@ export function p2pPcieWords(linkClass: string | undefined): string {
 /** "1.9×", "26×" (ratios ≥ 10 without decimals). */
 export const fmtRatio = (r: number): string => (r >= 10 ? r.toFixed(0) : r.toFixed(1))
 
-/** "+4 %", "−3 %". */
-export const fmtPct = (d: number): string =>
-  `${d >= 0 ? '+' : '−'}${Math.abs(d * 100).toFixed(Math.abs(d) < 0.01 ? 2 : Math.abs(d) < 0.1 ? 1 : 0)} %`
+/** "+4 %", "−3 %"; a nonzero distance never prints as 0 ("−<0.01 %"). */
+export const fmtPct = (d: number): string => {
+  const t = Math.abs(d * 100).toFixed(Math.abs(d) < 0.01 ? 2 : Math.abs(d) < 0.1 ? 1 : 0)
+  return `${d >= 0 ? '+' : '−'}${d !== 0 && Number(t) === 0 ? '<0.01' : t} %`
+}

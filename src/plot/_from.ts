@@ -4,7 +4,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite'
 import type { Analysis, Band, Comparison, Fit, Series } from '../analysis/index.ts'
-import { bandById, buildSeries } from '../analysis/index.ts'
+import { BAND_TOLERANCE, bandById, buildSeries, inBand } from '../analysis/index.ts'
 import type { Row } from '../model/index.ts'
 import { medianOf, sortSample, summarize } from '../stats/index.ts'
 import type { ChartContext } from './_common.ts'
@@ -101,18 +101,24 @@ export function latencyCharts(rows: Iterable<Row>, analysis: Analysis, ctx: Char
       }
       floors.push({ series, alpha: med(c.alphas) })
     }
-    const ids = [...new Set(fits.flatMap((f) => f.bands))].slice(0, 5)
+    // Only bands a drawn floor lies in (± BAND_TOLERANCE); a band given at stated sizes is held
+    // against the fitted times there, as its verdicts did.
+    const ids = [...new Set(fits.flatMap((f) => f.bands))]
     const bands = ids
       .map(bandById)
-      .filter((b): b is Band => b !== undefined)
+      .filter((b): b is Band => b !== undefined && (b.sizes !== undefined || floors.some((r) => inBand(b, r.alpha))))
+      .slice(0, 5)
       .map(shade)
     const what = `${bench}${p2p ? ` p2p=${p2p}` : ''}${copy ? ` ${copy}` : ''}`
     const name = `latency-${what.replace(/[^\w]+/g, '-').replace(/-+$/, '')}`
     const caption =
       `Median time per size across the ${unit}s of each ` +
       `${unit === 'pair' ? 'link class' : 'grouping'} (line), the lowest to highest ` +
-      `${unit} median (shaded), each floor α (dotted, labelled) and the published expectation bands the ` +
-      `floors fall in (shaded or, for a single published value, a dashed rule).`
+      `${unit} median (shaded), each floor α (dotted, labelled)` +
+      (bands.length
+        ? ` and the published expectation bands a drawn floor lies in, ± ${BAND_TOLERANCE * 100} % ` +
+          '(shaded or, for a single published value, a dashed rule).'
+        : '; no published expectation band holds these floors.')
     out.push({
       name,
       kind: 'latency',

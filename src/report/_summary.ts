@@ -5,11 +5,16 @@
  * grouping and by how much, and what changed against the baseline.
  */
 import type { Analysis, CitedBand, Comparison, Fit, LinkClassSummary } from '../analysis/index.ts'
+import { BAND_TOLERANCE, bandById, bandDistance, positionOf } from '../analysis/index.ts'
 import type { DiffCell, DiffResult } from '../diff/index.ts'
 import { changeText } from '../diff/index.ts'
 import { formatBytes, formatSeconds, formatValue } from '../units/index.ts'
 
-const pct = (x: number): string => `${x > 0 ? '+' : ''}${(x * 100).toFixed(Math.abs(x) < 0.1 ? 1 : 0)}%`
+/** A signed distance: "+4.2%", "−11%"; a nonzero one never prints as 0. */
+const pct = (x: number): string => {
+  const t = (Math.abs(x) * 100).toFixed(Math.abs(x) < 0.1 ? 1 : 0)
+  return `${x > 0 ? '+' : x < 0 ? '−' : ''}${x !== 0 && Number(t) === 0 ? '<0.1' : t}%`
+}
 
 /** The most common of some values, first seen on a tie. */
 function mostCommon<T>(values: readonly T[], key: (v: T) => string): T | undefined {
@@ -20,12 +25,22 @@ function mostCommon<T>(values: readonly T[], key: (v: T) => string): T | undefin
   return best
 }
 
+/** The position of a stated value against a band, from the number itself (± BAND_TOLERANCE of an edge). */
+function placeOf(c: CitedBand, value: number | undefined): Pick<CitedBand, 'distance' | 'position'> {
+  const b = c.compared === 'floor α' && value !== undefined ? bandById(c.id) : undefined
+  if (!b) return c
+  const distance = bandDistance(b, value as number)
+  return { distance, position: positionOf(distance) }
+}
+
 /**
  * Why the floors of some fits are what they are, from the analysis (issue 12's verdicts): the
- * mechanism, the strongest fact it rests on, the published band the floor falls in (or the
- * nearest one and how far), and any conflicting evidence.
+ * mechanism, the strongest fact it rests on, the published band the stated floor `value` falls
+ * in (or the nearest one and its signed distance), and any conflicting evidence. The band's
+ * position is that of `value` (the number the sentence states), not of some other fit's floor;
+ * a band compared at fitted times (not the floor) keeps the position of the fit nearest `value`.
  */
-export function why(fits: readonly Fit[]): string {
+export function why(fits: readonly Fit[], value?: number): string {
   const m = mostCommon(
     fits.map((f) => f.mechanism),
     (x) => x.text,
@@ -33,7 +48,10 @@ export function why(fits: readonly Fit[]): string {
   if (!m) return 'mechanism not determined'
   const same = fits.filter((f) => f.mechanism.text === m.text)
   const ev = [...(same[0]?.evidence ?? [])].sort((x, y) => x.strength - y.strength)[0]
-  const cited = same.flatMap((f) => f.cited)
+  // The fit whose floor is the stated value (or nearest it) speaks for bands not compared at the floor.
+  const byNear =
+    value === undefined ? same : [...same].sort((x, y) => Math.abs(x.alpha - value) - Math.abs(y.alpha - value))
+  const cited = byNear.flatMap((f) => f.cited).map((c) => ({ ...c, ...placeOf(c, value) }))
   const inBand = mostCommon(
     cited.filter((c) => c.role === 'match' && c.position !== 'outside'),
     (c) => c.id,
@@ -43,11 +61,16 @@ export function why(fits: readonly Fit[]): string {
     (c) => c.id,
   )
   const what = (c: CitedBand): string => (c.compared === 'floor α' ? '' : `, compared at its ${c.compared}`)
-  const band = inBand
-    ? `; within the published band ${inBand.label} (${inBand.range}${what(inBand)})`
-    : nearest
-      ? `; outside the published bands (nearest: ${nearest.label}, ${nearest.range}, ${pct(nearest.distance)})`
-      : ''
+  const other = (c: CitedBand): string => (c.differs ? `; differs: ${c.differs.join(', ')}` : '')
+  const c = inBand ?? nearest
+  const band = !c
+    ? ''
+    : c.position === 'inside'
+      ? `; within the published band ${c.label} (${c.range}${what(c)}${other(c)})`
+      : c.position === 'tolerance'
+        ? `; ${pct(c.distance)} from the edge of the published band ${c.label} (${c.range}${what(c)}${other(c)}), ` +
+          `within its ±${BAND_TOLERANCE * 100} % tolerance`
+        : `; outside the published bands (nearest: ${c.label}, ${c.range}, ${pct(c.distance)}${what(c)}${other(c)})`
   const conflict = same.flatMap((f) => f.conflicts)[0]
   return `${m.text}${ev ? ` (evidence: ${ev.fact})` : ''}${band}${conflict ? `; but ${conflict.text}` : ''}`
 }
@@ -73,7 +96,7 @@ function floorLines(a: Analysis): string[] {
       (c) =>
         `Small copies between GPUs cost ${formatSeconds(c.medianAlpha)} each (` +
         `${c.linkClass} pairs, median floor α of ${c.pairs} pairs, range ` +
-        `${formatSeconds(c.minAlpha)} – ${formatSeconds(c.maxAlpha)}): ${why(fitsOf(a, c))}.`,
+        `${formatSeconds(c.minAlpha)} – ${formatSeconds(c.maxAlpha)}): ${why(fitsOf(a, c), c.medianAlpha)}.`,
     )
 }
 
@@ -84,7 +107,9 @@ function collectiveLines(a: Analysis): string[] {
   const top = [...groups].sort((x, y) => ranks(y) - ranks(x) || x.bench.localeCompare(y.bench))[0]
   if (!top) return []
   const same = groups.filter((f) => f.bench === top.bench && ranks(f) === ranks(top))
-  return [`${top.bench} on ${ranks(top)} GPUs starts at ${formatSeconds(top.alpha)} (floor α): ${why(same)}.`]
+  return [
+    `${top.bench} on ${ranks(top)} GPUs starts at ${formatSeconds(top.alpha)} (floor α): ${why(same, top.alpha)}.`,
+  ]
 }
 
 /** The best grouping of each compared collective at its smallest and largest size. */
