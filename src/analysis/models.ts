@@ -20,6 +20,18 @@ export const MODEL_PRESETS: Readonly<Record<string, ModelPreset>> = {
       '2 all-reduces per layer per forward pass: Megatron-style TP (Shoeybi et al., arXiv:1909.08053); ' +
       'batch 64: the 64 concurrent requests of the bare-metal SGLang TP8 run (rtx6kpro models/glm5.md)',
   },
+  'kimi-k2.5': {
+    id: 'kimi-k2.5',
+    name: 'Kimi K2.5',
+    layers: 61,
+    hidden: 7168,
+    dtypeBytes: 2,
+    batch: 1,
+    allreducesPerLayer: 2,
+    source:
+      'layers 61 and hidden 7168: Kimi K2 report (arXiv:2507.20534); bf16 activations; 2 all-reduces per layer ' +
+      '(Megatron-style TP); batch 1: the single-batch decode runs of rtx6kpro models/kimi-k25.md',
+  },
 }
 
 /** Overrides of a preset's fields. */

@@ -1,0 +1,61 @@
+/**
+ * Interconnects for the step model: collective times from an α–β line (published numbers), and
+ * the custom one-shot all-reduce that serving engines run over P2P in place of NCCL for small
+ * messages (SGLang's PCIe one-shot all-reduce: every GPU writes its data to every peer, one
+ * system-scope barrier, a local reduction; rtx6kpro optimization/pcie-oneshot-allreduce.md,
+ * source github.com/lukealonso/sglang commit d39236a; vLLM's custom all-reduce is the same idea
+ * over NVLink).
+ */
+import type { Interconnect, Timed } from './_step.ts'
+
+const US = 1e-6
+const KIB = 1024
+
+/** An α–β collective model: time = α + bus factor × bytes / busbw (ring factors of nccl-tests). */
+export interface LineNet {
+  /** Small-message all-reduce time (seconds). */
+  alpha: number
+  /** Bus bandwidth (bytes/second). */
+  busbw: number
+  /** A pipeline send/recv: p2p latency and bandwidth. */
+  p2pAlpha: number
+  p2pBw: number
+  from: string
+}
+
+/** Collectives on an α–β line. */
+export function lineNet(l: LineNet): Interconnect {
+  const at = (factor: number, bytes: number): Timed => ({ t: l.alpha + (factor * bytes) / l.busbw, from: l.from })
+  return {
+    allReduce: (bytes, n) => at((2 * (n - 1)) / n, bytes),
+    gather: (bytes, n) => at((n - 1) / n, bytes),
+    sendRecv: (bytes) => ({ t: l.p2pAlpha + bytes / l.p2pBw, from: 'p2p α + bytes/β' }),
+  }
+}
+
+/**
+ * The one-shot kernel's published sweep on 4 × RTX PRO 6000 (TP4): 6.1 µs at 1 KB, 51.0 µs at
+ * 512 KB, NCCL faster from 1 MB (the engine's auto-crossover). Fitted: a fixed 6.1 µs, and each
+ * GPU pushing (n−1) × bytes at 0.634 of the measured pair bandwidth (3 × 511 KB in 44.9 µs is
+ * 35.0 GB/s against 55.2 GB/s measured P2P).
+ */
+export const ONE_SHOT = {
+  fixed: 6.1 * US,
+  bwFraction: 35.0 / 55.2,
+  maxBytes: 512 * KIB,
+  source:
+    'one-shot all-reduce over P2P, fitted to rtx6kpro optimization/pcie-oneshot-allreduce.md (4 GPUs, 1 KB–512 KB)',
+}
+
+/** The engine's custom all-reduce where it is faster (≤ 512 KiB), NCCL elsewhere; other collectives stay NCCL. */
+export function withOneShot(nccl: Interconnect, p2pBw: number): Interconnect {
+  return {
+    ...nccl,
+    allReduce: (bytes, n) => {
+      const base = nccl.allReduce(bytes, n)
+      if (bytes > ONE_SHOT.maxBytes) return base
+      const t = ONE_SHOT.fixed + ((n - 1) * bytes) / (ONE_SHOT.bwFraction * p2pBw)
+      return t < base.t ? { t, from: `${ONE_SHOT.source}, at ${(p2pBw / 1e9).toFixed(1)} GB/s P2P` } : base
+    },
+  }
+}

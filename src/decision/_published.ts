@@ -1,0 +1,169 @@
+/**
+ * Published serving measurements the step model is checked against, with the collective
+ * numbers each rests on (all from docs/REFERENCE.md, each with its source there). Two rows
+ * calibrate the model's two free constants (_calibrate.ts); the others validate it.
+ */
+import type { LineNet } from './_interconnect.ts'
+import type { Plan } from './_step.ts'
+
+const US = 1e-6
+const GBS = 1e9
+
+/** Published collective numbers for 8 × RTX PRO 6000 on dual EPYC, by transport. */
+export const PUBLISHED_NETS: Readonly<Record<string, LineNet>> = {
+  'p2p-ll': {
+    alpha: 25.15 * US,
+    busbw: 37.6 * GBS,
+    p2pAlpha: 0.44 * US,
+    p2pBw: 55 * GBS,
+    from: 'NCCL over P2P, LL: 24.1–26.2 µs small (ar-rtxpro6000-p2p-ll-8gpu), 37.6 GB/s busbw with 8 channels (busbw-ar-rtxpro6000-8gpu-8ch)',
+  },
+  shm: {
+    alpha: 48 * US,
+    busbw: 22.2 * GBS,
+    p2pAlpha: 14 * US,
+    p2pBw: 22.2 * GBS,
+    from: 'NCCL over SHM, default protocol: ~48 µs at 32–64 KB (ar-rtxpro6000-default-8gpu), 22.2 GB/s busbw (busbw-ar-rtxpro6000-8gpu-default)',
+  },
+  'vm-staged': {
+    alpha: 14 * 13.7 * US,
+    busbw: 22.2 * GBS,
+    p2pAlpha: 13.7 * US,
+    p2pBw: 22.2 * GBS,
+    from: 'ESTIMATE, not a measurement: a ring of 2(n−1) = 14 host-staged steps at the VM’s 13.7 µs copy floor; 22.2 GB/s busbw as on bare metal',
+  },
+}
+
+/** One published serving measurement. */
+export interface PublishedRow {
+  id: string
+  model: string
+  gpu: string
+  machine: string
+  engine: string
+  /** The all-reduce the engine ran: NCCL, or its custom one-shot kernel over P2P. */
+  allReduce: 'nccl' | 'one-shot'
+  net: keyof typeof PUBLISHED_NETS
+  plan: Plan
+  measured: number
+  role: 'calibration' | 'validation'
+  source: string
+  /** Why the model is not expected to match within ±35 %, where it is not. */
+  caveat?: string
+}
+
+const tp8 = (batch: number, dcp = 1): Plan => ({ tp: 8, pp: 1, schedule: 'back-to-back', batch, context: 1000, dcp })
+const GLM = 'rtx6kpro models/glm5.md, "Decode throughput — MTP OFF", cutlass, ctx 0'
+const KIMI = 'rtx6kpro models/kimi-k25.md, "Single-batch decode speed", 0K context'
+const BARE = '8 × RTX PRO 6000, bare metal, dual EPYC (PCIe Gen5, P2P on)'
+
+/** The published rows, in table order. */
+export const PUBLISHED_ROWS: readonly PublishedRow[] = [
+  {
+    id: 'glm5-c1',
+    model: 'glm-5',
+    gpu: 'rtx-pro-6000',
+    machine: BARE,
+    engine: 'SGLang TP8, NCCL_P2P_LEVEL=SYS, custom all-reduce off',
+    allReduce: 'nccl',
+    net: 'p2p-ll',
+    plan: tp8(1),
+    measured: 50.4,
+    role: 'calibration',
+    source: `${GLM}, concurrency 1`,
+  },
+  {
+    id: 'glm5-c8',
+    model: 'glm-5',
+    gpu: 'rtx-pro-6000',
+    machine: BARE,
+    engine: 'SGLang TP8, NCCL_P2P_LEVEL=SYS, custom all-reduce off',
+    allReduce: 'nccl',
+    net: 'p2p-ll',
+    plan: tp8(8),
+    measured: 276.9,
+    role: 'validation',
+    source: `${GLM}, concurrency 8`,
+  },
+  {
+    id: 'glm5-c32',
+    model: 'glm-5',
+    gpu: 'rtx-pro-6000',
+    machine: BARE,
+    engine: 'SGLang TP8, NCCL_P2P_LEVEL=SYS, custom all-reduce off',
+    allReduce: 'nccl',
+    net: 'p2p-ll',
+    plan: tp8(32),
+    measured: 659.7,
+    role: 'validation',
+    source: `${GLM}, concurrency 32`,
+  },
+  {
+    id: 'glm5-c64',
+    model: 'glm-5',
+    gpu: 'rtx-pro-6000',
+    machine: BARE,
+    engine: 'SGLang TP8, NCCL_P2P_LEVEL=SYS, custom all-reduce off',
+    allReduce: 'nccl',
+    net: 'p2p-ll',
+    plan: tp8(64),
+    measured: 1010.6,
+    role: 'calibration',
+    source: `${GLM}, concurrency 64`,
+  },
+  {
+    id: 'kimi-p2p',
+    model: 'kimi-k2.5',
+    gpu: 'rtx-pro-6000',
+    machine: BARE,
+    engine: 'vLLM TP8 DCP8, fp8 KV, NCCL graph file (LL)',
+    allReduce: 'nccl',
+    net: 'p2p-ll',
+    plan: tp8(1, 8),
+    measured: 65,
+    role: 'validation',
+    source: `${KIMI}, Festr Turin, P2P`,
+  },
+  {
+    id: 'kimi-nop2p',
+    model: 'kimi-k2.5',
+    gpu: 'rtx-pro-6000',
+    machine: '8 × RTX PRO 6000, bare metal, dual EPYC Turin, NCCL_P2P_DISABLE=1',
+    engine: 'vLLM TP8 DCP8, fp8 KV, P2P disabled + channels',
+    allReduce: 'nccl',
+    net: 'shm',
+    plan: tp8(1, 8),
+    measured: 44,
+    role: 'validation',
+    source: `${KIMI}, Festr Turin, no P2P`,
+  },
+  {
+    id: 'kimi-fa2',
+    model: 'kimi-k2.5',
+    gpu: 'rtx-pro-6000',
+    machine: BARE,
+    engine: 'vLLM TP8, bf16 KV, FlashInfer FA2, DCP 1',
+    allReduce: 'nccl',
+    net: 'p2p-ll',
+    plan: tp8(1),
+    measured: 90,
+    role: 'validation',
+    source: `${KIMI}, Festr Turin, BF16 KV FA2 DCP=1 (bf16 KV: the model's fp8 KV bytes understate it; small at this context)`,
+  },
+  {
+    id: 'glm5-vm-c64',
+    model: 'glm-5',
+    gpu: 'rtx-pro-6000',
+    machine: '8 × RTX PRO 6000 in a Proxmox VM, P2P off (the case behind gpucomm)',
+    engine: 'SGLang TP8',
+    allReduce: 'nccl',
+    net: 'vm-staged',
+    plan: tp8(64),
+    measured: 485,
+    role: 'validation',
+    source:
+      'the case behind gpucomm: SGLang TP8 in the VM, ~485 tok/s (docs/REFERENCE.md, decode-step model); batch 64 assumed',
+    caveat:
+      'the VM’s all-reduce at this payload is not published: the row rests on an estimate (a ring of host-staged copies), and the VM may lose memory or launch speed too',
+  },
+]
