@@ -19,6 +19,17 @@ export const compareCommand = defineCommand({
       .option('dtype-bytes', { type: 'number', describe: 'override the preset: bytes per activation element' })
       .option('batch', { type: 'number', describe: 'override the preset: concurrent sequences (tokens per step)' })
       .option('allreduces-per-layer', { type: 'number', describe: 'override the preset: all-reduces per layer' })
+      .option('observed-tps', {
+        type: 'number',
+        describe:
+          'tokens/s observed in serving at --batch: how much of the step is communication, what each option can gain',
+      })
+      .option('context', { type: 'number', describe: 'decision model: tokens of context per sequence (default 1000)' })
+      .option('dcp', { type: 'number', describe: 'decision model: decode context parallel size (default 1)' })
+      .option('gpu', {
+        type: 'string',
+        describe: 'decision model: GPU when the set does not name it (rtx-pro-6000, h100-sxm, …)',
+      })
       .option('pool', {
         type: 'boolean',
         default: false,
@@ -35,7 +46,11 @@ export const compareCommand = defineCommand({
         default: false,
         describe: 'print the Comparison object as JSON (= --format json)',
       })
-      .example('gpucomm compare results/box1 --by grouping --model glm-5', 'TP8 vs TP4 and the GLM-5 decode step'),
+      .example('gpucomm compare results/box1 --by grouping --model glm-5', 'TP8 vs TP4 and the GLM-5 decode step')
+      .example(
+        'gpucomm compare results/vm --model glm-5 --batch 64 --observed-tps 485',
+        'the options ranked, and how much of the observed step is communication',
+      ),
   run: async (args, io) => {
     const { compare, comparisonCsv, comparisonMarkdown, renderComparison, resolveModel, MODEL_PRESETS } = await import(
       '../../analysis/index.ts'
@@ -56,12 +71,62 @@ export const compareCommand = defineCommand({
     const model = wantModel ? resolveModel(id, overrides) : undefined
     if (wantModel && !model)
       throw badInput(`--model ${id}: no such preset (known: ${Object.keys(MODEL_PRESETS).join(', ')})`)
-    const c = await compare(args.dir as string, { by: args.by as string, model, pool: args.pool as boolean })
+    for (const k of ['observedTps', 'context', 'dcp'] as const) {
+      const v = args[k] as number | undefined
+      if (v !== undefined && !(Number.isFinite(v) && v > 0))
+        throw badInput(`--${k === 'observedTps' ? 'observed-tps' : k}: expected a positive number, got ${String(v)}`)
+    }
+    const { loadSamples } = await import('../../resultset/index.ts')
+    const set = await loadSamples(args.dir as string)
+    const c = await compare(set, { by: args.by as string, model, pool: args.pool as boolean })
+    const d = model ? await decisionFor(set, model.id, model.batch, args) : undefined
     const format = args.json ? 'json' : (args.format as 'text' | 'md' | 'csv' | 'json')
-    if (format === 'json') io.stdout(`${JSON.stringify(c, null, 2)}\n`)
+    if (format === 'json') io.stdout(`${JSON.stringify(d ? { ...c, ...d } : c, null, 2)}\n`)
     else if (format === 'md') io.stdout(comparisonMarkdown(c))
     else if (format === 'csv') io.stdout(comparisonCsv(c))
-    else io.stdout(renderComparison(c))
+    else {
+      const { renderDecision } = await import('../../decision/index.ts')
+      const tail = d?.decision
+        ? `\n${renderDecision(d.decision)}`
+        : d?.decisionNote
+          ? `\nDecision: ${d.decisionNote}\n`
+          : ''
+      io.stdout(renderComparison(c) + tail)
+    }
     return 0
   },
 })
+
+/**
+ * The decision model for a set, when the model has a step preset (undefined otherwise); a note
+ * instead of it when the set names no GPU the table knows and --gpu is absent.
+ */
+async function decisionFor(
+  set: import('../../resultset/index.ts').ReadSet,
+  id: string,
+  batch: number,
+  args: Record<string, unknown>,
+): Promise<{ decision?: import('../../decision/index.ts').Decision; decisionNote?: string } | undefined> {
+  const { decide, gpuById, GPUS, stepModelById } = await import('../../decision/index.ts')
+  const { loadTopology } = await import('../../analysis/index.ts')
+  const { badInput } = await import('../../errors/index.ts')
+  const m = stepModelById(id)
+  if (!m) return undefined
+  const gpu = args.gpu as string | undefined
+  if (gpu !== undefined && !gpuById(gpu))
+    throw badInput(`--gpu ${gpu}: not in the table (known: ${GPUS.map((g) => g.id).join(', ')})`)
+  try {
+    const decision = decide(set, {
+      model: m,
+      batch,
+      context: args.context as number | undefined,
+      dcp: args.dcp as number | undefined,
+      gpu,
+      observedTps: args.observedTps as number | undefined,
+      topology: (await loadTopology(set.dir, set.manifest)).view,
+    })
+    return { decision }
+  } catch (e) {
+    return { decisionNote: `${(e as Error).message}; name the GPU with --gpu (${GPUS.map((g) => g.id).join(', ')})` }
+  }
+}

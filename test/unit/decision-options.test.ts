@@ -1,0 +1,97 @@
+/**
+ * The decision on SIMULATED sets: the options table for the seed VM (its P2P option rests on
+ * published numbers, said so), GLM-5 at batch 64 on bare metal within ±35 % of the published
+ * 1,010 tok/s, TP4×PP2 reading twice the weights, and the Amdahl split of an observed rate.
+ */
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { loadTopology } from '../../src/analysis/index.ts'
+import type { StepModel } from '../../src/decision/index.ts'
+import { decide, renderDecision, stepModelById } from '../../src/decision/index.ts'
+import { loadSamples } from '../../src/resultset/index.ts'
+import { cli } from '../helpers.ts'
+import { simSet } from '../simset.ts'
+
+const GLM5 = stepModelById('glm-5') as StepModel
+const groups = [
+  [0, 1, 2, 3, 4, 5, 6, 7],
+  [0, 1, 2, 3],
+]
+const load = async (preset: string) => {
+  const set = await loadSamples(await simSet({ preset, seed: 7, groups, trials: 3 }))
+  return { set, topology: (await loadTopology(set.dir, set.manifest)).view }
+}
+/** The seed-VM set, built once for the tests that read it. */
+const vm = load('seed-vm')
+
+test('bare metal: GLM-5 at batch 64 within ±35 % of the published 1,010.6 tok/s; TP4×PP2 below TP8', async () => {
+  const { set, topology } = await load('baremetal-turin')
+  const d = decide(set, { model: GLM5, batch: 64, topology })
+  assert.equal(d.gpu.id, 'rtx-pro-6000')
+  const asMeasured = d.options.find((o) => o.name.startsWith('as measured'))?.prediction
+  assert.ok(asMeasured)
+  const r = asMeasured.tokPerSec / 1010.6
+  assert.ok(Math.abs(r - 1) <= 0.35, `ratio ${r}`)
+  const btb = d.options.find((o) => o.name.endsWith('back to back'))?.prediction
+  assert.ok(btb)
+  const w = (p: typeof btb) => p.terms.find((t) => t.name === 'weights')?.seconds as number
+  assert.ok(Math.abs(w(btb) / w(asMeasured) - 2) < 1e-9, 'TP4×PP2 reads twice the weights per GPU per step')
+  assert.ok(btb.tokPerSec < asMeasured.tokPerSec)
+  // P2P works here: the P2P option rests on this set's pairs.
+  const p2p = d.options.find((o) => o.name.startsWith('P2P'))
+  assert.match(p2p?.restsOn ?? '', /P2P pairs of this set/)
+})
+
+test('seed VM: the options table, the P2P option from published numbers, and the Amdahl split', async () => {
+  const { set, topology } = await vm
+  const d = decide(set, { model: GLM5, batch: 64, topology, observedTps: 485 })
+  const text = renderDecision(d)
+  assert.match(text, /^SIMULATED set: the step as measured:/m)
+  for (const name of ['as measured (TP8, NCCL)', 'TP4×PP2, back to back', 'TP4×PP2, pipelined', 'P2P for the engine'])
+    assert.ok(text.includes(name), `options table lacks ${name}`)
+  const p2p = d.options.find((o) => o.name.startsWith('P2P'))
+  assert.match(p2p?.restsOn ?? '', /^published numbers, not this set/)
+  assert.equal(p2p?.interval, null)
+  const base = d.options.find((o) => o.name.startsWith('as measured'))?.prediction
+  assert.ok(base && d.observed)
+  const step = 64 / 485
+  assert.ok(Math.abs(d.observed.step - step) < 1e-12)
+  assert.ok(Math.abs(d.observed.commShare - base.comm / step) < 1e-12)
+  assert.ok(Math.abs(d.observed.commFree - 485 / (1 - base.comm / step)) < 1e-9)
+  // Options are ranked best first.
+  const tps = d.options.map((o) => o.prediction?.tokPerSec ?? -1)
+  assert.deepEqual(
+    tps,
+    [...tps].sort((a, b) => b - a),
+  )
+  // In the VM (host-staged collectives) P2P is the option with the most to gain.
+  assert.equal(d.options[0]?.name.startsWith('P2P'), true)
+})
+
+test('--gpu names the GPU whose memory the step reads', async () => {
+  const { set, topology } = await vm
+  const d = decide(set, { model: GLM5, batch: 1, gpu: 'h100-sxm', topology })
+  assert.equal(d.gpu.id, 'h100-sxm')
+  assert.equal(d.gpuFrom, '--gpu')
+})
+
+test('CLI: compare --model prints the decision after the comparison; bad decision flags are exit 2, one line', async () => {
+  const { set } = await vm
+  const r = await cli(['compare', set.dir, '--model', 'glm-5', '--observed-tps', '485'])
+  assert.equal(r.code, 0, r.stderr)
+  const at = r.stdout.indexOf('Decision: GLM-5 (NVFP4) on RTX PRO 6000 Blackwell')
+  assert.ok(at > r.stdout.indexOf('Decode model: GLM-5'), 'the decision follows the comparison')
+  assert.match(r.stdout, /^Observed 485 tok\/s at batch 64: a 132\.0 ms step/m)
+  const j = JSON.parse((await cli(['compare', set.dir, '--model', 'glm-5', '--json'])).stdout)
+  assert.equal(j.decision.options.length, 4)
+  for (const args of [
+    ['--gpu', 'tpu-v9'],
+    ['--observed-tps', '0'],
+    ['--dcp', '-1'],
+    ['--context', 'x'],
+  ]) {
+    const bad = await cli(['compare', set.dir, '--model', 'glm-5', ...args])
+    assert.equal(bad.code, 2, `${args.join(' ')}: ${bad.stderr}`)
+    assert.equal(bad.stderr.trim().split('\n').length, 1, bad.stderr)
+  }
+})
