@@ -4,6 +4,8 @@
  * set only), and format the result as text, Markdown, CSV or JSON.
  */
 export { diffSets, regressions, relDelta } from './_diff.ts'
+export type { DigestClasses, DigestGroup, DigestOptions, LinkClassOf } from './_digest.ts'
+export { answerSizes, diffAnswer, diffAnswerText, digestGroups } from './_digest.ts'
 export type { Field } from './_fields.ts'
 export { FIELD_NAMES, fieldOf } from './_fields.ts'
 export type { DiffFormat } from './_format.ts'

@@ -128,8 +128,17 @@ test('real fixtures of one system (DGX-2, nccl-tests): a sane table', async () =
     assert.ok(c.key.startsWith('bench=nccl.all_reduce '))
   }
   assert.ok(j.cells.some((c) => c.metric === 'time') && j.cells.some((c) => c.metric === 'busbw'))
-  const t = await cli(['diff', one, two])
+  const t = await cli(['diff', one, two, '--all'])
   assert.equal(t.code, 0)
+  // The answer first: one run against itself, one trial a side: nothing can be tested.
+  assert.match(
+    t.stdout,
+    /^What changed from A \(.*real1\) to B \(.*real2\)\?\n {2}No significant change; the largest difference: /,
+  )
+  assert.match(
+    t.stdout,
+    /^ {2}Of 62 tested cells 0 are better in B, 0 worse, 0 without a significant change, 62 with too few trials/m,
+  )
   assert.match(
     t.stdout,
     /^nccl\.all_reduce time \(ranks=12 timer=cpu dtype=float redop=sum\)\nsize\s+placement\s+A\s+B\s+delta\s+p$/m,

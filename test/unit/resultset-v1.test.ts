@@ -37,7 +37,7 @@ test('schema 1: analyze prints what it printed before (text, and --json byte for
 test('schema 1: diff and export print what they printed before; reading leaves the set as it was', async () => {
   const dir = copy()
   const a = join(dir, 'generated-seed-vm-17')
-  const d = await cli(['diff', a, join(dir, 'generated-seed-vm-18'), '--allow-sim'])
+  const d = await cli(['diff', a, join(dir, 'generated-seed-vm-18'), '--allow-sim', '--all'])
   assert.equal(d.code, 0, d.stderr)
   assert.equal(d.stdout, expected('diff.txt', dir))
   const e = await cli(['export', a])

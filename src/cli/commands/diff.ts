@@ -59,6 +59,11 @@ export const diffCommand = defineCommand({
         array: true,
         describe: 'pool cells that differ only in these keys (e.g. pair: one cell per size over all pairs)',
       })
+      .option('all', {
+        type: 'boolean',
+        default: false,
+        describe: 'after the answer and the grouped cells, print every cell (text and md)',
+      })
       .option('allow-sim', {
         type: 'boolean',
         default: false,
@@ -72,9 +77,8 @@ export const diffCommand = defineCommand({
       .example('gpucomm diff base head --fail-on-regression 5', 'a CI gate: exit 1 on a significant slowdown over 5%'),
   run: async (args, io) => {
     const { loadSamples } = await import('../../resultset/index.ts')
-    const { diffSets, formatDiff, parseFields, parseFilter, projectSet, regressions, signedPct } = await import(
-      '../../diff/index.ts'
-    )
+    const { diffAnswerText, diffSets, formatDiff, parseFields, parseFilter, projectSet, regressions, signedPct } =
+      await import('../../diff/index.ts')
     const { badInput } = await import('../../errors/index.ts')
     const pct = args['fail-on-regression'] as number | undefined
     if (pct !== undefined && !(pct >= 0))
@@ -91,11 +95,20 @@ export const diffCommand = defineCommand({
     }
     const table = { row: parseFields('--row', list('row')), col: parseFields('--col', list('col')) }
     // Rows replayed from 12 bytes each (loadSamples): memory holds the cells' values, not the rows.
-    const a = projectSet(await loadSamples(args.a as string), set)
-    const b = projectSet(await loadSamples(args.b as string), set)
+    const rawA = await loadSamples(args.a as string)
+    const rawB = await loadSamples(args.b as string)
+    const a = projectSet(rawA, set)
+    const b = projectSet(rawB, set)
     const opts = { alpha: args.alpha as number, allowSim: args['allow-sim'] as boolean, metrics }
     const result = diffSets(a, b, opts)
-    io.stdout(formatDiff(result, args.format as 'text' | 'md' | 'csv' | 'json', table))
+    if (args.format === 'text') {
+      // Pairs grouped by link class where each set's topology capture names it.
+      const { loadTopology } = await import('../../analysis/index.ts')
+      const viewA = (await loadTopology(args.a as string, rawA.manifest)).view
+      const viewB = (await loadTopology(args.b as string, rawB.manifest)).view
+      const classes = { a: viewA?.linkClass, b: viewB?.linkClass }
+      io.stdout(diffAnswerText(result, table, { classes, all: args.all as boolean }))
+    } else io.stdout(formatDiff(result, args.format as 'text' | 'md' | 'csv' | 'json', table))
     if (pct === undefined) return 0
     const correction = args.fdr === false ? 'none' : 'bh'
     const bad = regressions(result, pct, correction)
