@@ -132,6 +132,30 @@ test('three links are the fewest judged', () => {
   assert.deepEqual(intermittentNodes([link(['a', 'b'], 10), link(['a', 'c'], 10)]), [])
 })
 
+test("the fleet's spread is the median of the other nodes' spreads, not the node's own", () => {
+  // a flaps (10 of 30 cells slow on each link); b–d and c–d alternate 0.9 and 1.1. Spreads
+  // (IQR/median of a node's cells): b 0.1, c 0.1, d 0.2, a 0.75. The others' median is 0.1;
+  // with a's own 0.75 among them it would be 0.15.
+  const wide = (hosts: string[]) => ({
+    hosts,
+    cells: Array.from({ length: 30 }, (_, i) => ({ size: 1, value: i % 2 ? 1.1 : 0.9 })),
+  })
+  const found = intermittentNodes([
+    link(['a', 'b'], 10),
+    link(['a', 'c'], 10),
+    link(['a', 'd'], 10),
+    link(['b', 'c'], 0),
+    wide(['b', 'd']),
+    wide(['c', 'd']),
+  ])
+  assert.deepEqual(
+    found.map((t) => [t.node, t.slow, t.cells]),
+    [['a', 30, 90]],
+  )
+  assert.ok(Math.abs((found[0]?.spread ?? 0) - 0.75) < 1e-12, String(found[0]?.spread))
+  assert.ok(Math.abs((found[0]?.fleetSpread ?? 0) - 0.1) < 1e-12, String(found[0]?.fleetSpread))
+})
+
 test('judged on 6 cells or more besides the worst link, at 0.05 over the number of nodes', () => {
   // Node a: 2 slow cells on each of its two links; the worst left out, 2 of n cells against the
   // clean rest (rate 0.5 / (cells + 1)): 6 cells are judged (binomial tail 0.0097 ≤ 0.05 / 4)…

@@ -253,3 +253,18 @@ test('units: the large end from a sixteenth of the largest size up, the small en
   assert.deepEqual(u('large')?.samples, [256, 1024, 4096])
   assert.equal(u('large')?.value, 1024)
 })
+
+test("a unit is tested against the others' samples, never its own (five nodes: with its own, p 0.07)", () => {
+  // node02: four of its six large-size samples at half the fleet, two at the fleet's. Against
+  // the other four nodes' 24 samples Mann-Whitney gives p 0.023; with its own six added to
+  // them, 0.071 (above 0.05), so an "others" that held the unit would name nothing.
+  const N5 = nodeNames(5)
+  const odd = (t: number, i: number, v: number) => (t === 0 || i === 3 ? v / 2 : v)
+  const rows = [
+    ...perNodeRows(N5.filter((h) => h !== 'node02')),
+    ...unitRows({ bench: 'nccl.all_reduce', host: 'node02', grouping: 'per-node', ranks: 8 }, INTRA_BW, INTRA_LAT, odd),
+  ]
+  const f = analyzeFleet(rows, N5)
+  assert.deepEqual(names(f.outliers), ['node:node02:intra.busbw'])
+  close((f.outliers[0] as FleetOutlier).p, 0.0230103995621237, 'p against the other four nodes')
+})
