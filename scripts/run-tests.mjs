@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 
 // `--list test/FILES.cluster` runs the second list (npm run test:cluster: the slower launcher
 // tests); every test file must be in one of the two lists.
@@ -41,7 +41,10 @@ if (unlisted.length) problem(`test files not listed in test/FILES or test/FILES.
 const files = only.length ? listed.filter((f) => existsSync(f) && only.some((o) => f.includes(o))) : listed
 if (files.length === 0) fail(`no listed test file matches ${only.join(' ')}`)
 // A second reporter writes TAP to a file, so the skips can be checked after the run.
-const tap = join(mkdtempSync(join(tmpdir(), 'gpucomm-run-tests-')), 'report.tap')
+const work = mkdtempSync(join(tmpdir(), 'gpucomm-run-tests-'))
+const tap = join(work, 'report.tap')
+// A third writes each file's seconds (scripts/file-times.mjs), for the slowest-files list at the end.
+const times = join(work, 'times.json')
 const shown = process.stdout.isTTY ? 'spec' : 'tap'
 const r = spawnSync(
   process.execPath,
@@ -54,6 +57,8 @@ const r = spawnSync(
     '--test-reporter-destination=stdout',
     '--test-reporter=tap',
     `--test-reporter-destination=${tap}`,
+    `--test-reporter=${join(import.meta.dirname, 'file-times.mjs')}`,
+    `--test-reporter-destination=${times}`,
     ...files,
   ],
   { stdio: 'inherit' },
@@ -61,11 +66,29 @@ const r = spawnSync(
 // A test may skip only because something outside npm is missing (its reason starts with
 // SYSTEM_SKIP of test/system.ts); any other skip fails the run, as a failure would.
 const SYSTEM_SKIP = 'system: '
-const skips = existsSync(tap) ? [...readFileSync(tap, 'utf8').matchAll(/^\s*ok \d+ - (.*?) # SKIP ?(.*)$/gm)] : []
+const report = existsSync(tap) ? readFileSync(tap, 'utf8') : ''
+const skips = [...report.matchAll(/^\s*ok \d+ - (.*?) # SKIP ?(.*)$/gm)]
 const bad = skips.filter((m) => !m[2].startsWith(SYSTEM_SKIP))
 for (const m of skips) console.error(`run-tests: skipped: ${m[1]} (${m[2] || 'no reason given'})`)
 if (bad.length) fail(`${bad.length} test(s) skipped for a reason other than a missing system package`)
+slowest(times)
 process.exit(r.status ?? 1)
+
+/**
+ * Prints the slowest files: per file, the durations of its top-level tests summed
+ * (scripts/file-times.mjs; module loading is not in them). Files run two at a time, so on a
+ * busy machine a file's time is partly its neighbour's load.
+ */
+function slowest(path, n = 10) {
+  if (!existsSync(path)) return
+  const perFile = JSON.parse(readFileSync(path, 'utf8') || '{}')
+  const top = Object.entries(perFile)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+  if (top.length < 2) return
+  console.error(`run-tests: slowest files (their tests' seconds summed):`)
+  for (const [f, sec] of top) console.error(`  ${sec.toFixed(1).padStart(6)} s  ${relative(process.cwd(), f)}`)
+}
 
 function fail(msg) {
   console.error(`run-tests: ${msg}`)
