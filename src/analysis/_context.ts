@@ -8,6 +8,7 @@
 import { eachRow, isIndexed } from '../model/index.ts'
 import type { ReadSet } from '../resultset/index.ts'
 import type { TopologyView } from './_join.ts'
+import { beyondPcie, overPcieText } from './_nvlink.ts'
 import type { Series } from './_series.ts'
 import type { NcclTransport } from './_types.ts'
 
@@ -43,6 +44,8 @@ export interface MachineContext {
   p2pStatus(a: number, b: number): Sourced<string> | undefined
   /** Peer access between two GPUs as the set's own p2p rows say (CAN/CANNOT lines). */
   peerAccess(a: number, b: number): Sourced<boolean> | undefined
+  /** The highest P2P-enabled unidirectional bandwidth the set measured between two GPUs (B/s). */
+  p2pBandwidth?(a: number, b: number): Sourced<number> | undefined
   /** NCCL's account of the launches a series came from (merged), when printed. */
   nccl(s: Pick<Series, 'origins'>): Sourced<NcclSeen> | undefined
   /** GPUs per process of the launches a series came from (nccl-tests `nGpus`), when stated. */
@@ -116,6 +119,22 @@ function peerAccessOf(set: ReadSet): Map<string, Sourced<boolean>> {
   return out
 }
 
+/** The highest P2P-enabled unidirectional bandwidth per unordered pair (p2p.bw_uni rows). */
+function p2pBandwidthOf(set: ReadSet): Map<string, Sourced<number>> {
+  const out = new Map<string, Sourced<number>>()
+  eachRow(set.rows, (r) => {
+    if (r.bench !== 'p2p.bw_uni' || r.p2p !== 'enabled' || r.peerAccess === false) return
+    if (r.src === null || r.dst === null || r.src === r.dst || r.unit !== 'B/s') return
+    const k = pairKey(r.src, r.dst)
+    if ((out.get(k)?.value ?? 0) >= r.value) return
+    out.set(k, {
+      value: r.value,
+      source: `${r.source.file}: P2P=Enabled unidirectional bandwidth GPU${r.src}→GPU${r.dst}`,
+    })
+  })
+  return out
+}
+
 function mergeSeen(list: readonly NcclSeen[]): NcclSeen {
   const uniq = (f: (a: NcclSeen) => string[]): string[] => [...new Set(list.flatMap(f))].sort()
   const out: NcclSeen = {
@@ -138,6 +157,7 @@ export function machineContext(set: ReadSet, topology: TopologyView | null | und
   const vm: Sourced<boolean> | undefined =
     typeof declared === 'boolean' ? { value: declared, source: 'manifest host.vm (declared)' } : topology?.vm
   const access = peerAccessOf(set)
+  const bandwidth = p2pBandwidthOf(set)
   const sources = new Map(((set.manifest.sources ?? []) as SourceLike[]).map((s) => [s.raw, s]))
   const points = (set.manifest.extra?.sweep as SweepLike | undefined)?.points ?? {}
   const classes = topology?.classes ?? []
@@ -158,6 +178,7 @@ export function machineContext(set: ReadSet, topology: TopologyView | null | und
     },
     p2pStatus: (a, b) => topology?.p2pStatus?.(a, b),
     peerAccess: (a, b) => access.get(pairKey(a, b)),
+    p2pBandwidth: (a, b) => bandwidth.get(pairKey(a, b)),
     nccl: (s) => {
       const seen: NcclSeen[] = []
       const from: string[] = []
@@ -178,10 +199,14 @@ export function machineContext(set: ReadSet, topology: TopologyView | null | und
       return undefined
     },
   }
+  const fastest = [...bandwidth.values()].sort((x, y) => y.value - x.value)[0]
   if (classes.length) {
     const src = topology?.source ?? 'topology'
     ctx.nvlink = { value: classes.some((c) => /^NV/i.test(c)), source: src }
     ctx.attach = { value: classes.some((c) => c === 'PIX' || c === 'PXB') ? 'switch' : 'direct', source: src }
+  } else if (fastest && beyondPcie(fastest.value)) {
+    // Measured numbers before the name: NVLink is whatever carries more than PCIe can.
+    ctx.nvlink = { value: true, source: `${fastest.source}: ${overPcieText(fastest)}` }
   } else if (gpuName && SXM.test(gpuName.value)) {
     ctx.nvlink = { value: true, source: `${gpuName.source}: ${gpuName.value} (SXM modules are connected by NVLink)` }
   }

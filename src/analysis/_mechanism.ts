@@ -5,10 +5,11 @@
  * mechanism's range. The ranges come from the published bands (lowest low to highest high of
  * each kind), widened by BAND_TOLERANCE. Evidence that disagrees is kept as a conflict.
  */
-import { formatSeconds } from '../units/index.ts'
+import { formatRate, formatSeconds } from '../units/index.ts'
 import type { CiteContext } from './_cite.ts'
 import { linkKey } from './_cite.ts'
 import type { MachineContext } from './_context.ts'
+import { beyondPcie, overPcieText } from './_nvlink.ts'
 import type { Band, Conflict, Evidence, Fit, Mechanism, MechanismId } from './_types.ts'
 import { MECHANISM_WORDS, p2pPcieWords } from './_words.ts'
 import { BAND_TOLERANCE, LATENCY_BANDS } from './bands.ts'
@@ -81,11 +82,17 @@ export function judgePair(f: PairFit, ctx: MachineContext): PairJudgement {
     return { mechanism: { id: 'same-gpu', text: MECHANISM_WORDS['same-gpu'] }, evidence: ev, conflicts, cite }
   }
   const captured = f.linkClass ?? ctx.linkClass(src, dst)?.value
+  // Without a captured link class, the pair's own P2P bandwidth decides before the machine's.
+  const bw = captured ? undefined : ctx.p2pBandwidth?.(src, dst)
+  let decided: string | undefined
   if (captured) {
     cite.links = [captured]
     ev.push({ strength: 2, fact: `link class ${captured}`, source: ctx.linkClass(src, dst)?.source ?? 'topology' })
+  } else if (bw && beyondPcie(bw.value)) {
+    ev.push({ strength: 2, fact: overPcieText(bw), source: bw.source })
+    decided = `by its measured bandwidth, ${formatRate(bw.value)}`
   } else if (ctx.nvlink?.value) ev.push({ strength: 2, fact: 'NVLink-connected GPUs', source: ctx.nvlink.source })
-  const lc = captured ?? (ctx.nvlink?.value ? 'NV' : undefined)
+  const lc = captured ?? (decided || ctx.nvlink?.value ? 'NV' : undefined)
   // What the tools reported.
   const tool: { staged?: Evidence; peer?: Evidence } = {}
   if (f.p2p === 'disabled')
@@ -120,7 +127,19 @@ export function judgePair(f: PairFit, ctx: MachineContext): PairJudgement {
   const v = f.alpha
   let id: MechanismId
   if (tool.staged) id = v > highEdge(RANGES['host-staged']) ? 'host-staged-slow' : 'host-staged'
-  else if (tool.peer) id = lc && /^NV/i.test(lc) ? 'p2p-nvlink' : 'p2p-pcie'
+  else if (tool.peer && !lc && ctx.vm?.value !== true && !bw && nvlinkByLatency(f.alphaCi)) {
+    // No link class, no bandwidth: a P2P floor beyond every PCIe one and inside NVLink's range.
+    id = 'p2p-nvlink'
+    const r = RANGES['p2p-nvlink']
+    ev.push({
+      strength: 2,
+      fact:
+        `P2P floor ${formatSeconds(v)}: above every published PCIe P2P copy (${rangeText(RANGES['p2p-pcie'])}), ` +
+        `within NVLink's (${rangeText(r)}); no bandwidth or link class to confirm it`,
+      source: 'this set',
+    })
+    decided = 'by its latency alone'
+  } else if (tool.peer) id = lc && /^NV/i.test(lc) ? 'p2p-nvlink' : 'p2p-pcie'
   else id = byValue(v, lc)
   // The measured value against the ranges, and conflicts with what the tools said.
   const staged = RANGES['host-staged']
@@ -155,7 +174,15 @@ export function judgePair(f: PairFit, ctx: MachineContext): PairJudgement {
     })
   if (lc && /^NV/i.test(lc) && id === 'p2p-pcie') id = 'p2p-nvlink'
   if (id === 'p2p-nvlink' || (lc && /^NV/i.test(lc))) cite.nvlink = true
-  return { mechanism: mechanismOf(id, captured), evidence: ev, conflicts, cite }
+  const mechanism = mechanismOf(id, captured)
+  if (id === 'p2p-nvlink' && decided) mechanism.text += ` (${decided})`
+  return { mechanism, evidence: ev, conflicts, cite }
+}
+
+/** A floor CI wholly above every published PCIe P2P floor and inside the NVLink range (± BAND_TOLERANCE). */
+function nvlinkByLatency(ci: readonly [number, number]): boolean {
+  const nvl = RANGES['p2p-nvlink']
+  return ci[0] > highEdge(RANGES['p2p-pcie']) && ci[0] >= lowEdge(nvl) && ci[1] <= highEdge(nvl)
 }
 
 /** A mechanism with its plain words. */
