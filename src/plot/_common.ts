@@ -35,3 +35,48 @@ export const r4 = (v: number): number => (v === 0 || !Number.isFinite(v) ? v : N
 /** A series' P2P state for chart keys: `bounce` (P2P off, staged by the bench itself) apart from the driver's `disabled`. */
 export const p2pState = (f: { p2p: 'enabled' | 'disabled' | null; staging?: 'bounce' }): string | null =>
   f.staging ?? f.p2p
+
+/**
+ * What a P2P state measured, in words for titles and legends: "P2P on (peer access)",
+ * "host-staged (no peer access)" when P2P was asked for but no pair could have it, "host-staged
+ * (P2P off)", "host-staged by the bench (P2P off)"; with the copy kind when there is one.
+ */
+export function measuredAs(state: string | null, noPeerAccess: boolean, copy?: string | null): string {
+  const how =
+    state === 'enabled'
+      ? noPeerAccess
+        ? 'host-staged (no peer access)'
+        : 'P2P on (peer access)'
+      : state === 'disabled'
+        ? 'host-staged (P2P off)'
+        : state === 'bounce'
+          ? 'host-staged by the bench (P2P off)'
+          : (state ?? '')
+  const by = copy === 'ce' ? 'copy-engine copies' : copy === 'sm' ? 'SM-kernel copies' : (copy ?? '')
+  return [how, by].filter(Boolean).join(', ')
+}
+
+/**
+ * A log scale fitted to the values drawn (no "nice" rounding to the next power of ten, so a
+ * chart whose data stop at 1,500 µs does not run to 10,000): the extremes with a 15 % margin.
+ */
+export function fittedLog(values: readonly number[]): { type: 'log'; domain: [number, number]; nice: false } {
+  const pos = values.filter((v) => Number.isFinite(v) && v > 0)
+  const lo = pos.length ? Math.min(...pos) : 1
+  const hi = pos.length ? Math.max(...pos) : 10
+  return { type: 'log', domain: [r4(lo / 1.15), r4(hi * 1.15)], nice: false }
+}
+
+/**
+ * A colour domain for a heatmap that spans at least ±`minSpan` of the median (default 10 %),
+ * so pairs that differ by noise (13.56–13.88 µs) share a colour while a pair 20 % off stands
+ * out; wider spreads keep their own range.
+ */
+export function spanDomain(values: readonly number[], minSpan = 0.1): [number, number] {
+  const v = values.filter(Number.isFinite).sort((a, b) => a - b)
+  if (v.length === 0) return [0, 1]
+  const mid = v[Math.floor(v.length / 2)] as number
+  const lo = Math.min(v[0] as number, mid * (1 - minSpan))
+  const hi = Math.max(v[v.length - 1] as number, mid * (1 + minSpan))
+  return [r4(lo), r4(hi === lo ? lo * 1.01 + 1e-12 : hi)]
+}

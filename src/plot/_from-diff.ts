@@ -73,7 +73,8 @@ export function diffCharts(d: DiffResult, ctx: ChartContext): NamedChart[] {
       caption:
         `Relative change of each cell's median, B (${d.b.id}) vs A (${d.a.id}), for the ` +
         `${shown.length} of ` +
-        `${all.length} time cells that moved most, with the 95% CI of the change; grey bars are not significant.`,
+        `${all.length} time cells that moved most, with the 95% CI of the change; green is faster, red slower, grey no ` +
+        'significant change.',
       spec: diffChart(bars, ctx, { a: side(d.a), b: side(d.b), total: all.length }),
     },
   ]

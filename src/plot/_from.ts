@@ -8,7 +8,7 @@ import { BAND_TOLERANCE, bandById, buildSeries, inBand } from '../analysis/index
 import type { Row } from '../model/index.ts'
 import { medianOf, sortSample, summarize } from '../stats/index.ts'
 import type { ChartContext } from './_common.ts'
-import { p2pState } from './_common.ts'
+import { measuredAs, p2pState } from './_common.ts'
 import { groupsChart } from './_groups.ts'
 import { heatmapChart } from './_heatmap.ts'
 import type { BandShade, FloorRule, SizePoint } from './_latency.ts'
@@ -39,6 +39,12 @@ function shade(b: Band): BandShade {
 function classOf(f: Fit): string {
   if (f.src !== undefined && f.dst !== undefined) return f.src === f.dst ? 'same GPU' : (f.linkClass ?? 'GPU pairs')
   return f.grouping ?? (f.ranks !== undefined ? `${f.ranks} ranks` : 'groups')
+}
+
+/** P2P was asked for but no pair between two GPUs had peer access: the copies were host-staged. */
+function noPeerAccess(fits: readonly Fit[]): boolean {
+  const cross = fits.filter((f) => f.src !== undefined && f.dst !== undefined && f.src !== f.dst)
+  return fits[0]?.p2p === 'enabled' && cross.length > 0 && cross.every((f) => f.peerAccess === false)
 }
 
 const med = (v: readonly number[]): number => medianOf(sortSample(v))
@@ -109,8 +115,10 @@ export function latencyCharts(rows: Iterable<Row>, analysis: Analysis, ctx: Char
       .filter((b): b is Band => b !== undefined && (b.sizes !== undefined || floors.some((r) => inBand(b, r.alpha))))
       .slice(0, 5)
       .map(shade)
-    const what = `${bench}${p2p ? ` p2p=${p2p}` : ''}${copy ? ` ${copy}` : ''}`
-    const name = `latency-${what.replace(/[^\w]+/g, '-').replace(/-+$/, '')}`
+    const key = `${bench}${p2p ? ` p2p=${p2p}` : ''}${copy ? ` ${copy}` : ''}`
+    const name = `latency-${key.replace(/[^\w]+/g, '-').replace(/-+$/, '')}`
+    const how = measuredAs(p2p || null, noPeerAccess(fits), copy || null)
+    const what = `${bench}${how ? `, ${how}` : ''}`
     const caption =
       `Median time per size across the ${unit}s of each ` +
       `${unit === 'pair' ? 'link class' : 'grouping'} (line), the lowest to highest ` +
@@ -208,9 +216,8 @@ export function heatmapCharts(analysis: Analysis, ctx: ChartContext): NamedChart
   }
   return [...byState].map(([k, fits]) => {
     // P2P asked for, but no pair had peer access: the copies were host-staged, and the title says so.
-    const cross = fits.filter((f) => f.src !== f.dst)
-    const none = k.includes('p2p=enabled') && cross.length > 0 && cross.every((f) => f.peerAccess === false)
-    const what = none ? `${k} (no peer access)` : k
+    const f0 = fits[0] as Fit
+    const what = `${f0.bench}, ${measuredAs(p2pState(f0), noPeerAccess(fits), f0.copy ?? null)}`
     return {
       name: `heatmap-${k.replace(/[^\w]+/g, '-')}`,
       kind: 'heatmap' as const,
@@ -226,7 +233,7 @@ export function heatmapCharts(analysis: Analysis, ctx: ChartContext): NamedChart
           ...(f.linkClass ? { link: f.linkClass } : {}),
         })),
         'latency',
-        `Floor α, ${what}`,
+        `Floor α per pair: ${what}`,
         ctx,
       ),
     }

@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite'
 import type { ChartContext } from './_common.ts'
-import { base, chartTitle, r4 } from './_common.ts'
+import { base, chartTitle, fittedLog, r4 } from './_common.ts'
 import { colorScale, sizeAxisFor } from './_style.ts'
 
 /** One grouping's median time at one size, with its confidence interval (seconds). */
@@ -22,6 +22,8 @@ export function groupsChart(points: readonly GroupPoint[], ctx: ChartContext, wh
     hi: r4(p.hi * 1e6),
   }))
   const x = sizeAxisFor(points.map((p) => p.sizeBytes))
+  // Fitted to the medians and their CIs, not rounded up to the next power of ten.
+  const yScale = fittedLog(values.flatMap((v) => [v.lo, v.hi, v.us]))
   const color = {
     field: 'grouping',
     type: 'nominal',
@@ -35,9 +37,12 @@ export function groupsChart(points: readonly GroupPoint[], ctx: ChartContext, wh
     layer: [
       {
         mark: { type: 'line', point: true },
-        encoding: { x, y: { field: 'us', type: 'quantitative', scale: { type: 'log' }, title: `${what} (µs)` }, color },
+        encoding: { x, y: { field: 'us', type: 'quantitative', scale: yScale, title: `${what} (µs)` }, color },
       },
-      { mark: { type: 'rule' }, encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color } },
+      {
+        mark: { type: 'rule' },
+        encoding: { x, y: { field: 'lo', type: 'quantitative', scale: yScale }, y2: { field: 'hi' }, color },
+      },
     ],
   } as TopLevelSpec
 }

@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite'
 import type { ChartContext } from './_common.ts'
-import { base, chartTitle, r4 } from './_common.ts'
+import { base, chartTitle, fittedLog, r4 } from './_common.ts'
 import { colorScale, sizeAxisFor, WRAPPED_LEGEND, wrap } from './_style.ts'
 
 /** One point of a size series: the median across the series' pairs or groups, and their spread, in base units. */
@@ -29,30 +29,35 @@ export interface BandShade {
 
 const bandLabel = (b: BandShade): string => wrap(`${b.label} (${b.source})`)
 
+/** Band colours: darker than the series' palette, so a band is seen under a line of the same hue. */
+const BAND_COLOURS = ['#7570b3', '#1b9e77', '#e7298a', '#a6761d', '#666666']
+
 /**
- * Bands as layers: a range as a shaded rectangle, a single published value (low = high) as a
- * visible rule; labelled through a wrapped legend.
+ * Bands as layers: a range as a shaded rectangle with an outline (seen even when narrow), a
+ * single published value (low = high) as a dashed rule; named in their own legend.
  */
-function bandLayers(bands: readonly BandShade[], conv: (v: number) => number, logY: boolean): object[] {
+function bandLayers(bands: readonly BandShade[], conv: (v: number) => number, yScale: object): object[] {
   const ranges = bands
     .filter((b) => b.high > b.low)
     .map((b) => ({ band: bandLabel(b), lo: conv(b.low), hi: conv(b.high) }))
   const values = bands.filter((b) => !(b.high > b.low)).map((b) => ({ band: bandLabel(b), lo: conv(b.low) }))
+  const names = bands.map(bandLabel)
+  const scale = { domain: names, range: names.map((_, i) => BAND_COLOURS[i % BAND_COLOURS.length] as string) }
   const color = {
     field: 'band',
     type: 'nominal',
     title: 'published expectation bands (source)',
-    scale: { scheme: 'set2' },
-    legend: { ...WRAPPED_LEGEND, orient: 'bottom', direction: 'vertical', columns: 1 },
+    scale,
+    legend: { ...WRAPPED_LEGEND, orient: 'bottom', direction: 'vertical', columns: 1, symbolOpacity: 0.6 },
   }
-  const y = { field: 'lo', type: 'quantitative', ...(logY ? { scale: { type: 'log' } } : {}) }
+  const y = { field: 'lo', type: 'quantitative', scale: yScale }
   return [
     ...(ranges.length
       ? [
           {
             data: { values: ranges },
-            mark: { type: 'rect', opacity: 0.18 },
-            encoding: { y, y2: { field: 'hi' }, color },
+            mark: { type: 'rect', fillOpacity: 0.22, strokeOpacity: 0.9, strokeWidth: 1 },
+            encoding: { y, y2: { field: 'hi' }, color, stroke: color },
           },
         ]
       : []),
@@ -68,7 +73,7 @@ function seriesLayers(
   x: object,
   yField: string,
   yTitle: string,
-  logY: boolean,
+  yScale: object | undefined,
   names: string[],
 ): object[] {
   const color = {
@@ -78,12 +83,18 @@ function seriesLayers(
     scale: colorScale(names),
     legend: { ...WRAPPED_LEGEND, orient: 'right' },
   }
-  const y = { field: yField, type: 'quantitative', title: yTitle, ...(logY ? { scale: { type: 'log' } } : {}) }
+  const sc = yScale ? { scale: yScale } : {}
+  const y = { field: yField, type: 'quantitative', title: yTitle, ...sc }
   return [
     {
       data: { values: data },
       mark: { type: 'area', opacity: 0.22 },
-      encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color: { ...color, legend: null } },
+      encoding: {
+        x,
+        y: { field: 'lo', type: 'quantitative', ...sc },
+        y2: { field: 'hi' },
+        color: { ...color, legend: null },
+      },
     },
     {
       data: { values: data },
@@ -104,10 +115,17 @@ function seriesLayers(
   ]
 }
 
+/** A series' legend entry with its floor: "SYS (32 pairs; floor α 0.481 µs)". */
+const withFloor = (series: string, us: number): string => {
+  const m = / \(([^)]*)\)$/.exec(series)
+  return m ? `${series.slice(0, m.index)} (${m[1]}; floor α ${us} µs)` : `${series} (floor α ${us} µs)`
+}
+
 /**
  * Latency (time) vs message size, log-log: per series (a link class, a grouping) the median
- * across its pairs or groups with their spread, each floor α as a labelled rule, and the
- * published expectation bands.
+ * across its pairs or groups with their spread, each floor α as a dotted rule named in the
+ * series' legend entry (labels beside the rules overprinted when two floors were close), and
+ * the published expectation bands; the y axis fitted to what is drawn.
  */
 export function latencyChart(
   points: readonly SizePoint[],
@@ -118,49 +136,43 @@ export function latencyChart(
   note?: string,
 ): TopLevelSpec {
   const us = (s: number): number => r4(s * 1e6)
+  const floorOf = new Map(floors.map((f) => [f.series, us(f.alpha)]))
+  const named = (series: string): string => {
+    const f = floorOf.get(series)
+    return f === undefined ? series : withFloor(series, f)
+  }
   const data = points.map((p) => ({
-    series: p.series,
+    series: named(p.series),
     size: p.sizeBytes,
     us: us(p.value),
     lo: us(p.lo ?? p.value),
     hi: us(p.hi ?? p.value),
   }))
-  const names = [...new Set(points.map((p) => p.series))]
+  const names = [...new Set(data.map((p) => p.series))]
   const x = sizeAxisFor(points.map((p) => p.sizeBytes))
-  const maxSize = Math.max(...points.map((p) => p.sizeBytes))
-  const floorData = floors.map((f) => ({
-    series: f.series,
-    us: us(f.alpha),
-    size: maxSize,
-    label: `${f.series.replace(/ \([^)]*\)$/, '')} floor α ${us(f.alpha)} µs`,
-  }))
+  const floorData = floors.map((f) => ({ series: named(f.series), us: us(f.alpha) }))
+  const yScale = fittedLog([
+    ...data.flatMap((d) => [d.lo, d.hi]),
+    ...floorData.map((f) => f.us),
+    ...bands.flatMap((b) => [us(b.low), us(b.high)]),
+  ])
   const title = chartTitle(`Latency vs size: ${what}`, ctx)
   return {
     ...base(),
     title: note ? { ...title, subtitle: [...[title.subtitle ?? []].flat(), note] } : title,
     layer: [
-      ...bandLayers(bands, us, true),
-      ...seriesLayers(data, x, 'us', `${what} (µs)`, true, names),
+      ...bandLayers(bands, us, yScale),
+      ...seriesLayers(data, x, 'us', 'time per operation, median (µs)', yScale, names),
       {
         data: { values: floorData },
         mark: { type: 'rule', strokeDash: [2, 2], strokeWidth: 1.5 },
         encoding: {
-          y: { field: 'us', type: 'quantitative' },
-          color: { field: 'series', type: 'nominal', scale: colorScale(names), legend: null },
-        },
-      },
-      {
-        data: { values: floorData },
-        mark: { type: 'text', align: 'right', baseline: 'bottom', dy: -2, fontSize: 11, fontWeight: 'bold' },
-        encoding: {
-          x,
-          y: { field: 'us', type: 'quantitative' },
-          text: { field: 'label' },
+          y: { field: 'us', type: 'quantitative', scale: yScale },
           color: { field: 'series', type: 'nominal', scale: colorScale(names), legend: null },
         },
       },
     ],
-    resolve: { scale: { color: 'independent' } },
+    resolve: { scale: { color: 'independent', stroke: 'independent' } },
   } as TopLevelSpec
 }
 
@@ -182,13 +194,14 @@ export function bandwidthChart(
   }))
   const names = [...new Set(points.map((p) => p.series))]
   const title = chartTitle(`Bandwidth vs size: ${what}`, ctx)
+  const yScale = { zero: true }
   return {
     ...base(),
     title: note ? { ...title, subtitle: [...[title.subtitle ?? []].flat(), note] } : title,
     layer: [
-      ...bandLayers(bands, gb, false),
-      ...seriesLayers(data, sizeAxisFor(points.map((p) => p.sizeBytes)), 'gbps', `${what} (GB/s)`, false, names),
+      ...bandLayers(bands, gb, yScale),
+      ...seriesLayers(data, sizeAxisFor(points.map((p) => p.sizeBytes)), 'gbps', `${what} (GB/s)`, yScale, names),
     ],
-    resolve: { scale: { color: 'independent' } },
+    resolve: { scale: { color: 'independent', stroke: 'independent' } },
   } as TopLevelSpec
 }

@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite'
 import type { ChartContext } from './_common.ts'
-import { base, chartTitle, r4 } from './_common.ts'
+import { base, chartTitle, r4, spanDomain } from './_common.ts'
 
 /** One node pair's bandwidth (B/s). */
 export interface NodePairCell {
@@ -31,8 +31,8 @@ export function nodeHeatmapChart(cells: readonly NodePairCell[], label: string, 
   })
   const nodes = [...new Set(values.map((x) => x.a))].sort()
   const vs = values.map((x) => x.v)
-  const lo = Math.min(...vs)
-  const hi = Math.max(...vs)
+  // At least ±10 % of the median: noise between healthy links is one colour, a slow node stands out.
+  const [lo, hi] = spanDomain(vs)
   const side = Math.max(240, Math.min(900, nodes.length * 28))
   const layers: unknown[] = [
     {
@@ -42,7 +42,7 @@ export function nodeHeatmapChart(cells: readonly NodePairCell[], label: string, 
           field: 'v',
           type: 'quantitative',
           title: 'GB/s',
-          scale: { scheme: 'blues', domain: [lo, hi === lo ? lo * 1.01 : hi] },
+          scale: { scheme: 'blues', domain: [lo, hi] },
         },
         tooltip: [
           { field: 'a', title: 'node' },

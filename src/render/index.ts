@@ -3,3 +3,5 @@
 export { findFontFiles, requireFonts } from './_fonts.ts'
 export type { RenderedChart } from './_render.ts'
 export { CHART_FONT, renderChart, renderSvg, svgToPng } from './_render.ts'
+export type { Box, SceneItem } from './_scene.ts'
+export { overlapArea, overlappingTexts, sceneOf } from './_scene.ts'

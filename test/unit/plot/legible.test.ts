@@ -1,0 +1,103 @@
+/**
+ * Every chart kind, drawn from the seed-VM and bare-metal simulator sets through the render
+ * path (scene graph and PNG): no two text labels overprint, and every band the legend names is
+ * drawn inside the plot where it can be seen (issue 32: "NOSYS floor α", pale bands).
+ */
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import type { TopLevelSpec } from 'vega-lite'
+import type { NamedChart } from '../../../src/plot/index.ts'
+import { latencyChart, nodeHeatmapChart } from '../../../src/plot/index.ts'
+import type { SceneItem } from '../../../src/render/index.ts'
+import { findFontFiles, overlappingTexts, renderChart, sceneOf } from '../../../src/render/index.ts'
+import { chartsOf, PLOT_KINDS } from '../../../src/report/index.ts'
+import { pngInfo } from '../../png.ts'
+import { simSet } from '../../simset.ts'
+import { systemSkip } from '../../system.ts'
+
+const skip = systemSkip(findFontFiles().length === 0 && 'no system fonts (Debian: fonts-dejavu-core)')
+
+const BENCH = { sizes: [8, 512, 32768, 2097152], iters: 3 }
+
+/** The band names a spec's layers draw (the `band` field of their data). */
+function bandsOf(spec: TopLevelSpec): string[] {
+  const layers = (spec as { layer?: { data?: { values?: { band?: string }[] } }[] }).layer ?? []
+  return [...new Set(layers.flatMap((l) => (l.data?.values ?? []).map((v) => v.band).filter((b) => b !== undefined)))]
+}
+
+const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim()
+
+/** A band is seen: a rect or rule of it inside the plot area, ≥ 1.5 px of it there, not faint. */
+function seen(items: readonly SceneItem[], band: string): boolean {
+  return items.some((i) => {
+    if (!(i.marktype === 'rect' || i.marktype === 'rule') || i.datum?.band !== band) return false
+    const top = Math.max(i.box.y1, i.frame.y1)
+    const bottom = Math.min(i.box.y2, i.frame.y2)
+    return bottom - top >= 1.5 && i.opacity >= 0.5
+  })
+}
+
+async function check(c: NamedChart, where: string): Promise<void> {
+  const items = await sceneOf(c.spec)
+  const clash = overlappingTexts(items).map(([a, b]) => `"${a.text}" × "${b.text}"`)
+  assert.deepEqual(clash, [], `${where} ${c.name}: labels overprint`)
+  const legend = items.filter((i) => i.role === 'legend-label').map((i) => oneLine(i.text ?? ''))
+  for (const band of bandsOf(c.spec)) {
+    assert.ok(legend.includes(oneLine(band)), `${where} ${c.name}: band "${oneLine(band)}" not in the legend`)
+    assert.ok(seen(items, band), `${where} ${c.name}: band "${oneLine(band)}" named but not visibly drawn`)
+  }
+  const png = pngInfo((await renderChart(c.spec, { scale: 1 })).png)
+  assert.ok(png.inkFraction > 0.02, `${where} ${c.name}: blank PNG`)
+}
+
+test('every chart kind from both presets: no overlapping labels, every named band visible', { skip }, async () => {
+  const sets = {
+    'seed-vm': await simSet({ preset: 'seed-vm', seed: 7, bench: BENCH }),
+    'baremetal-turin': await simSet({ preset: 'baremetal-turin', seed: 7, bench: BENCH }),
+  }
+  const drawn = new Set<string>()
+  let bands = 0
+  for (const [preset, dir] of Object.entries(sets)) {
+    const other = preset === 'seed-vm' ? sets['baremetal-turin'] : sets['seed-vm']
+    for (const kind of PLOT_KINDS.filter((k) => k !== 'node-heatmap')) {
+      for (const c of await chartsOf(dir, kind, other, true)) {
+        await check(c, preset)
+        drawn.add(kind)
+        bands += bandsOf(c.spec).length
+      }
+    }
+  }
+  // The node heatmap needs a cluster sweep: eight nodes, one slow (a pale cross).
+  const hosts = Array.from({ length: 8 }, (_, i) => `node${i}`)
+  const cells = hosts.flatMap((a, i) =>
+    hosts.slice(i + 1).map((b) => ({ hosts: [a, b] as const, busbwBps: a === 'node3' ? 9e9 : 23e9 + i * 1e8 })),
+  )
+  const ctx = { simulated: true, subject: 'result set sim-cluster' }
+  await check(
+    { name: 'node-heatmap', kind: 'node-heatmap', title: '', caption: '', spec: nodeHeatmapChart(cells, 'x', ctx) },
+    'cluster',
+  )
+  drawn.add('node-heatmap')
+  assert.deepEqual([...drawn].sort(), [...PLOT_KINDS].sort())
+  assert.ok(bands >= 4, `${bands} bands drawn: the latency charts should show the published bands`)
+})
+
+test('two floors 20 % apart (bare metal NODE 0.40 µs, SYS 0.48 µs) do not overprint each other', { skip }, async () => {
+  const sizes = [8, 512, 32768, 2097152, 134217728]
+  const curve = (series: string, alpha: number) => sizes.map((z) => ({ series, sizeBytes: z, value: alpha + z / 50e9 }))
+  const points = [...curve('NODE (24 pairs)', 0.4007e-6), ...curve('SYS (32 pairs)', 0.4808e-6)]
+  const floors = [
+    { series: 'NODE (24 pairs)', alpha: 0.4007e-6 },
+    { series: 'SYS (32 pairs)', alpha: 0.4808e-6 },
+  ]
+  const band = { label: 'P2P on, PCIe Gen5', low: 0.36e-6, high: 0.6e-6, source: 'github.com/voipmonitor/rtx6kpro' }
+  const spec = latencyChart(points, floors, [band], { simulated: true }, 'p2p.latency')
+  await check({ name: 'floors', kind: 'latency', title: '', caption: '', spec }, 'bare metal')
+  // Both floors are still told, with their values.
+  const legend = (await sceneOf(spec)).filter((i) => i.role === 'legend-label').map((i) => i.text ?? '')
+  for (const v of ['0.4007', '0.4808'])
+    assert.ok(
+      legend.some((l) => l.includes(`floor α ${v} µs`)),
+      legend.join(' | '),
+    )
+})
