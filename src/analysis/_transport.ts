@@ -11,11 +11,13 @@ import type { CiteContext } from './_cite.ts'
 import { linkKey } from './_cite.ts'
 import type { MachineContext, Sourced } from './_context.ts'
 import { transportFamily } from './_context.ts'
+import { crossHosts, networkOf } from './_network.ts'
 import type { Series } from './_series.ts'
 import type { Band, Conflict, Evidence, Fit, Mechanism, MechanismId, NcclTransport } from './_types.ts'
 import { MECHANISM_WORDS } from './_words.ts'
 import type { NcclModelKey } from './bands.ts'
 import { COLLECTIVE_BANDS, ncclModelBand } from './bands.ts'
+import { ncclNetModelBands } from './bands-network.ts'
 
 /** GPUs of a group string ("0-3", "0,2,4,6", "0-1,4-5"), or undefined when it is not one. */
 export function groupGpus(group: string | undefined): number[] | undefined {
@@ -83,8 +85,12 @@ export function judgeCollective(f: CollFit, s: Pick<Series, 'origins'>, ctx: Mac
   for (const a of gpus ?? []) for (const b of gpus ?? []) if (a < b) pairs.push([a, b])
   const links = pairs.map(([a, b]) => ctx.linkClass(a, b)?.value).filter((l): l is string => l !== undefined)
   const allLinks = links.length === pairs.length && links.length > 0
-  const env = f.env ?? {}
+  const launch = ctx.launch?.(s)
+  // The command line's settings, then the rows' own (a sweep's) over them.
+  const env = { ...(launch?.value.env ?? {}), ...(f.env ?? {}) }
   const acc = ctx.nccl(s)
+  const cross = crossHosts(launch, acc?.value.transports ?? [], env)
+  if (cross) ev.push(...cross.evidence)
   // 1. NCCL's own account.
   let t: NcclTransport | undefined
   let account: Evidence | undefined
@@ -97,7 +103,14 @@ export function judgeCollective(f: CollFit, s: Pick<Series, 'origins'>, ctx: Mac
       a.protos.length ? `protocol ${a.protos.join('/')}` : '',
       a.version ? `NCCL ${a.version}` : '',
     ].filter(Boolean)
-    account = { strength: 1, fact: `NCCL reported ${said.join(', ')}`, source: acc.source }
+    account =
+      a.infoLines === 0
+        ? {
+            strength: 2,
+            fact: `NCCL ${a.version} (its version line; no NCCL_DEBUG=INFO lines, so no transport account)`,
+            source: acc.source.replace('NCCL_DEBUG=INFO lines of', 'the NCCL version line of'),
+          }
+        : { strength: 1, fact: `NCCL reported ${said.join(', ')}`, source: acc.source }
     ev.push(account)
     t = fromAccount(acc)
   }
@@ -157,6 +170,8 @@ export function judgeCollective(f: CollFit, s: Pick<Series, 'origins'>, ctx: Mac
       facts: [account?.fact ?? '', why],
     })
   t ??= inferred
+  // Ranks on several hosts: the slowest hop, the network, sets the floor.
+  if (cross) t = 'NET'
   const id: MechanismId = t ? WORDS[t] : 'undetermined'
   const overNv = nvAll || (ctx.nvlink?.value === true && !allLinks)
   const text =
@@ -164,7 +179,9 @@ export function judgeCollective(f: CollFit, s: Pick<Series, 'origins'>, ctx: Mac
       ? `${MECHANISM_WORDS[id]} (${overNv ? 'over NVLink' : 'over PCIe'})`
       : id === 'undetermined'
         ? 'NCCL transport not determined (no NCCL_DEBUG=INFO output, and the topology does not settle it)'
-        : MECHANISM_WORDS[id]
+        : id === 'nccl-net'
+          ? `${MECHANISM_WORDS[id]}${cross ? ` across ${cross.hosts} hosts` : ''}: ${(cross?.network ?? networkOf(acc?.value.transports ?? [], env)).words}`
+          : MECHANISM_WORDS[id]
   const mechanism: Mechanism = {
     id,
     text,
@@ -173,9 +190,24 @@ export function judgeCollective(f: CollFit, s: Pick<Series, 'origins'>, ctx: Mac
   // The measured floor beside NCCL's model.
   const proto = env.NCCL_PROTO
   const key: NcclModelKey = overNv ? 'NVLink/LL' : proto === 'Simple' ? 'PCI/Simple' : 'PCI/LL'
-  const references = n !== undefined && t !== 'NET' && t !== 'NVLS' ? [ncclModelBand(key, n)] : []
+  const references =
+    n !== undefined && cross
+      ? ncclNetModelBands(n, cross.hosts, overNv)
+      : n !== undefined && t !== 'NET' && t !== 'NVLS'
+        ? [ncclModelBand(key, n)]
+        : []
   const m = references[0]
-  if (m)
+  if (m && cross) {
+    const [ring, tree] = references as [Band, Band]
+    ev.push({
+      strength: 3,
+      fact:
+        `floor ${formatSeconds(f.alpha)}; NCCL's own model across ${cross.hosts} hosts predicts ring ` +
+        `${formatSeconds(ring.low)}, tree ${formatSeconds(tree.low)} (LL): ` +
+        `${(f.alpha / Math.min(ring.low, tree.low)).toFixed(2)}× the faster`,
+      source: `${ring.source}; ${tree.source}`,
+    })
+  } else if (m)
     ev.push({
       strength: 3,
       fact:
@@ -195,6 +227,8 @@ export function judgeCollective(f: CollFit, s: Pick<Series, 'origins'>, ctx: Mac
     env: { ...env },
     ...(acc?.value.channels !== undefined ? { channels: acc.value.channels } : {}),
   }
-  const candidates = f.bench === 'nccl.all_reduce' ? COLLECTIVE_BANDS.filter((b) => b.metric === 'allreduce-time') : []
+  // The published all_reduce bands are single-host: none applies across hosts.
+  const candidates =
+    f.bench === 'nccl.all_reduce' && !cross ? COLLECTIVE_BANDS.filter((b) => b.metric === 'allreduce-time') : []
   return { mechanism, evidence: ev.sort((a, b) => a.strength - b.strength), conflicts, cite, references, candidates }
 }

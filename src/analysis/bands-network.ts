@@ -5,6 +5,8 @@
  * bytes/second and seconds.
  */
 import { GBPS, US } from '../units/index.ts'
+import type { Band } from './_types.ts'
+import { NCCL_MODEL } from './bands-collective.ts'
 
 /** An inter-node fabric as NCCL's NET transport sees it. */
 export interface Fabric {
@@ -39,6 +41,53 @@ export const NCCL_TREE = {
     'github.com/NVIDIA/nccl src/graph/tuning.cc (baseLat Tree LL 6.8 µs; hwLat NCCL_HW_NET ' +
     'Tree LL 5.0 µs; latency of Tree all_reduce 2·((nRanks/nNodes−1)·intraLat + ' +
     'log2(nNodes)·interLat))',
+}
+
+/**
+ * NCCL's small-message model of an all_reduce over `nodes` hosts of `ranks` GPUs in all, LL
+ * protocol, as two reference bands: Ring = base + (2(n−1) − 2m)·intra hop + 2m·NET_HOP.llS
+ * (2m of the ring's steps cross a host boundary), Tree = NCCL_TREE.baseLLS + 2·((n/m − 1)·intra
+ * hop + log2(m)·NCCL_TREE.netLLS). NCCL's tuner picks the faster. `nvlink`: the intra-host hop is
+ * NVLink's, else PCI's (NCCL_MODEL).
+ */
+export function ncclNetModelBands(ranks: number, nodes: number, nvlink: boolean): Band[] {
+  const key = nvlink ? 'NVLink/LL' : 'PCI/LL'
+  const m = NCCL_MODEL[key]
+  const steps = 2 * (ranks - 1)
+  const inter = Math.min(steps, 2 * nodes)
+  const ring = m.base * US + (steps - inter) * m.hop * US + inter * NET_HOP.llS
+  const perNode = Math.max(1, Math.round(ranks / nodes))
+  const tree = NCCL_TREE.baseLLS + 2 * ((perNode - 1) * m.hop * US + Math.log2(nodes) * NCCL_TREE.netLLS)
+  const band = (id: string, label: string, t: number, source: string): Band => ({
+    id,
+    label,
+    kind: 'collective-model',
+    metric: 'allreduce-time',
+    path: 'NET',
+    p2p: 'any',
+    vm: null,
+    gpuFamily: 'any',
+    low: t,
+    high: t,
+    unit: 's',
+    ranks,
+    source,
+    conditions: `NCCL's own latency model across ${nodes} hosts, intra-host hop ${key}`,
+  })
+  return [
+    band(
+      `nccl-model-net-ring-ll-n${ranks}-m${nodes}`,
+      `NCCL model, NET, ring LL, ${ranks} GPUs on ${nodes} hosts: ${m.base} + (2(n−1)−2m)×${m.hop} + 2m×${NET_HOP.llS / US} µs`,
+      ring,
+      NET_HOP.source,
+    ),
+    band(
+      `nccl-model-net-tree-ll-n${ranks}-m${nodes}`,
+      `NCCL model, NET, tree LL, ${ranks} GPUs on ${nodes} hosts: ${NCCL_TREE.baseLLS / US} + 2((n/m−1)×${m.hop} + log2(m)×${NCCL_TREE.netLLS / US}) µs`,
+      tree,
+      NCCL_TREE.source,
+    ),
+  ]
 }
 
 /** NICs per node the cluster model gives each simulated node (the presets describe GPUs, not NICs). */

@@ -18,4 +18,6 @@ export interface NcclAccount {
   envSet: Record<string, string>
   /** NCCL INFO lines seen. */
   infoLines: number
+  /** Hosts the lines' `host:pid:tid [dev]` prefixes name, first seen first (at most 4,096). */
+  hosts?: string[]
 }

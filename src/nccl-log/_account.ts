@@ -11,7 +11,9 @@
  *   … NCCL INFO 1048576 Bytes -> Algo 1 proto 2 time 36.5          (older NCCL: numeric ids)
  *   … NCCL INFO NCCL_PROTO set by environment to LL
  *   … NCCL INFO NCCL version 2.21.5+cuda12.4
- * mpirun --tag-output prefixes ("[1,0]<stdout>:") are ignored.
+ *   … NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/AWS Libfabric/0/GDRDMA   (aws-ofi-nccl)
+ * mpirun --tag-output prefixes ("[1,0]<stdout>:") are ignored; the `host:pid:tid` prefixes' hosts
+ * are kept.
  */
 
 import type { NcclAccount } from '../model/index.ts'
@@ -37,15 +39,23 @@ export class NcclInfoCollector {
   private perChannel = new Map<string, Set<string>>()
   private version: string | undefined
   private infoLines = 0
+  private hosts = new Set<string>()
 
   /** Feeds one output line; lines that are not NCCL INFO lines are ignored. */
   line(raw: string): void {
     const at = raw.indexOf('NCCL INFO ')
-    if (at < 0) return
+    if (at < 0) {
+      // nccl-tests' own bare `NCCL version 2.21.5+cuda12.4` line (after any tag or label prefix).
+      const v = /(?:^|[>:]\s?)NCCL version (\d+\.\d+\.\d+\S*)\s*$/.exec(raw)
+      if (v) this.version ??= v[1]
+      return
+    }
     this.infoLines++
+    const h = /(?:^|[\s:>])([\w.-]+):\d+:\d+ \[\d+\] NCCL INFO $/.exec(raw.slice(0, at + 10))
+    if (h && this.hosts.size < 4096) this.hosts.add(h[1] as string)
     const t = raw.slice(at + 10).trim()
     let m: RegExpExecArray | null
-    if ((m = /^Channel (\d+)\/\d+ : .* via (\S+(?: pointer)?)/.exec(t)))
+    if ((m = /^Channel (\d+)\/\d+ : .* via (\S+(?: Libfabric\S*)?(?: pointer)?)/.exec(t)))
       this.via(m[1] as string, transport(m[2] as string))
     else if ((m = /^Channel \d+\/(\d+) :(?:\s+\d+)+\s*$/.exec(t))) this.channel(Number(m[1]))
     else if ((m = /^(\d+) coll channels/.exec(t))) this.channel(Number(m[1]))
@@ -75,9 +85,9 @@ export class NcclInfoCollector {
     if (!this.choices.has(key) && this.choices.size < 64) this.choices.set(key, { collective, bytes, algo, proto })
   }
 
-  /** The account, or undefined when no NCCL INFO line was seen. */
+  /** The account, or undefined when neither an NCCL INFO line nor a version line was seen (infoLines 0: only the version line). */
   account(): NcclAccount | undefined {
-    if (this.infoLines === 0) return undefined
+    if (this.infoLines === 0 && this.version === undefined) return undefined
     const a: NcclAccount = {
       transports: [...this.transports].sort(),
       algos: [...this.algos].sort(),
@@ -90,6 +100,7 @@ export class NcclInfoCollector {
     if (this.perChannel.size)
       a.perChannel = Object.fromEntries([...this.perChannel].sort().map(([c, v]) => [c, [...v].sort()]))
     if (this.version !== undefined) a.version = this.version
+    if (this.hosts.size) a.hosts = [...this.hosts]
     return a
   }
 }
@@ -130,5 +141,7 @@ export function mergeAccounts(list: readonly (NcclAccount | undefined)[]): NcclA
   if (ch.length) out.channels = Math.max(...ch)
   const v = as.find((a) => a.version)?.version
   if (v) out.version = v
+  const hosts = [...new Set(as.flatMap((a) => a.hosts ?? []))]
+  if (hosts.length) out.hosts = hosts
   return out
 }
