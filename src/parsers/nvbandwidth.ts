@@ -170,13 +170,12 @@ class NvbwTextParser extends GuardedLineParser {
   private corrupt(t: string, no: number): boolean {
     if (!/^Invalid value when checking the pattern|^Aborted\b/.test(t)) return false
     this.flush()
+    const name = this.tc?.name
     if (this.tc) Object.assign(this.tc, { status: 'error', error: t })
-    this.diags.add(
-      no,
-      'error',
-      'corrupt-run',
-      `nvbandwidth's data check failed, the run is corrupt: ${t.slice(0, 200)}`,
-    )
+    const what = t.startsWith('Aborted')
+      ? `nvbandwidth aborted${name ? ` testcase ${name}` : ''}`
+      : `nvbandwidth's data check failed${name ? ` in testcase ${name}, which was aborted` : ''}`
+    this.diags.add(no, 'error', 'corrupt-run', `${what}, the run is corrupt: ${t.slice(0, 200)}`)
     return true
   }
 

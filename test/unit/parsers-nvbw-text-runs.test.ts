@@ -159,11 +159,16 @@ test('a corrupt run: the data check failing or an abort is an error on the testc
     ],
   )
   assert.deepEqual(diag(o), [
-    [2, 'error', 'corrupt-run', `nvbandwidth's data check failed, the run is corrupt: ${long.slice(0, 200)}`],
-    [4, 'error', 'corrupt-run', "nvbandwidth's data check failed, the run is corrupt: Aborted (core dumped)"],
+    [
+      2,
+      'error',
+      'corrupt-run',
+      `nvbandwidth's data check failed in testcase a_ce, which was aborted, the run is corrupt: ${long.slice(0, 200)}`,
+    ],
+    [4, 'error', 'corrupt-run', 'nvbandwidth aborted testcase b_ce, the run is corrupt: Aborted (core dumped)'],
   ])
   assert.deepEqual(diag(parse(['Aborted'])), [
-    [1, 'error', 'corrupt-run', "nvbandwidth's data check failed, the run is corrupt: Aborted"],
+    [1, 'error', 'corrupt-run', 'nvbandwidth aborted, the run is corrupt: Aborted'],
     [1, 'warn', 'no-data', 'no nvbandwidth output found'],
   ])
 })
@@ -213,4 +218,15 @@ test('end of file: a testcase with no matrix, no output at all; meta keeps at mo
   const named = parse(many((i) => [`x CPU(row) -> GPU(column) (GB/s)`, '0', '0 1', `SUM t${i} 1`].join('\n')))
   assert.equal(meta(named).testcases.length, 1024)
   assert.equal(named.rows.length, 1030)
+})
+
+test('issue 30 item 11: "Running one_to_all_read_sm." then the data check failing names the aborted testcase', () => {
+  const o = parse(['Running one_to_all_read_sm.', 'Invalid value when checking the pattern', 'Aborted (core dumped)'])
+  assert.deepEqual(
+    meta(o).testcases.map((t) => [t.name, t.status]),
+    [['one_to_all_read_sm', 'error']],
+  )
+  const first = diag(o)[0] as unknown[]
+  assert.equal(first[2], 'corrupt-run')
+  assert.match(String(first[3]), /data check failed in testcase one_to_all_read_sm, which was aborted/)
 })

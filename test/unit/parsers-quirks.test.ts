@@ -81,5 +81,9 @@ test('nvbandwidth aborting in its data check is a corrupt run: import keeps the 
   writeFileSync(join(dir, 'nvbw.txt'), text)
   const r = await cli(['import', join(dir, 'nvbw.txt'), '--out', join(dir, 'set')])
   assert.equal(r.code, 1, r.stderr)
-  assert.match(r.stderr, /corrupt-run: nvbandwidth's data check failed/)
+  // The error names the testcase that was aborted (issue 30 item 11).
+  assert.match(
+    r.stderr,
+    /corrupt-run: nvbandwidth's data check failed in testcase host_to_device_memcpy_ce, which was aborted/,
+  )
 })
