@@ -47,7 +47,12 @@ export function renderAnalysis(a: Analysis): string {
   let out = head(a.simulated, 'analysis', a.id, a.dir)
   out += `\nα–β fits (time = α + size/β; α 95% bootstrap CI; topology: ${a.topology.note})\n`
   out += renderTable(['subject', 'mechanism', 'link', 'α (floor)', 'α CI', 'β', 'segs', 'bands'], a.fits.map(fitLine))
-  out += `\nVerdicts\n${foldedVerdicts(a).join('\n')}\n`
+  return out + verdictSections(a)
+}
+
+/** The parts of the `analyze` text after the fits: verdicts (alike pairs folded), classes, fleet, notes, warnings. */
+export function verdictSections(a: Analysis): string {
+  let out = `\nVerdicts\n${foldedVerdicts(a).join('\n')}\n`
   const other = a.verdicts.filter((v) => v.kind === 'class' || v.kind === 'outlier')
   if (other.length) out += `\nBy link class\n${other.map((v) => `- ${v.subject}: ${v.text}`).join('\n')}\n`
   if (a.fleet) out += fleetText(a.fleet)

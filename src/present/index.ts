@@ -5,6 +5,8 @@ export { ANSWER_ROWS, pctRange, pctText, plural, rangeText, renderAnswer } from 
 export { csvHeader, csvRecords, rowsToCsv, rowsToJsonl } from './_csv.ts'
 export type { LiveOptions, ProgressSink } from './_live-progress.ts'
 export { liveLine, liveProgress, plainProgress } from './_live-progress.ts'
+export type { ShowGroup } from './_show-answer.ts'
+export { endSizes, showAnswer, showAnswerText, showGroups } from './_show-answer.ts'
 export { clock, progressLine } from './_sweep-progress.ts'
 export { outcomeCounts, summarizeSweep } from './_sweep-summary.ts'
 export type { ShowLine } from './_table.ts'

@@ -99,7 +99,7 @@ test('"-" reads stdin; a truncated log imports its complete rows and the CLI rep
 test('show prints a table people can read, and warns about a corrupted part or samples.jsonl line (its count and line; exit 0)', async () => {
   const dir = join(tmp(), 'set')
   assert.equal((await bin(['import', A100, '--out', dir])).code, 0)
-  const show = await bin(['show', dir])
+  const show = await bin(['show', dir, '--all'])
   assert.equal(show.code, 0, show.stderr)
   const lines = show.stdout.split('\n')
   assert.match(lines[0] ?? '', /result set .* \(import, .*\), 240 rows/)

@@ -25,7 +25,7 @@ function copy(): string {
 
 test('schema 1: analyze prints what it printed before (text, and --json byte for byte)', async () => {
   const dir = copy()
-  const a = await cli(['analyze', join(dir, 'generated-seed-vm-17')])
+  const a = await cli(['analyze', join(dir, 'generated-seed-vm-17'), '--all'])
   assert.equal(a.code, 0, a.stderr)
   assert.equal(a.stdout, expected('analyze.txt', dir))
   const j = await cli(['analyze', join(dir, 'generated-seed-vm-17'), '--json'])

@@ -17,12 +17,17 @@ export const analyzeCommand = defineCommand({
         default: true,
         describe: 'include per-cell statistics in --json (--no-cells leaves them out)',
       })
+      .option('all', {
+        type: 'boolean',
+        default: false,
+        describe: 'after the answer and the grouped fits, print every fit with its CI and segments',
+      })
       .option('seed', { type: 'number', default: 1, describe: 'seed of the bootstrap intervals' })
       .example('gpucomm analyze results/box1', 'floors, verdicts and link classes of a result set'),
   run: async (args, io) => {
-    const { analyze, renderAnalysis } = await import('../../analysis/index.ts')
+    const { analyze, analysisAnswerText } = await import('../../analysis/index.ts')
     const a = await analyze(args.dir as string, { seed: args.seed as number, cells: args.cells as boolean })
-    io.stdout(args.json ? `${JSON.stringify(a, null, 2)}\n` : renderAnalysis(a))
+    io.stdout(args.json ? `${JSON.stringify(a, null, 2)}\n` : analysisAnswerText(a, args.all as boolean))
     return 0
   },
 })

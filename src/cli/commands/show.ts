@@ -3,15 +3,20 @@ import { defineCommand } from '../_types.ts'
 /** `gpucomm show DIR`: a compact table of a result set. */
 export const showCommand = defineCommand({
   command: 'show <dir>',
-  describe: 'Show a result set as a compact table (medians per bench, size, pair or ranks)',
+  describe: 'Show what a result set holds: the answer first, medians grouped by series (--all: every line)',
   builder: (y) =>
     y
       .positional('dir', { type: 'string', describe: 'result-set directory' })
       .option('json', { type: 'boolean', default: false, describe: 'print the table lines as JSON' })
+      .option('all', {
+        type: 'boolean',
+        default: false,
+        describe: 'after the answer and the grouped medians, print every line (bench, pair or group, size)',
+      })
       .example('gpucomm show results/box1', 'summarize a result set'),
   run: async (args, io) => {
     const { loadSamples } = await import('../../resultset/index.ts')
-    const { showLines, showTable } = await import('../../present/index.ts')
+    const { showAnswerText, showLines } = await import('../../present/index.ts')
     // Rows replayed from 12 bytes each (loadSamples): memory holds the values, not row objects.
     const set = await loadSamples(args.dir as string)
     if (args.json) {
@@ -22,7 +27,7 @@ export const showCommand = defineCommand({
     } else {
       const m = set.manifest
       io.stdout(`${m.simulated ? 'SIMULATED ' : ''}result set ${m.id} (${m.origin}, ${m.created}), ${set.count} rows\n`)
-      io.stdout(showTable(set.rows))
+      io.stdout(showAnswerText(set.rows, set.count, args.all as boolean))
     }
     return 0 // corrupt lines: one warning per file from main (the rule of every command reading a set)
   },
