@@ -11,10 +11,11 @@ import { formatSeconds } from '../units/index.ts'
 import type { FitOptions } from './_alphabeta.ts'
 import { fitSeries } from './_alphabeta.ts'
 import type { CiteContext } from './_cite.ts'
-import type { MachineContext } from './_context.ts'
+import type { MachineContext, SourceLike } from './_context.ts'
 import { machineContext } from './_context.ts'
 import type { Fleet } from './_fleet.ts'
 import { analyzeFleet } from './_fleet.ts'
+import { importedFleet } from './_fleet-import.ts'
 import type { TopologyView } from './_join.ts'
 import { gpuOutliers, joinVerdicts, linkClasses } from './_join.ts'
 import { RANGES } from './_mechanism.ts'
@@ -191,10 +192,15 @@ export function analyzeSet(set: ReadSet, opts: AnalyzeOptions = {}): Analysis {
   }
 }
 
-/** The fleet analysis of a cluster sweep (its manifest records the nodes), else nothing. */
+/** The fleet analysis of a cluster sweep (its manifest records the nodes), or of an import's multi-host runs, else nothing. */
 function fleetOf(set: ReadSet): { fleet?: Fleet } {
   const rec = set.manifest.extra?.cluster as { nodes?: unknown; fabric?: unknown } | undefined
-  if (!rec || !Array.isArray(rec.nodes)) return {}
+  if (!rec || !Array.isArray(rec.nodes)) {
+    if (set.manifest.origin !== 'import') return {}
+    const rows = Array.isArray(set.rows) ? (set.rows as Row[]) : Array.from(set.rows, (r) => ({ ...r }))
+    const fleet = importedFleet(rows, (set.manifest.sources ?? []) as SourceLike[])
+    return fleet ? { fleet } : {}
+  }
   const fabric = typeof rec.fabric === 'string' ? rec.fabric : undefined
   // The fleet analysis keeps rows: copies, since a SampleSet reuses its row objects.
   const rows = Array.isArray(set.rows) ? (set.rows as Row[]) : Array.from(set.rows, (r) => ({ ...r }))

@@ -96,7 +96,7 @@ const SXM = /SXM|\bNVL\b/i
 
 const pairKey = (a: number, b: number): string => `${Math.min(a, b)}-${Math.max(a, b)}`
 
-interface SourceLike {
+export interface SourceLike {
   raw: string
   format: string
   meta: Record<string, unknown>
@@ -113,7 +113,7 @@ interface RunMetaLike {
 }
 
 /** The launch facts of one source (its one run, or its runs merged). */
-function launchOfSource(src: SourceLike): LaunchSeen | undefined {
+export function launchOfSource(src: SourceLike): LaunchSeen | undefined {
   const runs = (Array.isArray(src.meta.runs) ? src.meta.runs : [src.meta]) as RunMetaLike[]
   const named: string[] = []
   const perHost: Record<string, number> = {}

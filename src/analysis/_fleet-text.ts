@@ -46,11 +46,33 @@ export function scalingTable(f: Fleet): { header: string[]; rows: string[][] } {
 }
 
 /** The heading line of the fleet part. */
-export const fleetHeading = (f: Fleet): string =>
-  `Fleet: ${f.nodes.length} nodes (${f.nodes[0]}…${f.nodes[f.nodes.length - 1]}), ${f.pairs.length} node pairs measured`
+export function fleetHeading(f: Fleet): string {
+  const span = `${f.nodes[0]}…${f.nodes[f.nodes.length - 1]}`
+  if (!f.launches) return `Fleet: ${f.nodes.length} nodes (${span}), ${f.pairs.length} node pairs measured`
+  const hosts = Math.max(f.nodes.length, ...f.launches.map((l) => l.hosts))
+  const named = hosts > f.nodes.length ? `${f.nodes.length} named: ${span}` : span
+  return (
+    `Fleet (imported runs): ${hosts} hosts (${f.nodes.length ? named : 'none named'}), ` +
+    `${f.launches.length} multi-host launch(es), ${f.pairs.length} node pairs measured`
+  )
+}
 
-/** The outlier lines, or the one line that says there are none. */
-export const outlierLines = (f: Fleet): string[] =>
-  f.outliers.length
-    ? f.outliers.map(outlierLine)
-    : ['no node or link is an outlier: every one within the fleet (median, MAD, Mann-Whitney as diff)']
+/** One line per imported launch: where it ran and its figures. */
+export const launchLines = (f: Fleet): string[] =>
+  (f.launches ?? []).map(
+    (l) =>
+      `${l.bench}, ${l.ranks ?? '?'} ranks over ${l.hosts} hosts: ` +
+      `${l.busbwBps !== undefined ? `busbw ${formatRate(l.busbwBps)} at the largest sizes` : 'no busbw'}, ` +
+      `${l.latencyS !== undefined ? `time ${formatSeconds(l.latencyS)} at the smallest` : 'no time'}`,
+  )
+
+/** The outlier lines, or the one line that says there are none (and why, when nothing could be compared). */
+export function outlierLines(f: Fleet): string[] {
+  if (f.outliers.length) return f.outliers.map(outlierLine)
+  if (f.launches && f.pairs.length < 3)
+    return [
+      'none found: nothing to compare with (no single-host runs, fewer than 3 two-host runs); the notes say ' +
+        'what the file cannot tell apart',
+    ]
+  return ['no node or link is an outlier: every one within the fleet (median, MAD, Mann-Whitney as diff)']
+}

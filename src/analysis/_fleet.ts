@@ -14,6 +14,7 @@
 import { relDelta } from '../diff/index.ts'
 import type { Row } from '../model/index.ts'
 import { DEFAULT_THRESHOLDS, mannWhitney, medianOf, modifiedZ, sortSample } from '../stats/index.ts'
+import type { FleetLaunch } from './_fleet-import.ts'
 import type { FleetScaling } from './_fleet-scaling.ts'
 import { scalingOf } from './_fleet-scaling.ts'
 import type { LinkCells, TailFlag } from './_fleet-tail.ts'
@@ -58,6 +59,8 @@ export interface Fleet {
   pairs: FleetPair[]
   scaling: FleetScaling[]
   notes: string[]
+  /** Imported multi-host launches (absent for a cluster sweep). */
+  launches?: FleetLaunch[]
 }
 
 /** Per node from per-pair units: the median of its pairs' values, its pairs' values as samples. */

@@ -3,7 +3,7 @@ import { renderTable } from '../present/index.ts'
 import { formatBytes, formatRate, formatSeconds } from '../units/index.ts'
 import { combinedNote } from './_compare-format.ts'
 import type { Fleet } from './_fleet.ts'
-import { fleetHeading, outlierLines, scalingTable } from './_fleet-text.ts'
+import { fleetHeading, launchLines, outlierLines, scalingTable } from './_fleet-text.ts'
 import type { Analysis, Comparison, DecodeModel, Fit, GroupingStat } from './_types.ts'
 import { subjectOf } from './_verdict.ts'
 
@@ -63,7 +63,10 @@ export function verdictSections(a: Analysis): string {
 
 /** The fleet part: outliers with their mechanism, scaling against NCCL's model, notes. */
 function fleetText(f: Fleet): string {
-  let out = `\n${fleetHeading(f)} (node × node bandwidth: gpucomm plot DIR --kind node-heatmap)\n`
+  let out = `\n${fleetHeading(f)}${f.pairs.length ? ' (node × node bandwidth: gpucomm plot DIR --kind node-heatmap)' : ''}\n`
+  out += launchLines(f)
+    .map((l) => `- ${l}\n`)
+    .join('')
   out += `Outliers\n${outlierLines(f)
     .map((l) => `- ${l}`)
     .join('\n')}\n`

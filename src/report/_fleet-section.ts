@@ -4,7 +4,7 @@
  * pattern against NCCL's model (the same lines and table as `analyze`'s text).
  */
 import type { Fleet } from '../analysis/index.ts'
-import { fleetHeading, outlierLines, scalingTable } from '../analysis/index.ts'
+import { fleetHeading, launchLines, outlierLines, scalingTable } from '../analysis/index.ts'
 import type { ChartContext } from '../plot/index.ts'
 import { NODE_HEATMAP_CAPTION, nodeHeatmapChart } from '../plot/index.ts'
 import type { Section } from './_html.ts'
@@ -13,7 +13,8 @@ import { html, list, paragraphs, table } from './_html.ts'
 /** The section (heading, outliers, scaling table, notes) and its heatmap. */
 export function fleetSection(f: Fleet, ctx: ChartContext): Section {
   const t = scalingTable(f)
-  const body = html`${paragraphs([fleetHeading(f)])}<h3>Outliers</h3>${list(outlierLines(f))}${
+  const launches = launchLines(f)
+  const body = html`${paragraphs([fleetHeading(f)])}${launches.length ? list(launches) : ''}<h3>Outliers</h3>${list(outlierLines(f))}${
     t.rows.length
       ? html`<h3>Scaling: all_reduce against NCCL's model</h3>${paragraphs([
           'gap = measured / model − 1; busbw at the largest size against the Ring (Simple) model, ' +
@@ -27,7 +28,11 @@ export function fleetSection(f: Fleet, ctx: ChartContext): Section {
           id: 'node-heatmap',
           title: 'Node pairs: network bandwidth',
           caption: NODE_HEATMAP_CAPTION,
-          spec: nodeHeatmapChart(f.pairs, 'sendrecv between nodes', ctx),
+          spec: nodeHeatmapChart(
+            f.pairs,
+            f.launches ? 'busbw of imported two-host runs' : 'sendrecv between nodes',
+            ctx,
+          ),
         },
       ]
     : []

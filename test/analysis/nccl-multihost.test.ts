@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import type { Analysis, Fit } from '../../src/analysis/index.ts'
-import { analyze } from '../../src/analysis/index.ts'
+import { analyze, renderAnalysis } from '../../src/analysis/index.ts'
 import { importFiles } from '../../src/importer/index.ts'
 import type { Manifest } from '../../src/model/index.ts'
 import { FIXTURES, tmp } from '../helpers.ts'
@@ -113,4 +113,47 @@ test('generated 2-host log with --tag-output INFO lines of the aws-ofi-nccl plug
   assert.equal(f.mechanism.id, 'nccl-net')
   assert.match(f.mechanism.text, /across 2 hosts: EFA\/OFI/)
   assert.ok(f.evidence.some((e) => /"via NET\/AWS Libfabric\/GDRDMA" lines/.test(e.source)))
+})
+
+test('fleet view of imports (item 3): the real 2-host RTX 6000D log and the generated 128-host log show hosts, per-launch figures, "none found" and what the file cannot tell apart', async () => {
+  const { a } = await importText('rtx6000d', fixture('rtx6000d-2node-16rank-alltoall-v2.18.3-inplace-na-mpi-warnings'))
+  const f = a.fleet as NonNullable<Analysis['fleet']>
+  assert.deepEqual(f.nodes, ['R6KD-CX8aaS-GPU-11', 'R6KD-CX8aaS-GPU-12'])
+  assert.equal(f.launches?.[0]?.ranks, 16)
+  // busbw median of the cells at the largest sizes (≥ 512 MiB): 41.00–41.19 GB/s printed.
+  assert.ok(Math.abs((f.launches?.[0]?.busbwBps as number) - 41.02e9) < 0.05e9, String(f.launches?.[0]?.busbwBps))
+  const text = renderAnalysis(a)
+  assert.match(text, /Fleet \(imported runs\): 2 hosts \(R6KD-CX8aaS-GPU-11…R6KD-CX8aaS-GPU-12\), 1 multi-host launch/)
+  assert.match(text, /- none found: nothing to compare with/)
+  assert.match(text, /8 ranks on each named host: one time per size for the whole communicator/)
+  const cut = multiHostLog({
+    hosts: 128,
+    gpusPerHost: 8,
+    listed: 100,
+    command: 'mpirun -np 1024 -npernode 8 --hostfile hosts ./build/all_reduce_perf -b 8 -e 8G -f 2 -g 1',
+  })
+  const big = renderAnalysis((await importText('generated-128host-cut', cut)).a)
+  assert.match(big, /Fleet \(imported runs\): 128 hosts \(13 named: node001…node013\)/)
+  assert.match(big, /nccl\.all_reduce, 1024 ranks over 128 hosts: busbw/)
+  assert.match(big, /the file names 13 of them/)
+})
+
+test('fleet view of imports: four generated two-host runs, one pair at half the bandwidth, is a link outlier; a single-host import has no fleet', async () => {
+  const out = join(tmp('gpucomm-nccl-multihost-'), 'set')
+  const betas = [40e9, 41e9, 39.5e9, 20e9]
+  const inputs = betas.map((b, i) => ({
+    path: `generated-pair-${i}.txt`,
+    data: Buffer.from(
+      multiHostLog({ hosts: 2, gpusPerHost: 1, betaBps: b, hostName: (h) => `n${2 * i + h}`, collective: 'sendrecv' }),
+    ),
+  }))
+  await importFiles(inputs, { out, command: ['generated-by-test'] })
+  const f = (await analyze(out, { cells: false })).fleet as NonNullable<Analysis['fleet']>
+  assert.equal(f.pairs.length, 4)
+  assert.deepEqual(
+    f.outliers.map((o) => [o.kind, o.hosts.join('–')]),
+    [['link', 'n6–n7']],
+  )
+  const one = await importText('a100', fixture('a100-sxm4-8gpu-mpirun-np8-interleaved-ompi-help-v2.13'))
+  assert.equal(one.a.fleet, undefined)
 })
