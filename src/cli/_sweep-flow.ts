@@ -131,8 +131,9 @@ async function specFor(req: SweepRequest, io: SweepIo, deps: SweepDeps): Promise
     base = defaultSpecInput(gpu)
   }
   const input = { ...base, ...presetInput(req.specFile), ...req.flags }
-  // A simulated cluster's nodes have the preset's GPUs: all of them unless --gpus says otherwise.
-  if (input.pattern !== undefined && input.gpus === undefined && input.instrument === 'sim')
+  // A simulation (one machine or a cluster's nodes) has the preset's GPUs: all of them unless
+  // --gpus says otherwise, as a bare sweep without a GPU runs 0-7 of seed-vm.
+  if (input.gpus === undefined && input.instrument === 'sim')
     input.gpus = `0-${presetTruth(input.preset ?? 'seed-vm').gpuCount - 1}`
   return resolveSpec(input, input.seed ?? randomInt(0, 2 ** 31))
 }

@@ -111,7 +111,12 @@ export const sweepCommand = defineCommand({
       .option('min-trials', { type: 'number', describe: 'adaptive: fewest trials per point (default 6)' })
       .option('max-trials', { type: 'number', describe: 'adaptive: most trials per point (default 20)' })
       .option('warmup', { type: 'number', describe: 'warm-up iterations per size (default 1)' })
-      .option('iters', { type: 'number', describe: 'timed iterations per size (default 20)' })
+      .option('iters', {
+        type: 'number',
+        describe:
+          'timed iterations per size (default 20; the plan of a bare sweep without a GPU, ' +
+          'bench/sweep-default-sim.json, uses 5; --dry-run prints what the plan uses)',
+      })
       .option('order', {
         type: 'string',
         choices: ['interleaved', 'shuffled'],
