@@ -88,7 +88,12 @@ function groupingSection(c: Comparison, charts: NamedChart[]): Section | undefin
       z.winner ?? '–',
       z.ratio ? `${z.ratio.toFixed(2)}×` : '–',
     ])
-    parts.push(html`<h3>${b.bench}</h3>${table(['size', ...b.groupings, 'winner', 'ratio'], rows)}`)
+    parts.push(
+      html`<h3>${b.bench}</h3>${details(
+        `${b.bench}: median per size and grouping, ${rows.length} sizes`,
+        table(['size', ...b.groupings, 'winner', 'ratio'], rows),
+      )}`,
+    )
   }
   const d = c.decode
   if (d) {
@@ -139,7 +144,10 @@ function groupingSection(c: Comparison, charts: NamedChart[]): Section | undefin
 
 function diffSection(d: DiffResult, charts: NamedChart[]): Section {
   // The diff's own tables (one per bench and metric, human units), as `gpucomm diff` prints them.
-  const tables = diffTables(d).map((t) => html`<h3>${t.heading}</h3>${table(t.header, t.lines)}`)
+  // Collapsed: the answer is in the summary and the chart; thousands of rows follow on request.
+  const tables = diffTables(d).map((t) =>
+    details(`${t.heading}: ${t.lines.length} rows`, html`<h3>${t.heading}</h3>${table(t.header, t.lines)}`),
+  )
   const only =
     d.onlyA.length + d.onlyB.length
       ? paragraphs([`${d.onlyA.length} cells only in the baseline, ${d.onlyB.length} only in this set.`])
