@@ -51,7 +51,16 @@ export interface TopoMatrix {
   /** NIC label → interface name, from the "NIC Legend" block. */
   nics: Record<string, string>
   legend: boolean
+  /**
+   * `nvidia-smi topo -mp` (--matrix_pci): PCIe paths only, NVLink not shown. Recognised from
+   * the command line in the text, or from a legend without its `NV#` line (topo -m always
+   * prints it).
+   */
+  pciOnly?: 'command line' | 'legend without NV#'
 }
+
+/** The command line of the PCIe-only matrix. */
+const PCI_ONLY_COMMAND = /nvidia-smi\s+topo\s+(-mp|--matrix_pci)\b/
 
 const isLinkCell = (c: string): boolean => /^[A-Z][A-Z0-9]*$/.test(c)
 const knownLink = (c: string): boolean => /^NV\d+$/.test(c) || (LINK_CLASSES as readonly string[]).includes(c)
@@ -100,6 +109,7 @@ class TopoMParser implements LineParser {
     legend: false,
   }
   private readonly diagnostics: Diagnostic[] = []
+  private nvLegend = false
   private readonly rows = new Set<string>()
   private last = 0
   constructor(private readonly file: string) {}
@@ -107,11 +117,13 @@ class TopoMParser implements LineParser {
   line(text: string, lineNo: number): void {
     this.last = lineNo
     const s = stripAnsi(text)
+    if (PCI_ONLY_COMMAND.test(s)) this.t.pciOnly = 'command line'
     const r = this.m.read(s)
     if (r === 'header') this.t.devices = (this.m.header as MatrixHeader).devices
     if (typeof r !== 'string') return this.row(r, lineNo)
     if (r !== 'after') return
     if (/^\s*Legend:\s*$/.test(s)) this.t.legend = true
+    if (/^\s*NV#\s*=/.test(s)) this.nvLegend = true
     if (/^\s*NIC Legend:\s*$/.test(s)) this.nics = true
     const m = this.nics ? /^\s*(NIC\d+):\s*(\S+)\s*$/.exec(s) : null
     if (m) this.t.nics[m[1] as string] = m[2] as string
@@ -158,6 +170,8 @@ class TopoMParser implements LineParser {
       matrixEndError(this.file, line, header, this.rows.size, 'topo -m') ??
       missingRowWarning(this.file, line, header?.devices.filter(isGpuLabel) ?? [], this.rows)
     if (problem) this.diagnostics.push(problem)
+    const nvCells = this.t.links.some((l) => /^NV\d+$/.test(l.link))
+    if (!this.t.pciOnly && this.t.legend && !this.nvLegend && !nvCells) this.t.pciOnly = 'legend without NV#'
     return { meta: header && this.rows.size > 0 ? { topology: this.t } : {}, diagnostics: this.diagnostics }
   }
 }
@@ -171,7 +185,7 @@ function detect(head: string): number {
   const row = lines[found.index + 1] ? splitMatrixRow(lines[found.index + 1] as string, found.header) : undefined
   const cells = (row?.fields ?? []).slice(0, found.header.devices.length).filter((c) => c !== 'X')
   if (cells.length > 0 && cells.every(knownLink)) return 0.9
-  return lines.some((l) => /nvidia-smi\s+topo\s+(-m|--matrix)\b/.test(l)) ? 0.8 : 0
+  return lines.some((l) => /nvidia-smi\s+topo\s+(-m|--matrix)\b/.test(l) || PCI_ONLY_COMMAND.test(l)) ? 0.8 : 0
 }
 
 /** The `nvidia-smi topo -m` parser (topology; emits no rows). */

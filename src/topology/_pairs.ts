@@ -64,8 +64,13 @@ export const p2pBlocked = (p: Pick<TopoPair, 'p2p'>): boolean =>
 export const p2pOk = (p: Pick<TopoPair, 'p2p'>): boolean => !p2pBlocked(p) && COPY_CAPS.some((c) => p.p2p[c] === 'OK')
 
 /** The expected per-copy band of a pair from its link class and P2P status. */
-export function expectedBand(p: Pick<TopoPair, 'p2p' | 'link' | 'sameSwitch'>): LatencyBand {
+export function expectedBand(p: Pick<TopoPair, 'p2p' | 'link' | 'sameSwitch' | 'pciPath'>): LatencyBand {
   if (p2pBlocked(p)) return BANDS.staged
+  if (p.link === undefined && p.pciPath !== undefined) {
+    // topo -mp hides NVLink: the PCIe path's band holds only if the pair has no NVLink.
+    const band = expectedBand({ ...p, link: p.pciPath, pciPath: undefined })
+    return { ...band, why: `${band.why}, if the pair has no NVLink (topo -mp shows PCIe paths only)` }
+  }
   const l = p.link ?? ''
   const band = /^NV\d+$/.test(l)
     ? BANDS.nvlink
@@ -86,8 +91,8 @@ const LINK_COST: Record<string, number> = { PIX: 2, PXB: 3, PHB: 4, NODE: 5, SYS
  * unknown 5; +10 when P2P is reported unavailable (host-staged copies cost ~10× more);
  * +2 across NUMA nodes when the link class does not already say SYS.
  */
-export function pairCost(p: Pick<TopoPair, 'p2p' | 'link' | 'sameNuma' | 'sameSwitch'>): number {
-  const l = p.link
+export function pairCost(p: Pick<TopoPair, 'p2p' | 'link' | 'sameNuma' | 'sameSwitch' | 'pciPath'>): number {
+  const l = p.link ?? p.pciPath
   let cost = l === undefined ? (p.sameSwitch ? 2 : 5) : /^NV\d+$/.test(l) ? 1 : (LINK_COST[l] ?? 5)
   if (p2pBlocked(p)) cost += 10
   if (p.sameNuma === false && l !== 'SYS' && l !== 'SOC') cost += 2
@@ -109,12 +114,18 @@ export function deriveLink(a: TopoGpu, b: TopoGpu): string | undefined {
 const same = <T>(x: T | undefined, y: T | undefined): boolean | undefined =>
   x === undefined || y === undefined ? undefined : x === y
 
-function linkFromMatrix(inp: ParsedInputs, a: number, b: number): { link: string; from: string } | undefined {
-  for (const { file, t } of inp.topoM) {
+/** The pair's cell of a topo -m matrix (a full one before a PCIe-only topo -mp one). */
+function linkFromMatrix(
+  inp: ParsedInputs,
+  a: number,
+  b: number,
+): { link: string; from: string; pciOnly: boolean } | undefined {
+  const full = [...inp.topoM].sort((x, y) => Number(x.t.pciOnly !== undefined) - Number(y.t.pciOnly !== undefined))
+  for (const { file, t } of full) {
     const l =
       t.links.find((x) => x.a === `GPU${a}` && x.b === `GPU${b}`) ??
       t.links.find((x) => x.a === `GPU${b}` && x.b === `GPU${a}`)
-    if (l) return { link: l.link, from: `${file}:${l.line}` }
+    if (l) return { link: l.link, from: `${file}:${l.line}`, pciOnly: t.pciOnly !== undefined }
   }
   return undefined
 }
@@ -141,7 +152,8 @@ export function buildPairs(gpus: readonly TopoGpu[], inp: ParsedInputs): TopoPai
       const pair: TopoPair = { a: ga.index, b: gb.index, p2p: {}, cost: 0, from: {} }
       const m = linkFromMatrix(inp, ga.index, gb.index)
       const derived = m ? undefined : deriveLink(ga, gb)
-      if (m) [pair.link, pair.from.link] = [m.link, m.from]
+      if (m?.pciOnly) [pair.pciPath, pair.from.pciPath] = [m.link, `${m.from} (nvidia-smi topo -mp: PCIe path only)`]
+      else if (m) [pair.link, pair.from.link] = [m.link, m.from]
       else if (derived) [pair.link, pair.from.link] = [derived, 'derived from the PCI tree (no nvidia-smi topo -m)']
       p2pOf(inp, ga.index, gb.index, pair)
       const rc = same(ga.rootBus, gb.rootBus)

@@ -9,7 +9,7 @@ import type { TopologyReport, TopoPair } from './_types.ts'
 function cell(p: TopoPair | undefined): string {
   if (!p) return '?'
   const statuses = [...new Set(COPY_CAPS.map((c) => p.p2p[c]).filter((s) => s !== undefined))]
-  return `${p.link ?? '?'}${statuses.length ? ` ${statuses.join('/')}` : ''}`
+  return `${p.link ?? (p.pciPath ? `${p.pciPath}(PCIe path)` : '?')}${statuses.length ? ` ${statuses.join('/')}` : ''}`
 }
 
 function pairMatrix(r: TopologyReport): string {

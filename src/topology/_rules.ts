@@ -8,6 +8,7 @@ import type { HostFacts } from '../host/index.ts'
 import { formatGpuList } from '../lists/index.ts'
 import { BANDS, p2pBlocked, p2pOk } from './_pairs.ts'
 import { HOST_RULES } from './_rules-host.ts'
+import { pciOnlyFinding } from './_rules-pci-only.ts'
 import { vmDetected, vmGpudirectClique } from './_rules-vm.ts'
 import type { Finding, HypervisorInfo, TopoGpu, TopoPair } from './_types.ts'
 
@@ -285,6 +286,7 @@ export const RULES: readonly Rule[] = [
   acsOverrideUseless,
   acsRedirect,
   nvlink,
+  { id: 'pci-only-matrix', check: ({ pairs }) => pciOnlyFinding(pairs) },
   pcieSwitchP2p,
   ncclP2pLevel,
   ...HOST_RULES,

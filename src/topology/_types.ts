@@ -62,6 +62,8 @@ export interface TopoPair {
   b: number
   /** Link class exactly as nvidia-smi prints it (NV18, PIX, PXB, PHB, NODE, SYS, SOC). */
   link?: string
+  /** PCIe path class from `nvidia-smi topo -mp` only (NVLink not shown there): never a link class. */
+  pciPath?: string
   /** P2P status per capability, e.g. {"read": "OK", "write": "NS"}. */
   p2p: Partial<Record<P2PCapability, string>>
   sameRootComplex?: boolean
