@@ -19,7 +19,7 @@ export interface Reply {
 }
 
 /** A mock executor answering with `answer`, plus the requests it got. */
-export function mockExecutor(answer: (command: Command) => Reply | Promise<Reply>): Executor & {
+export function mockExecutor(answer: (command: Command, req: ExecRequest) => Reply | Promise<Reply>): Executor & {
   requests: ExecRequest[]
 } {
   const requests: ExecRequest[] = []
@@ -28,7 +28,7 @@ export function mockExecutor(answer: (command: Command) => Reply | Promise<Reply
     async run(req) {
       requests.push(req)
       const startedMs = Date.now()
-      const r = await answer(req.command)
+      const r = await answer(req.command, req)
       const stderr = r.stderr ?? ''
       writeFileSync(req.stdoutPath, r.stdout)
       writeFileSync(req.stderrPath, stderr)
@@ -56,16 +56,37 @@ export function mockExecutor(answer: (command: Command) => Reply | Promise<Reply
 
 /**
  * The sim instrument's commands (`node bin/gpucomm.js sim …`) answered by running the same
- * CLI in-process: the bytes a spawned simulator would print, without a process. A hang or a
- * crash (SIGABRT to itself) cannot be answered in-process and is refused.
+ * CLI in-process: the bytes a spawned simulator would print, without a process. The two faults
+ * that are process behaviour are acted out as the watchdog (src/exec/_watched.ts, tested on real
+ * processes in test/unit/exec-watched.test.ts) would end them, on a fake clock: a hang prints
+ * the simulator's banner (its `#` lines) and is killed with SIGTERM at the request's no-output
+ * or hard limit, whichever is shorter, after exactly that long; a crash prints the first half of
+ * its lines and dies of SIGABRT.
  */
 export const simExecutor = (): ReturnType<typeof mockExecutor> =>
-  mockExecutor(async (command) => {
+  mockExecutor(async (command, req) => {
     const args = command.args.slice(1)
     if (args[0] !== 'sim') throw new Error(`simExecutor answers only gpucomm sim, not ${command.args.join(' ')}`)
-    const fault = args[args.indexOf('--fault') + 1]
-    if (args.includes('--fault') && (fault === 'hang' || fault === 'crash'))
-      throw new Error(`simExecutor cannot ${fault} in-process; use the process executor`)
-    const r = await cli(args)
-    return { stdout: r.stdout, stderr: r.stderr, exitCode: r.code }
+    const at = args.indexOf('--fault')
+    const fault = at >= 0 ? args[at + 1] : undefined
+    if (fault !== 'hang' && fault !== 'crash') {
+      const r = await cli(args)
+      return { stdout: r.stdout, stderr: r.stderr, exitCode: r.code }
+    }
+    const whole = await cli(args.filter((_, i) => i !== at && i !== at + 1))
+    const lines = whole.stdout.split('\n')
+    if (fault === 'crash')
+      return { stdout: lines.slice(0, Math.floor(lines.length / 2)).join('\n'), exitCode: null, signal: 'SIGABRT' }
+    const banner = lines.slice(
+      0,
+      lines.findIndex((l) => !l.startsWith('#')),
+    )
+    const noOutput = req.noOutputMs <= req.hardMs
+    return {
+      stdout: banner.map((l) => `${l}\n`).join(''),
+      exitCode: null,
+      signal: 'SIGTERM',
+      killed: noOutput ? 'no-output' : 'hard-cap',
+      wallS: Math.min(req.noOutputMs, req.hardMs) / 1000,
+    }
   })

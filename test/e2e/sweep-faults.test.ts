@@ -1,48 +1,53 @@
-/** Faults: the watchdog kills a hang (hung), crashes / non-zero exits / garbage / truncation / bad data are recorded, the sweep goes on. */
+/**
+ * Faults, in-process: the driver records a hang killed by the watchdog (hung), crashes,
+ * non-zero exits, garbage, truncation and bad data, retries with backoff, and resumes a failed
+ * point, with the simulator answered through a mock executor (test/mock-executor.ts simExecutor,
+ * which acts out a hang and a crash on a fake clock; nothing is spawned, nothing waits). The
+ * watchdog itself, killing real process groups, is tested in test/unit/exec-watched.test.ts.
+ */
 
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { execa } from 'execa'
+import { sweepCommand } from '../../src/cli/_sweep-flow.ts'
 import { loadSet } from '../../src/resultset/index.ts'
 import type { SweepExtra } from '../../src/run/index.ts'
+import type { SpecInput } from '../../src/sweep/index.ts'
 import { tmp } from '../helpers.ts'
-import { manifestOf, sweep } from './_sweep.ts'
+import { simExecutor } from '../mock-executor.ts'
+import { manifestOf } from './_sweep.ts'
 
-const BASE = [
-  '--instrument',
-  'sim',
-  '--preset',
-  'seed-vm',
-  '--gpus',
-  '0-3',
-  '--pairs',
-  'none',
-  '--groupings',
-  'tp4',
-  '--sizes',
-  '8:1K:x2',
-  '--retries',
-  '0',
-]
-
-/** Processes whose command line carries this seed (the sim's argv does). */
-async function simProcesses(seed: number): Promise<string[]> {
-  const r = await execa('ps', ['-eo', 'pid,args'], { reject: false })
-  return String(r.stdout)
-    .split('\n')
-    .filter((l) => l.includes(`--seed ${seed} `) && l.includes(' sim '))
+const BASE: SpecInput = {
+  instrument: 'sim',
+  preset: 'seed-vm',
+  gpus: '0-3',
+  pairs: 'none',
+  groupings: 'tp4',
+  sizes: '8:1K:x2',
+  retries: 0,
 }
 
-test('hang → hung at the watchdog (group killed); crash, exit, garbage, truncated, corrupt recorded; the good point still runs', async () => {
+/** `gpucomm sweep` in-process (the CLI's sweepCommand) through the sim executor. */
+async function sweep(
+  flags: SpecInput,
+  where: { out?: string; resume?: string },
+): Promise<{ code: number; stdout: string; stderr: string; requests: number }> {
+  let stdout = ''
+  let stderr = ''
+  const executor = simExecutor()
+  const r = await sweepCommand(
+    { flags, ...where, command: ['test'], root: tmp() },
+    { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), isTTY: false },
+    { executor },
+  )
+  return { code: r.code, stdout, stderr, requests: executor.requests.length }
+}
+
+test('hang → hung at the watchdog; crash, exit, garbage, truncated, corrupt recorded; the good point still runs', async () => {
   const out = join(tmp(), 'set')
-  const seed = 900_000 + (process.pid % 1000)
-  const faults = ['t1=hang', 't2=crash', 't3=exit', 't4=garbage', 't5=truncated', 't6=corrupt'].flatMap((f) => [
-    '--sim-fault',
-    f,
-  ])
-  const r = await sweep([...BASE, '--trials', '7', '--timeout', '5', '--seed', String(seed), ...faults, '--out', out])
+  const simFaults = ['t1=hang', 't2=crash', 't3=exit', 't4=garbage', 't5=truncated', 't6=corrupt']
+  const r = await sweep({ ...BASE, trials: 7, timeoutS: 5, seed: 900, simFaults }, { out })
   assert.equal(r.code, 1, 'a sweep with failed points exits 1')
   assert.match(r.stdout, /7 points: 1 hung, 2 failed, 3 corrupt, 1 ok/)
   const m = manifestOf(out)
@@ -72,39 +77,29 @@ test('hang → hung at the watchdog (group killed); crash, exit, garbage, trunca
   const extra = m.extra?.sweep as SweepExtra
   const hang = extra.points['nccl.all_reduce~tp4~t1']?.attempts[0]?.launches[0]
   assert.equal(hang?.killed, 'no-output')
-  // It waited out the watchdog (no upper bound on wall time here: that is load, not behaviour; a
-  // watchdog that never fires ends at the test's timeout instead).
-  assert.ok((hang?.wallS ?? 0) >= 5, `hung after ${hang?.wallS} s, before the 5 s watchdog`)
+  // The watchdog's limit reached the executor: the fake clock ends the hang after exactly 5 s.
+  assert.equal(hang?.wallS, 5, `hung after ${hang?.wallS} s, not at the 5 s watchdog`)
   assert.match(readFileSync(join(out, hang?.stdout ?? ''), 'utf8'), /# Using devices/)
   const crash = extra.points['nccl.all_reduce~tp4~t2']?.attempts[0]?.launches[0]
   assert.equal(crash?.signal, 'SIGABRT')
   assert.ok(existsSync(join(out, (crash?.stdout ?? '').replace(/\.stdout$/, '.json'))))
-  assert.deepEqual(await simProcesses(seed), [], 'no simulator process outlives the sweep')
 })
 
 test('retries with backoff: a crash on the first attempt is retried and recorded ok; a hard-capped hang is hung after every attempt', async () => {
   const out = join(tmp(), 'set')
-  const r = await sweep([
-    ...BASE,
-    '--trials',
-    '2',
-    '--retries',
-    '1',
-    '--retry-backoff',
-    '0.2',
-    '--timeout',
-    '30',
-    '--hard-timeout',
-    '5',
-    '--seed',
-    '4',
-    '--sim-fault',
-    't1=crash@1',
-    '--sim-fault',
-    't2=hang',
-    '--out',
-    out,
-  ])
+  const r = await sweep(
+    {
+      ...BASE,
+      trials: 2,
+      retries: 1,
+      retryBackoffS: 0.2,
+      timeoutS: 30,
+      hardTimeoutS: 5,
+      seed: 4,
+      simFaults: ['t1=crash@1', 't2=hang'],
+    },
+    { out },
+  )
   assert.equal(r.code, 1)
   assert.match(r.stderr, /retry nccl\.all_reduce~tp4~t1 \(attempt 2\) after failed: crashed/)
   const m = manifestOf(out)
@@ -130,12 +125,12 @@ test('retries with backoff: a crash on the first attempt is retried and recorded
 
 test('--resume reruns a failed point without overwriting its earlier logs: they move to raw/<point>.earlier-1', async () => {
   const out = join(tmp(), 'set')
-  const r = await sweep([...BASE, '--trials', '2', '--seed', '5', '--sim-fault', 't1=exit', '--out', out])
+  const r = await sweep({ ...BASE, trials: 2, seed: 5, simFaults: ['t1=exit'] }, { out })
   assert.equal(r.code, 1, r.stderr)
   const id = 'nccl.all_reduce~tp4~t1'
   const raw = join(out, 'raw', id)
   const first = readFileSync(join(raw, 'a1-g0-3.stderr'), 'utf8')
-  const resumed = await sweep(['--resume', out])
+  const resumed = await sweep({}, { resume: out })
   assert.equal(resumed.code, 1, 'the fault is part of the spec, so the point fails again')
   assert.match(resumed.stderr, /1 points to run, 1 already done/)
   assert.equal(
