@@ -1,11 +1,14 @@
-/** Helpers of the sweep end-to-end tests: run `gpucomm sweep` as a real process, read result sets. */
+/** Helpers of the sweep end-to-end tests: run `gpucomm sweep` in-process (sim executor) or as a real process, read result sets. */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ResultPromise } from 'execa'
 import { execa } from 'execa'
+import { sweepCommand } from '../../src/cli/_sweep-flow.ts'
 import type { Manifest, Row } from '../../src/model/index.ts'
 import { loadSet } from '../../src/resultset/index.ts'
-import { BIN, ROOT } from '../helpers.ts'
+import type { SpecInput } from '../../src/sweep/index.ts'
+import { BIN, ROOT, tmp } from '../helpers.ts'
+import { simExecutor } from '../mock-executor.ts'
 
 /** Launcher variables stripped from the environment so the sim never thinks it is a rank. */
 export const CLEAN_ENV: Record<string, undefined> = Object.fromEntries(
@@ -20,6 +23,22 @@ export const CLEAN_ENV: Record<string, undefined> = Object.fromEntries(
     'SLURM_NODELIST',
   ].map((k) => [k, undefined]),
 )
+
+/** `gpucomm sweep` in-process (the CLI's sweepCommand) through the sim executor. */
+export async function sweepIn(
+  flags: SpecInput,
+  where: { out?: string; resume?: string },
+): Promise<{ code: number; stdout: string; stderr: string; requests: number }> {
+  let stdout = ''
+  let stderr = ''
+  const executor = simExecutor()
+  const r = await sweepCommand(
+    { flags, ...where, command: ['test'], root: tmp() },
+    { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), isTTY: false },
+    { executor },
+  )
+  return { code: r.code, stdout, stderr, requests: executor.requests.length }
+}
 
 /** Runs `gpucomm sweep ARGS` to the end. */
 export async function sweep(

@@ -10,13 +10,11 @@ import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { sweepCommand } from '../../src/cli/_sweep-flow.ts'
 import { loadSet } from '../../src/resultset/index.ts'
 import type { SweepExtra } from '../../src/run/index.ts'
 import type { SpecInput } from '../../src/sweep/index.ts'
 import { tmp } from '../helpers.ts'
-import { simExecutor } from '../mock-executor.ts'
-import { manifestOf } from './_sweep.ts'
+import { manifestOf, sweepIn as sweep } from './_sweep.ts'
 
 const BASE: SpecInput = {
   instrument: 'sim',
@@ -26,22 +24,6 @@ const BASE: SpecInput = {
   groupings: 'tp4',
   sizes: '8:1K:x2',
   retries: 0,
-}
-
-/** `gpucomm sweep` in-process (the CLI's sweepCommand) through the sim executor. */
-async function sweep(
-  flags: SpecInput,
-  where: { out?: string; resume?: string },
-): Promise<{ code: number; stdout: string; stderr: string; requests: number }> {
-  let stdout = ''
-  let stderr = ''
-  const executor = simExecutor()
-  const r = await sweepCommand(
-    { flags, ...where, command: ['test'], root: tmp() },
-    { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), isTTY: false },
-    { executor },
-  )
-  return { code: r.code, stdout, stderr, requests: executor.requests.length }
 }
 
 test('hang → hung at the watchdog; crash, exit, garbage, truncated, corrupt recorded; the good point still runs', async () => {

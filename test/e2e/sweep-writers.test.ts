@@ -1,7 +1,8 @@
 /**
- * Writers of one result set, as real processes: `sweep --resume` keeps the rows `import
- * --append` added, concurrent appends never lose a manifest source, an append beside a
- * running sweep is refused (exit 2, one line) instead of being overwritten by the sweep.
+ * Writers of one result set: `sweep --resume` keeps the rows `import --append` added (in-process,
+ * the sweep through the sim executor); as real processes, because the lock is between processes,
+ * concurrent appends never lose a manifest source and an append beside a running sweep is
+ * refused (exit 2, one line) instead of being overwritten by the sweep.
  */
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
@@ -11,15 +12,26 @@ import { test } from 'node:test'
 import { execa } from 'execa'
 import { loadSet } from '../../src/resultset/index.ts'
 import type { SweepExtra } from '../../src/run/index.ts'
-import { BIN, bin, ROOT, tmp } from '../helpers.ts'
-import { manifestOf, startSweep, sweep } from './_sweep.ts'
+import type { SpecInput } from '../../src/sweep/index.ts'
+import { BIN, cli, ROOT, tmp } from '../helpers.ts'
+import { manifestOf, startSweep, sweepIn } from './_sweep.ts'
 
 const SPEC = ['--instrument', 'sim', '--preset', 'seed-vm', '--gpus', '0-3', '--pairs', 'none']
 const SPEC_ARGS = [...SPEC, '--groupings', 'tp4,tp2', '--sizes', '8:1M:x4', '--seed', '7']
+/** SPEC_ARGS as the sweep command's flags. */
+const SPEC_FLAGS: SpecInput = {
+  instrument: 'sim',
+  preset: 'seed-vm',
+  gpus: '0-3',
+  pairs: 'none',
+  groupings: 'tp4,tp2',
+  sizes: '8:1M:x4',
+  seed: 7,
+}
 
-/** SIMULATED nccl-tests output of one collective (what a peer harness would hand over). */
+/** SIMULATED nccl-tests output of one collective (what a peer harness would hand over), made in-process. */
 async function simLog(dir: string, name: string, collective: string, seed: number): Promise<string> {
-  const r = await bin([
+  const r = await cli([
     'sim',
     '--preset',
     'seed-vm',
@@ -61,17 +73,17 @@ const noPoint = async (dir: string): Promise<number> =>
 
 test('sweep records each raw log with its sha256; --resume keeps the rows import --append added (they belong to no point), the manifest still lists their source', async () => {
   const dir = join(tmp(), 'set')
-  assert.equal((await sweep([...SPEC_ARGS, '--out', dir])).code, 0)
+  assert.equal((await sweepIn(SPEC_FLAGS, { out: dir })).code, 0)
   const swept = (await loadSet(dir)).rows.length
   assertRawChecksums(dir)
   const log = await simLog(tmp(), 'gather.log', 'all_gather', 3)
-  const app = await bin(['import', log, '--out', dir, '--append'])
+  const app = await cli(['import', log, '--out', dir, '--append'])
   assert.equal(app.code, 0, app.stderr)
   const added = await noPoint(dir)
   assert.ok(added > 10, `${added} rows appended`)
   const before = (await loadSet(dir)).rows.length
   assert.equal(before, swept + added)
-  const r = await sweep(['--resume', dir])
+  const r = await sweepIn({}, { resume: dir })
   assert.equal(r.code, 0, r.stderr)
   const after = await loadSet(dir)
   assert.equal(after.rows.length, before, `${before} → ${after.rows.length} rows`)
@@ -88,7 +100,7 @@ test('two appends at once into one set, 5 rounds: both exit 0 and both sources a
   const logs = [await simLog(work, 'a.log', 'all_gather', 1), await simLog(work, 'b.log', 'broadcast', 2)]
   for (let round = 0; round < 5; round++) {
     const dir = join(work, `set-${round}`)
-    assert.equal((await bin(['import', logs[0] as string, '--out', dir])).code, 0)
+    assert.equal((await cli(['import', logs[0] as string, '--out', dir])).code, 0)
     const one = (await loadSet(dir)).rows.length
     const runs = await Promise.all(
       logs.map((l) =>
@@ -115,7 +127,7 @@ test('an append beside a running sweep is refused (exit 2, one line, the sweep n
     /sweep: \d+ points to run/,
   )
   try {
-    const r = await bin(['import', log, '--out', dir, '--append'])
+    const r = await cli(['import', log, '--out', dir, '--append'])
     assert.equal(r.code, 2, r.stderr)
     assert.match(r.stderr, /another sweep is writing this result set \(pid \d+ on /)
     assert.equal(r.stderr.trim().split('\n').length, 1)
@@ -125,7 +137,7 @@ test('an append beside a running sweep is refused (exit 2, one line, the sweep n
   await run.child
   assert.deepEqual(manifestOf(dir).sources ?? [], [])
   assert.equal(await noPoint(dir), 0)
-  assert.equal((await bin(['import', log, '--out', dir, '--append'])).code, 0)
+  assert.equal((await cli(['import', log, '--out', dir, '--append'])).code, 0)
   assert.equal((manifestOf(dir).sources ?? []).length, 1)
   assert.ok((await noPoint(dir)) > 10)
 })
