@@ -135,7 +135,7 @@ export const SCOPES = {
     ],
   },
   analysis: {
-    mutate: ['src/analysis/**/*.ts'],
+    mutate: ['src/analysis/**/*.ts', 'src/bands/**/*.ts'],
     tests: [
       'test/analysis/fit.test.ts',
       'test/analysis/bands.test.ts',

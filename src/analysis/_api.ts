@@ -6,10 +6,10 @@ import type { ReadSet } from '../resultset/index.ts'
 import { loadSamples, partBytes } from '../resultset/index.ts'
 import type { AnalyzeOptions } from './_analyze.ts'
 import { analyzeSet, toAnalysisCell } from './_analyze.ts'
-import type { CompareOptions } from './_compare.ts'
-import { compareSet } from './_compare.ts'
 import { loadTopology } from './_topology.ts'
 import type { Analysis, Comparison } from './_types.ts'
+import type { CompareOptions } from './compare/_compare.ts'
+import { compareSet } from './compare/_compare.ts'
 
 /**
  * Analyzes a result set (a directory or an already loaded set): α–β fits per pair and

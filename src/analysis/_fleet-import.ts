@@ -9,12 +9,12 @@
  */
 import type { Row } from '../model/index.ts'
 import { DEFAULT_THRESHOLDS, mannWhitney, medianOf, modifiedZ, sortSample } from '../stats/index.ts'
-import type { SourceLike } from './_context.ts'
-import { launchOfSource } from './_context.ts'
-import type { Fleet, FleetOutlier, FleetPair } from './_fleet.ts'
-import { MIN_FLEET_DELTA } from './_fleet.ts'
-import type { Unit } from './_fleet-units.ts'
-import { units } from './_fleet-units.ts'
+import type { Fleet, FleetOutlier, FleetPair } from './fleet/_fleet.ts'
+import { MIN_FLEET_DELTA } from './fleet/_fleet.ts'
+import type { Unit } from './fleet/_fleet-units.ts'
+import { units } from './fleet/_fleet-units.ts'
+import type { SourceLike } from './verdict/_context.ts'
+import { launchOfSource } from './verdict/_context.ts'
 
 /** One imported launch over several hosts. */
 export interface FleetLaunch {

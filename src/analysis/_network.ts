@@ -5,8 +5,9 @@
  * then the settings on the command line (NCCL_NET, NCCL_IB_DISABLE, FI_PROVIDER,
  * NCCL_NET_PLUGIN, NCCL_IB_HCA, NCCL_IB_GID_INDEX), else "network, transport not stated".
  */
-import type { LaunchSeen, Sourced } from './_context.ts'
+
 import type { Evidence } from './_types.ts'
+import type { LaunchSeen, Sourced } from './verdict/_context.ts'
 
 /** A network as the evidence names it. */
 export interface NetworkSeen {

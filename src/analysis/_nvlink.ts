@@ -6,9 +6,10 @@
  * floor and inside the published NVLink range points the same way, as weaker evidence (the
  * NVLink range is the p2p-on bands over NV links, see _mechanism.ts RANGES).
  */
+
+import { BAND_TOLERANCE, BANDWIDTH_BANDS } from '../bands/bands.ts'
 import { formatRate } from '../units/index.ts'
-import type { Sourced } from './_context.ts'
-import { BAND_TOLERANCE, BANDWIDTH_BANDS } from './bands.ts'
+import type { Sourced } from './verdict/_context.ts'
 
 const GEN5 = BANDWIDTH_BANDS.find((b) => b.id === 'pcie-gen5-x16')
 

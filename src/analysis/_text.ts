@@ -1,11 +1,11 @@
 /** Human text of an Analysis and a Comparison (the CLI prints these without --json). */
 import { renderTable } from '../present/index.ts'
 import { formatBytes, formatRate, formatSeconds } from '../units/index.ts'
-import { combinedNote } from './_compare-format.ts'
-import type { Fleet } from './_fleet.ts'
-import { fleetHeading, launchLines, outlierLines, scalingTable } from './_fleet-text.ts'
 import type { Analysis, Comparison, DecodeModel, Fit, GroupingStat } from './_types.ts'
-import { subjectOf } from './_verdict.ts'
+import { combinedNote } from './compare/_compare-format.ts'
+import type { Fleet } from './fleet/_fleet.ts'
+import { fleetHeading, launchLines, outlierLines, scalingTable } from './fleet/_fleet-text.ts'
+import { subjectOf } from './verdict/_verdict.ts'
 
 const s = formatSeconds
 const ci = (c: [number | null, number | null]): string =>

@@ -1,4 +1,4 @@
-import type { Fleet } from './_fleet.ts'
+import type { Fleet } from './fleet/_fleet.ts'
 /**
  * The JSON shapes `analyze` and `compare` return (and `--json` prints). All values are in
  * base units: seconds, bytes, bytes/second. Intervals that cannot be bounded (too few
@@ -7,8 +7,8 @@ import type { Fleet } from './_fleet.ts'
 
 import type { CellConfig } from '../cells/index.ts'
 import type { Summary } from '../stats/index.ts'
-import type { AlphaBeta } from './_alphabeta.ts'
-import type { SeriesId } from './_series.ts'
+import type { AlphaBeta } from './fit/_alphabeta.ts'
+import type { SeriesId } from './fit/_series.ts'
 
 /** What a band measures. */
 export type BandMetric =
@@ -253,7 +253,7 @@ export interface Analysis {
   fleet?: Fleet
 }
 
-export type * from './_types-compare.ts'
+export type * from './compare/_types-compare.ts'
 
 /** Re-exported for callers that build cells themselves. */
 export type { Summary }

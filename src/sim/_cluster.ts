@@ -1,14 +1,14 @@
 /**
  * The simulated cluster: N nodes of one preset joined by an inter-node network (NCCL's NET
  * transport over InfiniBand, RoCE or TCP sockets; figures and sources in
- * src/analysis/bands-network.ts), with faults injected on named nodes. One job step (one
+ * src/bands/bands-network.ts), with faults injected on named nodes. One job step (one
  * nccl-tests run over one or more nodes) becomes the text nccl-tests prints in a multi-node
  * run: one process per node, rank lines naming the hosts. Pure.
  */
 // The network figures are a pure data table; imported from their file, not the analysis door, so
 // that `gpucomm sim` (a process per sweep point) does not load the whole analysis.
-import type { Fabric } from '../analysis/bands-network.ts'
-import { FABRICS, FAULT_FACTORS, NET_HOP, NICS_PER_NODE } from '../analysis/bands-network.ts'
+import type { Fabric } from '../bands/bands-network.ts'
+import { FABRICS, FAULT_FACTORS, NET_HOP, NICS_PER_NODE } from '../bands/bands-network.ts'
 import { badInput } from '../errors/index.ts'
 import { GBPS, US } from '../units/index.ts'
 import { renderNccl } from './_nccl.ts'

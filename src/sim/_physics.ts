@@ -3,7 +3,7 @@
  * (noise-free) value of every p2p cell. Pure functions of a preset.
  */
 // The NET step costs are a pure data table, imported from their file (not the analysis door).
-import { NET_HOP } from '../analysis/bands-network.ts'
+import { NET_HOP } from '../bands/bands-network.ts'
 import type { CollectiveDef } from '../collectives/index.ts'
 import { busFactor as collectiveBusFactor, collectiveDef, SIMULATED_COLLECTIVES } from '../collectives/index.ts'
 import { badInput } from '../errors/index.ts'
@@ -35,7 +35,7 @@ const LEVEL_ENV: Record<string, number> = { LOC: -1, NVL: 0, PIX: 1, PXB: 2, PHB
 
 /**
  * NCCL over sockets when neither P2P nor SHM is allowed: NCCL's NET step costs (NET_HOP, the
- * one table of them: src/analysis/bands-network.ts, from tuning.cc), and 5 GB/s loopback (an
+ * one table of them: src/bands/bands-network.ts, from tuning.cc), and 5 GB/s loopback (an
  * assumption).
  */
 const NET: TransportParams = {

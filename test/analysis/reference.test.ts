@@ -18,7 +18,7 @@ test('docs/REFERENCE.md holds every band of bands.ts with its range, conditions 
   assert.ok(end > 0, 'docs/REFERENCE.md has no bands:end marker')
   const want = `${referenceTable()}\n`
   if (process.env.UPDATE_GOLDEN === '1') writeFileSync(DOC, doc.slice(0, at) + want + doc.slice(end))
-  else assert.equal(doc.slice(at, end), want, 'docs/REFERENCE.md is out of step with src/analysis/bands.ts')
+  else assert.equal(doc.slice(at, end), want, 'docs/REFERENCE.md is out of step with src/bands/bands.ts')
   for (const b of BANDS) assert.ok(want.includes(`| \`${b.id}\` |`) && want.includes(b.source), b.id)
 })
 
@@ -54,7 +54,7 @@ test('docs/REFERENCE.md holds the network figures of bands-network.ts (UPDATE_GO
   assert.ok(end > 0, 'docs/REFERENCE.md has no network:end marker')
   const want = `${networkReferenceRows().join('\n')}\n`
   if (process.env.UPDATE_GOLDEN === '1') writeFileSync(DOC, doc.slice(0, at) + want + doc.slice(end))
-  else assert.equal(doc.slice(at, end), want, 'docs/REFERENCE.md is out of step with src/analysis/bands-network.ts')
+  else assert.equal(doc.slice(at, end), want, 'docs/REFERENCE.md is out of step with src/bands/bands-network.ts')
   for (const f of Object.values(FABRICS)) assert.ok(want.includes(f.source), f.id)
   // NCCL's NET step latency as tuning.cc publishes it (Ring LL 2.7 µs, Simple 14.0 µs).
   assert.match(want, /LL 2\.7 µs, Simple 14 µs/)

@@ -1,5 +1,5 @@
 /**
- * The bootstrap of fitSeries (src/analysis/_alphabeta.ts) on small generated series (hand-made
+ * The bootstrap of fitSeries (src/analysis/fit/_alphabeta.ts) on small generated series (hand-made
  * values, not measurements), each expected value worked out in the test: the percentile interval
  * of a one-size median against the resampled median's exact distribution at three levels; which
  * series are resampled within each size (half the sizes or more with several samples) and which
@@ -9,8 +9,8 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { fitSeries, medianInPlace } from '../../src/analysis/_alphabeta.ts'
-import { huberLine } from '../../src/analysis/_fit.ts'
+import { fitSeries, medianInPlace } from '../../src/analysis/fit/_alphabeta.ts'
+import { huberLine } from '../../src/analysis/fit/_fit.ts'
 import { handSeries as series } from '../analysis/hand-fit.ts'
 
 const US = 1e-6

@@ -1,5 +1,5 @@
 /**
- * fitSeries of src/analysis/_alphabeta.ts on small generated series (exact lines and a few
+ * fitSeries of src/analysis/fit/_alphabeta.ts on small generated series (exact lines and a few
  * hand-picked values, not measurements): the warnings a user reads, when the interval is the
  * point estimate and when it is resampled, β straight from unsized bandwidths with its order-
  * statistic CI (6 values: their min–max; 5 or fewer: the point), the segments reported, and the
@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { fitSeries } from '../../src/analysis/_alphabeta.ts'
+import { fitSeries } from '../../src/analysis/fit/_alphabeta.ts'
 import { handSeries as series } from '../analysis/hand-fit.ts'
 
 const US = 1e-6

@@ -1,11 +1,11 @@
 /**
- * inBand's edges (src/analysis/bands.ts): a value counts as inside a band widened by 10 % at
+ * inBand's edges (src/bands/bands.ts): a value counts as inside a band widened by 10 % at
  * both ends, the widened edges themselves included.
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { inBand } from '../../src/analysis/bands.ts'
 import type { Band } from '../../src/analysis/index.ts'
+import { inBand } from '../../src/bands/bands.ts'
 
 test('inBand: 10 % past either edge is inside, the widened edge itself too, beyond it not', () => {
   const band = { low: 10e-6, high: 20e-6 } as Band
@@ -19,7 +19,7 @@ test('inBand: 10 % past either edge is inside, the widened edge itself too, beyo
 })
 
 test("ncclModelBand: NCCL's ring all_reduce model, base + 2(n−1)·hop, on the path its key names", async () => {
-  const { ncclModelBand } = await import('../../src/analysis/bands-collective.ts')
+  const { ncclModelBand } = await import('../../src/bands/bands-collective.ts')
   // tuning.cc's constants as the band cites them: PCI/Simple 8.4 + 2·3·5.7 µs at 4 GPUs, NVLink/LL 6.6 + 2·7·0.6 µs at 8.
   const pci = ncclModelBand('PCI/Simple', 4)
   assert.equal(pci.path, 'PCI')

@@ -1,5 +1,5 @@
 /**
- * Which bands a verdict cites (src/analysis/_cite.ts) on hand-made bands, fits and contexts:
+ * Which bands a verdict cites (src/analysis/verdict/_cite.ts) on hand-made bands, fits and contexts:
  * link classes on the bands' scale, the hard conditions (VM, NVLink, group size, NCCL
  * transport) and the soft ones (GPU family, bare metal, link classes, attach, launch, env,
  * channels) in words, the distance of a value or interval from a band, inside / within
@@ -9,7 +9,8 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { CiteContext } from '../../src/analysis/_cite.ts'
+import type { Band, CitedBand, Fit } from '../../src/analysis/_types.ts'
+import type { CiteContext } from '../../src/analysis/verdict/_cite.ts'
 import {
   bandDistance,
   citeBand,
@@ -19,8 +20,7 @@ import {
   linkKey,
   positionOf,
   softUnmet,
-} from '../../src/analysis/_cite.ts'
-import type { Band, CitedBand, Fit } from '../../src/analysis/_types.ts'
+} from '../../src/analysis/verdict/_cite.ts'
 
 const US = 1e-6
 const band = (over: Partial<Band>): Band => ({

@@ -1,5 +1,5 @@
 /**
- * `compare` as Markdown and CSV (src/analysis/_compare-format.ts) on a hand-made comparison:
+ * `compare` as Markdown and CSV (src/analysis/compare/_compare-format.ts) on a hand-made comparison:
  * the SIMULATED line, the heading, the note on how several groups were combined (concurrent
  * groups or pairs, slowest per trial or pooled), one table per bench with every axis value's
  * median [CI] n (−∞/∞ for an open end, - where a value was not measured), ratio, winner and p,
@@ -7,8 +7,8 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { combinedNote, comparisonCsv, comparisonMarkdown } from '../../src/analysis/_compare-format.ts'
 import type { Comparison } from '../../src/analysis/_types.ts'
+import { combinedNote, comparisonCsv, comparisonMarkdown } from '../../src/analysis/compare/_compare-format.ts'
 import { comparison, stat } from '../analysis/compare-made.ts'
 
 const CONCURRENT =

@@ -1,5 +1,5 @@
 /**
- * What `compare` takes from the rows (src/analysis/_compare-index.ts, through compareSet and
+ * What `compare` takes from the rows (src/analysis/compare/_compare-index.ts, through compareSet and
  * perTrialMax) on hand-made rows: which rows are time rows, in-place rows only where a bench
  * has no out-of-place ones, the requested size before the printed one, sizes in numeric and
  * benches in name order, launches told apart by point, file and trial (one value per launch:
@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { compareSet, perTrialMax } from '../../src/analysis/_compare.ts'
+import { compareSet, perTrialMax } from '../../src/analysis/compare/_compare.ts'
 import type { Row } from '../../src/model/index.ts'
 import type { Extra } from '../analysis/compare-rows.ts'
 import { row, setOf, trials } from '../analysis/compare-rows.ts'

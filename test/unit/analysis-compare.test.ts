@@ -1,5 +1,5 @@
 /**
- * `compareSet` (src/analysis/_compare.ts) on hand-made time rows: the groupings in name order,
+ * `compareSet` (src/analysis/compare/_compare.ts) on hand-made time rows: the groupings in name order,
  * each one's median, n and CI, the winner, the ratio slowest/fastest, the Mann-Whitney p
  * between the two fastest, `pool`, the axes (`axisValue`), the rank counts the conclusions
  * read, the warnings and the bad-input lines. The p-values are worked out by hand from the
@@ -7,8 +7,8 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { axisValue, compareSet } from '../../src/analysis/_compare.ts'
 import type { ModelPreset } from '../../src/analysis/_types.ts'
+import { axisValue, compareSet } from '../../src/analysis/compare/_compare.ts'
 import type { Row } from '../../src/model/index.ts'
 import type { Extra } from '../analysis/compare-rows.ts'
 import { brief, row, setOf, trials } from '../analysis/compare-rows.ts'

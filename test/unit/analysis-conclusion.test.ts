@@ -1,5 +1,5 @@
 /**
- * The one-line conclusions of `compare` (src/analysis/_conclusion.ts) on hand-made size
+ * The one-line conclusions of `compare` (src/analysis/compare/_conclusion.ts) on hand-made size
  * comparisons: how sizes are split into latency-, transition- and bandwidth-bound bands (each
  * time within 4/3 of its grouping's floor; 4 × or more), the ratio and its 95 % CI (the median of
  * the paired ratios; with 6 pairs the CI is their min–max, with 5 or fewer there is none), which
@@ -9,8 +9,8 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { conclusions } from '../../src/analysis/_conclusion.ts'
-import type { SizeComparison } from '../../src/analysis/_types-compare.ts'
+import { conclusions } from '../../src/analysis/compare/_conclusion.ts'
+import type { SizeComparison } from '../../src/analysis/compare/_types-compare.ts'
 
 const US = 1e-6
 /** One size: each grouping's values (µs) in trial order; the median is the middle value given. */

@@ -1,5 +1,5 @@
 /**
- * The machine context (src/analysis/_context.ts) of hand-made sets and topology views: which
+ * The machine context (src/analysis/verdict/_context.ts) of hand-made sets and topology views: which
  * GPU name wins and where it was read, its family, a VM declared or detected, the CPU, the
  * GPU count, link classes, NVLink and how the GPUs attach, peer access from the set's own
  * rows (one CANNOT wins), NCCL's account of the launches a series came from, and GPUs per

@@ -1,5 +1,5 @@
 /**
- * decodeModel of src/analysis/_decode.ts on hand-made rows (generated, not measured): which rows
+ * decodeModel of src/analysis/compare/_decode.ts on hand-made rows (generated, not measured): which rows
  * are read (time rows with a size, not in-place), which all_reduce grouping serves TP8 and TP4,
  * the payload's time on each curve, the send/recv between pipeline stages, the step time and
  * the tokens-per-second ceiling, and which reading of the p2p floor the smallest all_reduce
@@ -9,8 +9,8 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { decodeModel } from '../../src/analysis/_decode.ts'
-import type { ModelPreset } from '../../src/analysis/_types-compare.ts'
+import { decodeModel } from '../../src/analysis/compare/_decode.ts'
+import type { ModelPreset } from '../../src/analysis/compare/_types-compare.ts'
 import { makeRow, type Row } from '../../src/model/index.ts'
 import type { ReadSet } from '../../src/resultset/index.ts'
 

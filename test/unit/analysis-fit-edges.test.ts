@@ -1,5 +1,5 @@
 /**
- * Edges of src/analysis/_fit.ts on hand-made points (generated, not measurements), each
+ * Edges of src/analysis/fit/_fit.ts on hand-made points (generated, not measurements), each
  * expected value worked out in the test: a line through two sizes only, sizes too close for
  * the normal equations (a flat line through the 1/y²-weighted mean), x spanning 200 decades
  * (the fit scales x by its largest value, else x² overflows), an exact line with one outlier,
@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { huberLine, segmentedFit, type XY } from '../../src/analysis/_fit.ts'
+import { huberLine, segmentedFit, type XY } from '../../src/analysis/fit/_fit.ts'
 import { mulberry32 } from '../../src/random/index.ts'
 import { leastSquaresLine } from '../analysis/hand-fit.ts'
 

@@ -1,12 +1,12 @@
 /**
- * huberLine, relResiduals and segmentedFit of src/analysis/_fit.ts on small exact lines and
+ * huberLine, relResiduals and segmentedFit of src/analysis/fit/_fit.ts on small exact lines and
  * hand-picked points (generated): the residuals and RSS reported, the plain weighted least
  * squares a Huber fit starts from (solved here by the normal equations, independently), and how
  * the options bound the segments: at most `maxSegments`, each of at least `minPoints` points.
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { huberLine, relResiduals, segmentedFit, type XY } from '../../src/analysis/_fit.ts'
+import { huberLine, relResiduals, segmentedFit, type XY } from '../../src/analysis/fit/_fit.ts'
 import { leastSquaresLine } from '../analysis/hand-fit.ts'
 
 const close = (got: number, want: number, tol = 1e-9) =>

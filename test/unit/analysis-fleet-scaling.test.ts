@@ -1,5 +1,5 @@
 /**
- * The scaling pattern against NCCL's model (src/analysis/_fleet-scaling.ts) on generated rows
+ * The scaling pattern against NCCL's model (src/analysis/fleet/_fleet-scaling.ts) on generated rows
  * (generated-scaling): the expected model values are worked out by hand below from tuning.cc's
  * constants (PCI/Simple 8.4 + 5.7 µs per hop, NET Simple 14.0 µs; LL: Ring base 6.6, NET 2.7 µs;
  * Tree base 6.8, NET 5.0 µs) and written as numbers, not computed by the code under test.

@@ -1,12 +1,12 @@
 /**
- * Intermittent faults in the fleet analysis (src/analysis/_fleet-tail.ts, and how _fleet.ts
+ * Intermittent faults in the fleet analysis (src/analysis/fleet/_fleet-tail.ts, and how _fleet.ts
  * names them) on generated rows (test/analysis/fleet-rows.ts): a node whose links are slow in
  * some cells only is a flapping NIC with its counts; one slow often enough to move its median is
  * named for the flapping too; one bad link or a consistently slow node is not a flap.
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { intermittentNodes } from '../../src/analysis/_fleet-tail.ts'
+import { intermittentNodes } from '../../src/analysis/fleet/_fleet-tail.ts'
 import type { FleetOutlier } from '../../src/analysis/index.ts'
 import { analyzeFleet } from '../../src/analysis/index.ts'
 import type { Row } from '../../src/model/index.ts'

@@ -1,12 +1,12 @@
 /**
- * The fleet analysis (src/analysis/_fleet.ts) on generated rows (test/analysis/fleet-rows.ts:
+ * The fleet analysis (src/analysis/fleet/_fleet.ts) on generated rows (test/analysis/fleet-rows.ts:
  * noise-free, each unit's median known exactly): which node or link it names, by which metric,
  * how far from the fleet, with which mechanism, and what it leaves unjudged. The simulator's
  * clusters are in test/analysis/fleet.test.ts; this file is fast enough to run per mutant.
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { units } from '../../src/analysis/_fleet-units.ts'
+import { units } from '../../src/analysis/fleet/_fleet-units.ts'
 import type { FleetOutlier } from '../../src/analysis/index.ts'
 import { analyzeFleet, fleetHeading, outlierLines } from '../../src/analysis/index.ts'
 import type { Row } from '../../src/model/index.ts'

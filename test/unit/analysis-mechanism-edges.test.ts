@@ -1,5 +1,5 @@
 /**
- * judgePair of src/analysis/_mechanism.ts exactly at the edges where the tools' evidence meets
+ * judgePair of src/analysis/verdict/_mechanism.ts exactly at the edges where the tools' evidence meets
  * the published ranges (lines 115–160): a staged floor at the top of the host-staged range, the
  * two conflicts at their thresholds, and the range a slow host-staged floor is set beside. The
  * ranges written out (see analysis-mechanism.test.ts): P2P over PCIe 0.36–1.69 µs, host-staged
@@ -8,8 +8,8 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { slowCauses } from '../../src/analysis/_mechanism.ts'
 import { judgePair, RANGES } from '../../src/analysis/index.ts'
+import { slowCauses } from '../../src/analysis/verdict/_mechanism.ts'
 import { context as ctx } from '../analysis/machine-context.ts'
 
 const US = 1e-6

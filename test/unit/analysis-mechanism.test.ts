@@ -1,5 +1,5 @@
 /**
- * judgePair and the mechanism helpers of src/analysis/_mechanism.ts, evidence by evidence, on
+ * judgePair and the mechanism helpers of src/analysis/verdict/_mechanism.ts, evidence by evidence, on
  * hand-made fits and contexts (no set, no simulator): which mechanism each kind of evidence
  * gives, the order and words of the evidence, the two conflicts, and the value ranges at their
  * edges. The ranges are the published p2p-latency bands', written out here: P2P over PCIe
@@ -8,8 +8,8 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { mechanismOf, pairCandidates, slowCauses } from '../../src/analysis/_mechanism.ts'
 import { judgePair, RANGES } from '../../src/analysis/index.ts'
+import { mechanismOf, pairCandidates, slowCauses } from '../../src/analysis/verdict/_mechanism.ts'
 import { context as ctx } from '../analysis/machine-context.ts'
 
 const US = 1e-6

@@ -1,11 +1,11 @@
 /**
- * Model presets of the decode-step model (src/analysis/models.ts): found by id in any case,
+ * Model presets of the decode-step model (src/analysis/compare/models.ts): found by id in any case,
  * overridden field by field (an undefined override keeps the preset's value), the preset itself
  * left unchanged, an unknown id undefined.
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { MODEL_PRESETS, resolveModel } from '../../src/analysis/models.ts'
+import { MODEL_PRESETS, resolveModel } from '../../src/analysis/compare/models.ts'
 
 test('resolveModel: by id in any case, overrides applied, undefined ones ignored, the preset untouched', () => {
   const glm = resolveModel('GLM-5')

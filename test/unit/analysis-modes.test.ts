@@ -1,5 +1,5 @@
 /**
- * Two groups of host-staged floors (src/analysis/_modes.ts) on hand-made pair fits: where the
+ * Two groups of host-staged floors (src/analysis/fit/_modes.ts) on hand-made pair fits: where the
  * floors split (the largest gap, MODE_GAP× or more, two floors or more on each side), which
  * fits become host-staged-slow and why (cross-socket when exactly the slow pairs are SYS, one
  * GPU's path when every slow pair involves it, per-copy driver overhead when same-GPU copies
@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { refineHostStaged } from '../../src/analysis/_modes.ts'
+import { refineHostStaged } from '../../src/analysis/fit/_modes.ts'
 import type { Fit, MechanismId } from '../../src/analysis/index.ts'
 
 const US = 1e-6

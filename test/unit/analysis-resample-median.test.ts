@@ -1,12 +1,12 @@
 /**
- * The bootstrap's O(1) resample median (src/analysis/_resample-median.ts) against plain
+ * The bootstrap's O(1) resample median (src/analysis/fit/_resample-median.ts) against plain
  * resampling: n uniform indices into the sample, then the median of the values drawn.
  * Samples of distinct integers 0..n−1 make an index error a shift of a whole unit, which
  * the means of 20,000 replicates (standard error about 0.05 units) see at once.
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { ORDER_STAT_MIN, resampleMedian } from '../../src/analysis/_resample-median.ts'
+import { ORDER_STAT_MIN, resampleMedian } from '../../src/analysis/fit/_resample-median.ts'
 import type { Series } from '../../src/analysis/index.ts'
 import { fitSeries } from '../../src/analysis/index.ts'
 import { betaDeviate, gammaDeviate, mulberry32, randInt } from '../../src/random/index.ts'

@@ -1,5 +1,5 @@
 /**
- * Rows → series (src/analysis/_series.ts) on hand-made rows: which rows are time-like (and
+ * Rows → series (src/analysis/fit/_series.ts) on hand-made rows: which rows are time-like (and
  * which are not), the identity of a series (pair or group, the options it keeps, env in key
  * order, the host only when the rows span several), sizes and their sample lists, unsized
  * rows, bandwidths without a size, bw_uni rows as times, in-place twins, and the same over

@@ -8,9 +8,9 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { Fleet } from '../../src/analysis/_fleet.ts'
 import { renderAnalysis, renderComparison } from '../../src/analysis/_text.ts'
 import type { Analysis, Fit, Verdict } from '../../src/analysis/_types.ts'
+import type { Fleet } from '../../src/analysis/fleet/_fleet.ts'
 import { comparison, DECODE, decode } from '../analysis/compare-made.ts'
 
 const US = 1e-6

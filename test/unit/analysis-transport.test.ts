@@ -1,5 +1,5 @@
 /**
- * judgeCollective and groupGpus of src/analysis/_transport.ts on hand-made fits and contexts
+ * judgeCollective and groupGpus of src/analysis/verdict/_transport.ts on hand-made fits and contexts
  * (no set, no simulator): which NCCL transport each kind of evidence gives, the words and order
  * of the evidence, the conflict, NCCL's model band set beside the floor, and the context the
  * bands are cited with. NCCL's ring model written out here from tuning.cc: base + 2(n−1)·hop µs
@@ -7,8 +7,8 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { MachineContext, NcclSeen, Sourced } from '../../src/analysis/_context.ts'
-import { groupGpus, judgeCollective } from '../../src/analysis/_transport.ts'
+import type { MachineContext, NcclSeen, Sourced } from '../../src/analysis/verdict/_context.ts'
+import { groupGpus, judgeCollective } from '../../src/analysis/verdict/_transport.ts'
 
 const US = 1e-6
 type CollFit = Parameters<typeof judgeCollective>[0]

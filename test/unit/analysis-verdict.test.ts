@@ -1,5 +1,5 @@
 /**
- * The verdict of src/analysis/_verdict.ts on hand-made fits, judgements and cited bands (no
+ * The verdict of src/analysis/verdict/_verdict.ts on hand-made fits, judgements and cited bands (no
  * set): the subject line, each way a cited band is worded, which cited bands a verdict shows,
  * the evidence it leaves out, the P2P-on cost of a host-staged pair, the bandwidth bands β falls
  * in, and bandById's NCCL model ids. Band values written out from the published tables:
@@ -9,8 +9,15 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { FitCore } from '../../src/analysis/_verdict.ts'
-import { bandById, betaBands, citedText, judgeFit, subjectOf, verdictText } from '../../src/analysis/_verdict.ts'
+import type { FitCore } from '../../src/analysis/verdict/_verdict.ts'
+import {
+  bandById,
+  betaBands,
+  citedText,
+  judgeFit,
+  subjectOf,
+  verdictText,
+} from '../../src/analysis/verdict/_verdict.ts'
 import { context as ctx } from '../analysis/machine-context.ts'
 
 const US = 1e-6

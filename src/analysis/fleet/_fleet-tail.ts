@@ -13,7 +13,7 @@
  * median analysis names it); one with at least a third of its cells normal is intermittent.
  * Pure.
  */
-import { binomialUpperTail, DEFAULT_THRESHOLDS, medianOf, modifiedZ, quantile, sortSample } from '../stats/index.ts'
+import { binomialUpperTail, DEFAULT_THRESHOLDS, medianOf, modifiedZ, quantile, sortSample } from '../../stats/index.ts'
 
 /** A cell this far below the fleet's median link bandwidth is slow (noise of a healthy link: σ ≈ 3 %). */
 export const TAIL_CUT = 0.25

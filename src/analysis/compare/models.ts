@@ -3,7 +3,7 @@
  * carries its source (docs/REFERENCE.md, decode-step model); every field can be overridden on the
  * command line (--layers --hidden --dtype-bytes --batch --allreduces-per-layer).
  */
-import type { ModelPreset } from './_types.ts'
+import type { ModelPreset } from '../_types.ts'
 
 /** Every model preset, by id. */
 export const MODEL_PRESETS: Readonly<Record<string, ModelPreset>> = {

@@ -5,14 +5,14 @@
  * bootstrap), otherwise on the line's relative residuals (residual bootstrap).
  */
 
-import type { Uniform as Rng } from '../random/index.ts'
-import { hashSeed, mulberry32, randInt } from '../random/index.ts'
-import { OrderStats, quantile, quantileRanks, selectRank, sortSample, summarize } from '../stats/index.ts'
+import type { Uniform as Rng } from '../../random/index.ts'
+import { hashSeed, mulberry32, randInt } from '../../random/index.ts'
+import { OrderStats, quantile, quantileRanks, selectRank, sortSample, summarize } from '../../stats/index.ts'
+import type { Segment } from '../_types.ts'
 import type { LineFit, SegmentFit, XY } from './_fit.ts'
 import { huberLine, relResiduals, segmentedFit } from './_fit.ts'
 import { ORDER_STAT_MIN, resampleMedian } from './_resample-median.ts'
 import type { Series } from './_series.ts'
-import type { Segment } from './_types.ts'
 
 /** The numeric part of a Fit. */
 export interface AlphaBeta {

@@ -4,8 +4,8 @@
  * series of the same pair as time = size / bandwidth (p2pBandwidthLatencyTest measures the
  * latency at 16 B and the bandwidth at ~160 MB, the two ends of the same α–β line).
  */
-import type { IndexedRows, Row } from '../model/index.ts'
-import { isIndexed, rowMemo } from '../model/index.ts'
+import type { IndexedRows, Row } from '../../model/index.ts'
+import { isIndexed, rowMemo } from '../../model/index.ts'
 
 /** Identity of a series (the fields a Fit reports). */
 export interface SeriesId {

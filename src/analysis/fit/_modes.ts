@@ -5,11 +5,12 @@
  * every slow pair involves it, else contention). Same-GPU copies slower than the published
  * same-GPU range point at per-copy driver overhead (WDDM) for every slow host-staged floor.
  */
-import { formatSeconds } from '../units/index.ts'
-import { linkKey } from './_cite.ts'
-import { mechanismOf, RANGES, slowCauses } from './_mechanism.ts'
-import type { Fit } from './_types.ts'
-import { BAND_TOLERANCE } from './bands.ts'
+
+import { BAND_TOLERANCE } from '../../bands/bands.ts'
+import { formatSeconds } from '../../units/index.ts'
+import type { Fit } from '../_types.ts'
+import { linkKey } from '../verdict/_cite.ts'
+import { mechanismOf, RANGES, slowCauses } from '../verdict/_mechanism.ts'
 
 /**
  * Two groups of host-staged floors are two when neighbours differ by this factor: more than

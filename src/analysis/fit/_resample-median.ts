@@ -12,9 +12,9 @@
  * the distribution of the plain resample's (test/unit/analysis-resample-median.test.ts checks
  * 20,000 replicates of each against each other); only the random stream differs.
  */
-import type { Uniform } from '../random/index.ts'
-import { betaDeviate } from '../random/index.ts'
-import type { Ranked } from '../stats/index.ts'
+import type { Uniform } from '../../random/index.ts'
+import { betaDeviate } from '../../random/index.ts'
+import type { Ranked } from '../../stats/index.ts'
 
 /**
  * Strata of at least this many samples take their bootstrap medians from `resampleMedian`;

@@ -3,9 +3,10 @@
  * document in step with bands.ts): one Markdown row per band with its range, conditions and
  * original public source.
  */
-import type { Band } from './_types.ts'
-import { bandRange } from './_words.ts'
-import { BANDS, NCCL_MODEL, ncclModelBand } from './bands.ts'
+
+import { BANDS, NCCL_MODEL, ncclModelBand } from '../../bands/bands.ts'
+import type { Band } from '../_types.ts'
+import { bandRange } from '../_words.ts'
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 

@@ -4,8 +4,8 @@
  * the conclusions per size band.
  */
 import { stringify } from 'csv-stringify/sync'
-import { formatBytes, formatSeconds } from '../units/index.ts'
-import type { Comparison, GroupingStat } from './_types.ts'
+import { formatBytes, formatSeconds } from '../../units/index.ts'
+import type { Comparison, GroupingStat } from '../_types.ts'
 
 const ciText = (g: GroupingStat): string =>
   `${formatSeconds(g.median)} [${g.ci[0] === null ? '-∞' : formatSeconds(g.ci[0])}, ` +

@@ -5,14 +5,15 @@
  * mechanism's range. The ranges come from the published bands (lowest low to highest high of
  * each kind), widened by BAND_TOLERANCE. Evidence that disagrees is kept as a conflict.
  */
-import { formatRate, formatSeconds } from '../units/index.ts'
+
+import { BAND_TOLERANCE, LATENCY_BANDS } from '../../bands/bands.ts'
+import { formatRate, formatSeconds } from '../../units/index.ts'
+import { beyondPcie, overPcieText } from '../_nvlink.ts'
+import type { Band, Conflict, Evidence, Fit, Mechanism, MechanismId } from '../_types.ts'
+import { MECHANISM_WORDS, p2pPcieWords } from '../_words.ts'
 import type { CiteContext } from './_cite.ts'
 import { linkKey } from './_cite.ts'
 import type { MachineContext } from './_context.ts'
-import { beyondPcie, overPcieText } from './_nvlink.ts'
-import type { Band, Conflict, Evidence, Fit, Mechanism, MechanismId } from './_types.ts'
-import { MECHANISM_WORDS, p2pPcieWords } from './_words.ts'
-import { BAND_TOLERANCE, LATENCY_BANDS } from './bands.ts'
 
 /** Lowest low and highest high of some latency bands (seconds). */
 function span(pred: (b: Band) => boolean): { low: number; high: number } {

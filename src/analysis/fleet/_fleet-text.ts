@@ -3,7 +3,7 @@
  * outlier (kind, node or link, metric, by how much, mechanism), the scaling points against
  * NCCL's model, and the notes. Pure.
  */
-import { formatRate, formatSeconds } from '../units/index.ts'
+import { formatRate, formatSeconds } from '../../units/index.ts'
 import type { Fleet, FleetOutlier } from './_fleet.ts'
 
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`

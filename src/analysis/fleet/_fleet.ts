@@ -11,10 +11,10 @@
  * neither of its nodes is already one. Each outlier names its mechanism from which metrics
  * moved (see `mechanismOf`). Pure.
  */
-import { relDelta } from '../diff/index.ts'
-import type { Row } from '../model/index.ts'
-import { DEFAULT_THRESHOLDS, mannWhitney, medianOf, modifiedZ, sortSample } from '../stats/index.ts'
-import type { FleetLaunch } from './_fleet-import.ts'
+import { relDelta } from '../../diff/index.ts'
+import type { Row } from '../../model/index.ts'
+import { DEFAULT_THRESHOLDS, mannWhitney, medianOf, modifiedZ, sortSample } from '../../stats/index.ts'
+import type { FleetLaunch } from '../_fleet-import.ts'
 import type { FleetScaling } from './_fleet-scaling.ts'
 import { scalingOf } from './_fleet-scaling.ts'
 import type { LinkCells, TailFlag } from './_fleet-tail.ts'

@@ -6,7 +6,7 @@
  * the protocol changes (NCCL LL → Simple, eager → rendezvous) come from a dynamic
  * programme over contiguous segments, the number of segments chosen by a penalised BIC.
  */
-import { medianOf, sortSample } from '../stats/index.ts'
+import { medianOf, sortSample } from '../../stats/index.ts'
 
 /** One point of a series: message size (bytes) and time (seconds). */
 export interface XY {

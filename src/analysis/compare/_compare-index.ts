@@ -5,8 +5,8 @@
  * strings that name launches and groups, never a row object: rows replayed from a SampleSet
  * (one shared object per group of conditions) and rows in memory give the same index.
  */
-import type { Row } from '../model/index.ts'
-import { rowMemo } from '../model/index.ts'
+import type { Row } from '../../model/index.ts'
+import { rowMemo } from '../../model/index.ts'
 
 /** The time values of one bench, size and axis value. */
 export interface Cell {

@@ -4,8 +4,9 @@
  * and β from here, and docs/REFERENCE.md lists them (generated, kept equal by a test). Units:
  * bytes/second and seconds.
  */
+
+import type { Band } from '../analysis/_types.ts'
 import { GBPS, US } from '../units/index.ts'
-import type { Band } from './_types.ts'
 import { NCCL_MODEL } from './bands-collective.ts'
 
 /** An inter-node fabric as NCCL's NET transport sees it. */

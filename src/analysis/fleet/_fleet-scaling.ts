@@ -14,11 +14,12 @@
  * step). `intra` is solved from the anchor's time with the Ring formula. NCCL picks the faster;
  * each point's gap is measured over model − 1, against both curves and NCCL's pick. Pure.
  */
-import type { Row } from '../model/index.ts'
-import { medianOf, sortSample } from '../stats/index.ts'
+
+import { NCCL_MODEL } from '../../bands/bands-collective.ts'
+import { FABRICS, NCCL_TREE, NET_HOP, NICS_PER_NODE } from '../../bands/bands-network.ts'
+import type { Row } from '../../model/index.ts'
+import { medianOf, sortSample } from '../../stats/index.ts'
 import { byHost, units } from './_fleet-units.ts'
-import { NCCL_MODEL } from './bands-collective.ts'
-import { FABRICS, NCCL_TREE, NET_HOP, NICS_PER_NODE } from './bands-network.ts'
 
 const US = 1e-6
 

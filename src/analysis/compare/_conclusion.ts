@@ -7,9 +7,9 @@
  * The ratio is the median of slower/faster over every size of the band and every trial
  * (paired in trial order), with the order-statistic 95 % CI of that median.
  */
-import { medianCI, quantile, sortSample } from '../stats/index.ts'
-import { formatBytes } from '../units/index.ts'
-import type { Conclusion, SizeBand, SizeComparison } from './_types.ts'
+import { medianCI, quantile, sortSample } from '../../stats/index.ts'
+import { formatBytes } from '../../units/index.ts'
+import type { Conclusion, SizeBand, SizeComparison } from '../_types.ts'
 
 /** Ring steps and bytes each rank moves (× size) for the collectives whose ring model is standard. */
 const RING: Record<

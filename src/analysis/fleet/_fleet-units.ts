@@ -3,8 +3,8 @@
  * nodes), and per unit a value (the median) with its samples at the large (bandwidth) or small
  * (latency) end of the sizes. Pure.
  */
-import type { Row } from '../model/index.ts'
-import { medianOf, sortSample } from '../stats/index.ts'
+import type { Row } from '../../model/index.ts'
+import { medianOf, sortSample } from '../../stats/index.ts'
 
 /** One fleet metric of a unit: its value and samples. */
 export interface Unit {

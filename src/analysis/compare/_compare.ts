@@ -6,15 +6,15 @@
  * one sample of trials, each the slowest of its groups, because the step waits for the
  * slowest group; `pool` takes every group's values as one sample instead.
  */
-import { badInput } from '../errors/index.ts'
-import type { Row } from '../model/index.ts'
-import type { ReadSet } from '../resultset/index.ts'
-import { mannWhitney, medianOf, sortSample, summarize } from '../stats/index.ts'
+import { badInput } from '../../errors/index.ts'
+import type { Row } from '../../model/index.ts'
+import type { ReadSet } from '../../resultset/index.ts'
+import { mannWhitney, medianOf, sortSample, summarize } from '../../stats/index.ts'
+import type { BenchComparison, Comparison, GroupingStat, ModelPreset, SizeComparison } from '../_types.ts'
 import type { Cell } from './_compare-index.ts'
 import { cellOf, indexTimes } from './_compare-index.ts'
 import { conclusions } from './_conclusion.ts'
 import { decodeModel } from './_decode.ts'
-import type { BenchComparison, Comparison, GroupingStat, ModelPreset, SizeComparison } from './_types.ts'
 
 /** Options of `compareSet`. */
 export interface CompareOptions {

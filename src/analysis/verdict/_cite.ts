@@ -6,10 +6,11 @@
  * channels) decide whether a band *matches*; when no matching band is near the value, the
  * nearest band of the mechanism is shown with the conditions it differs in.
  */
-import { formatBytes } from '../units/index.ts'
-import type { Band, CitedBand, Fit, NcclTransport, Segment } from './_types.ts'
-import { bandRange } from './_words.ts'
-import { BAND_TOLERANCE } from './bands.ts'
+
+import { BAND_TOLERANCE } from '../../bands/bands.ts'
+import { formatBytes } from '../../units/index.ts'
+import type { Band, CitedBand, Fit, NcclTransport, Segment } from '../_types.ts'
+import { bandRange } from '../_words.ts'
 
 /** The machine and measurement a band is held against; absent fields are unknown. */
 export interface CiteContext {

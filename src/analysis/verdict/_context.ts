@@ -5,12 +5,12 @@
  * ports or PCIe switches), NCCL's own account of each launch (NCCL_DEBUG=INFO lines kept by a
  * sweep or read by `import`), and the peer access the set's own p2p rows report.
  */
-import { eachRow, isIndexed } from '../model/index.ts'
-import type { ReadSet } from '../resultset/index.ts'
-import type { TopologyView } from './_join.ts'
-import { beyondPcie, overPcieText } from './_nvlink.ts'
-import type { Series } from './_series.ts'
-import type { NcclTransport } from './_types.ts'
+import { eachRow, isIndexed } from '../../model/index.ts'
+import type { ReadSet } from '../../resultset/index.ts'
+import type { TopologyView } from '../_join.ts'
+import { beyondPcie, overPcieText } from '../_nvlink.ts'
+import type { NcclTransport } from '../_types.ts'
+import type { Series } from '../fit/_series.ts'
 
 /** A fact and where it came from. */
 export interface Sourced<T> {

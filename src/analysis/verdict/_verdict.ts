@@ -5,17 +5,26 @@
  * host memory (no peer access). Floor 13.7 µs [13.5, 13.9 µs] …; evidence: …; bands: within
  * 'P2P off, host-staged …' (12.6–15.4 µs, bare metal, github.com/voipmonitor/rtx6kpro …)".
  */
-import { formatSeconds } from '../units/index.ts'
+
+import type { NcclModelKey } from '../../bands/bands.ts'
+import {
+  BAND_TOLERANCE,
+  BANDS,
+  BANDWIDTH_BANDS,
+  inBand,
+  LATENCY_BANDS,
+  NCCL_MODEL,
+  ncclModelBand,
+} from '../../bands/bands.ts'
+import { formatSeconds } from '../../units/index.ts'
+import type { Band, CitedBand, Conflict, Evidence, Fit, Mechanism } from '../_types.ts'
+import { bandRange, fmtPct, fmtRatio } from '../_words.ts'
+import type { Series } from '../fit/_series.ts'
 import type { CiteContext } from './_cite.ts'
 import { citeFor } from './_cite.ts'
 import type { MachineContext } from './_context.ts'
 import { judgePair, pairCandidates } from './_mechanism.ts'
-import type { Series } from './_series.ts'
 import { judgeCollective } from './_transport.ts'
-import type { Band, CitedBand, Conflict, Evidence, Fit, Mechanism } from './_types.ts'
-import { bandRange, fmtPct, fmtRatio } from './_words.ts'
-import type { NcclModelKey } from './bands.ts'
-import { BAND_TOLERANCE, BANDS, BANDWIDTH_BANDS, inBand, LATENCY_BANDS, NCCL_MODEL, ncclModelBand } from './bands.ts'
 
 /** The fields of a fit the verdict is built from. */
 export type FitCore = Pick<

@@ -6,18 +6,19 @@
  * more than 2 GPUs, NVIDIA/nccl src/graph/paths.cc). NCCL's own latency model (tuning.cc) is
  * the reference the floor is set beside.
  */
-import { formatSeconds } from '../units/index.ts'
+
+import type { NcclModelKey } from '../../bands/bands.ts'
+import { COLLECTIVE_BANDS, ncclModelBand } from '../../bands/bands.ts'
+import { ncclNetModelBands } from '../../bands/bands-network.ts'
+import { formatSeconds } from '../../units/index.ts'
+import { crossHosts, networkOf } from '../_network.ts'
+import type { Band, Conflict, Evidence, Fit, Mechanism, MechanismId, NcclTransport } from '../_types.ts'
+import { MECHANISM_WORDS } from '../_words.ts'
+import type { Series } from '../fit/_series.ts'
 import type { CiteContext } from './_cite.ts'
 import { linkKey } from './_cite.ts'
 import type { MachineContext, Sourced } from './_context.ts'
 import { transportFamily } from './_context.ts'
-import { crossHosts, networkOf } from './_network.ts'
-import type { Series } from './_series.ts'
-import type { Band, Conflict, Evidence, Fit, Mechanism, MechanismId, NcclTransport } from './_types.ts'
-import { MECHANISM_WORDS } from './_words.ts'
-import type { NcclModelKey } from './bands.ts'
-import { COLLECTIVE_BANDS, ncclModelBand } from './bands.ts'
-import { ncclNetModelBands } from './bands-network.ts'
 
 /** GPUs of a group string ("0-3", "0,2,4,6", "0-1,4-5"), or undefined when it is not one. */
 export function groupGpus(group: string | undefined): number[] | undefined {

@@ -10,17 +10,18 @@
  * either side of a protocol breakpoint, the faster of the two fitted segment lines. The ceiling is
  * batch / communication time per step: what the GPUs could not beat even with free compute.
  */
-import type { Row } from '../model/index.ts'
-import { rowMemo } from '../model/index.ts'
-import type { ReadSet } from '../resultset/index.ts'
-import { medianOf, sortSample } from '../stats/index.ts'
-import { US } from '../units/index.ts'
-import { fitSeries } from './_alphabeta.ts'
-import type { SegmentFit, XY } from './_fit.ts'
-import { segmentedFit } from './_fit.ts'
-import { buildSeries } from './_series.ts'
-import type { DecodeModel, DecodePlan, ModelPreset, P2pReading } from './_types.ts'
-import { NCCL_MODEL } from './bands.ts'
+
+import { NCCL_MODEL } from '../../bands/bands.ts'
+import type { Row } from '../../model/index.ts'
+import { rowMemo } from '../../model/index.ts'
+import type { ReadSet } from '../../resultset/index.ts'
+import { medianOf, sortSample } from '../../stats/index.ts'
+import { US } from '../../units/index.ts'
+import type { DecodeModel, DecodePlan, ModelPreset, P2pReading } from '../_types.ts'
+import { fitSeries } from '../fit/_alphabeta.ts'
+import type { SegmentFit, XY } from '../fit/_fit.ts'
+import { segmentedFit } from '../fit/_fit.ts'
+import { buildSeries } from '../fit/_series.ts'
 
 const med = (v: readonly number[]): number => medianOf(sortSample(v))
 const isTime = (r: Row): boolean =>
