@@ -65,7 +65,7 @@ export const SCOPES = {
   // only another format's tests would kill counts as surviving here, so the scores are lower
   // bounds. Together the parts cover every file of src/parsers.
   'parsers-nccl': {
-    mutate: ['src/parsers/{_nccl-*,nccl-tests-*}.ts'],
+    mutate: ['src/parsers/nccl-tests/*.ts'],
     tests: [
       'test/unit/parsers-nccl-tests.test.ts',
       'test/unit/parsers-nccl-rows.test.ts',
@@ -86,7 +86,7 @@ export const SCOPES = {
     ],
   },
   'parsers-p2p': {
-    mutate: ['src/parsers/{p2p-bandwidth-latency,_p2p-*,_matrix-common}.ts'],
+    mutate: ['src/parsers/{p2p/{p2p-bandwidth-latency,_p2p-*},_matrix-common}.ts'],
     tests: [
       'test/unit/parsers-p2p.test.ts',
       'test/unit/parsers-p2p-lines.test.ts',
@@ -97,7 +97,7 @@ export const SCOPES = {
     ],
   },
   'parsers-nvbw': {
-    mutate: ['src/parsers/{nvbandwidth*,_nvbw-*}.ts'],
+    mutate: ['src/parsers/nvbandwidth/*.ts'],
     tests: [
       'test/unit/parsers-nvbandwidth.test.ts',
       'test/unit/parsers-nvbandwidth-cli.test.ts',
@@ -113,7 +113,7 @@ export const SCOPES = {
     ],
   },
   'parsers-topo': {
-    mutate: ['src/parsers/{nvidia-smi-topo-*,_topo-matrix,lspci-*,iommu-groups,_pci-chain}.ts'],
+    mutate: ['src/parsers/system/*.ts'],
     tests: [
       'test/unit/parsers/topology-parsers.test.ts',
       'test/unit/parsers-quirks.test.ts',
@@ -125,7 +125,7 @@ export const SCOPES = {
     ],
   },
   'parsers-rest': {
-    mutate: ['src/parsers/{native,_text,registry,index}.ts'],
+    mutate: ['src/parsers/{p2p/native,_text,registry,index}.ts'],
     tests: [
       'test/unit/parsers/native.test.ts',
       'test/unit/parsers-detect.test.ts',

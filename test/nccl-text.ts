@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Row } from '../src/model/index.ts'
-import { ncclTestsText } from '../src/parsers/nccl-tests-text.ts'
+import { ncclTestsText } from '../src/parsers/nccl-tests/nccl-tests-text.ts'
 import type { Origin } from '../src/parsers/types.ts'
 import { FIXTURES } from './helpers.ts'
 

@@ -3,10 +3,10 @@ import type { Diagnostic } from '../model/index.ts'
 import { PARSERS } from './registry.ts'
 import type { Parser } from './types.ts'
 
-export { normalizeBdf } from './_pci-chain.ts'
 export { parseText, splitLines } from './_text.ts'
-export type * from './_topology-types.ts'
 export { PARSERS } from './registry.ts'
+export { normalizeBdf } from './system/_pci-chain.ts'
+export type * from './system/_topology-types.ts'
 export type { LineParser, Origin, ParseOutput, Parser } from './types.ts'
 
 /** Bytes of a file's beginning that detection looks at. */

@@ -1,6 +1,6 @@
 /**
- * The `lspci -nn` reader (src/parsers/lspci-nn.ts) and the IOMMU group listing reader
- * (src/parsers/iommu-groups.ts) on GENERATED text written after the shapes lspci and find
+ * The `lspci -nn` reader (src/parsers/system/lspci-nn.ts) and the IOMMU group listing reader
+ * (src/parsers/system/iommu-groups.ts) on GENERATED text written after the shapes lspci and find
  * print: address spellings, class and id brackets, rev and prog-if tails, `-k` driver lines,
  * which functions are GPUs, root buses, groups, repeated and moved devices, detection scores.
  */

@@ -1,14 +1,14 @@
 /**
- * The `lspci -tv` reader (src/parsers/lspci-tv.ts) and the PCIe chain vocabulary
- * (src/parsers/_pci-chain.ts) on a GENERATED tree written after the fixtures' shapes: two root
+ * The `lspci -tv` reader (src/parsers/system/lspci-tv.ts) and the PCIe chain vocabulary
+ * (src/parsers/system/_pci-chain.ts) on a GENERATED tree written after the fixtures' shapes: two root
  * buses, a switch with two downstream ports, a GPU on a root bus, its audio sibling, bus
  * ranges, a single-bus machine without a root label, orphan and odd lines, detection scores.
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { chainRoles, chainSwitches, looksLikeNvidiaGpu, normalizeBdf } from '../../src/parsers/_pci-chain.ts'
 import type { LspciTree, Parser } from '../../src/parsers/index.ts'
 import { parserById, parseText } from '../../src/parsers/index.ts'
+import { chainRoles, chainSwitches, looksLikeNvidiaGpu, normalizeBdf } from '../../src/parsers/system/_pci-chain.ts'
 
 const p = parserById('lspci-tv') as Parser
 const parse = (lines: string[]) => parseText(p, `${lines.join('\n')}\n`, { file: 'generated-lspci-tv.txt' })

@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { BusFactor } from '../../src/collectives/index.ts'
-import type { RowEvidence } from '../../src/parsers/_nccl-collective.ts'
-import { CollectiveEvidence, factorOf, ranksFromFactor } from '../../src/parsers/_nccl-collective.ts'
+import type { RowEvidence } from '../../src/parsers/nccl-tests/_nccl-collective.ts'
+import { CollectiveEvidence, factorOf, ranksFromFactor } from '../../src/parsers/nccl-tests/_nccl-collective.ts'
 
 // PERFORMANCE.md: busbw = algbw × 2(n−1)/n (all_reduce), (n−1)/n (all_gather, reduce_scatter,
 // alltoall; gather and scatter in the source), 1 (broadcast, reduce, sendrecv).

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { factorRange } from '../../src/parsers/_nccl-collective.ts'
-import { launchFacts } from '../../src/parsers/_nccl-command.ts'
+import { factorRange } from '../../src/parsers/nccl-tests/_nccl-collective.ts'
+import { launchFacts } from '../../src/parsers/nccl-tests/_nccl-command.ts'
 import { multiHostLog } from '../nccl-multihost-gen.ts'
 import { parse } from '../nccl-text.ts'
 

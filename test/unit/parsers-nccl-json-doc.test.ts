@@ -1,5 +1,5 @@
 /**
- * The nccl-tests -J JSON parser as a whole (src/parsers/nccl-tests-json.ts) on small generated
+ * The nccl-tests -J JSON parser as a whole (src/parsers/nccl-tests/nccl-tests-json.ts) on small generated
  * documents (FORMATS.md §1.9 shapes, made-up numbers): detection, broken and odd documents, the
  * line each results[] entry cites, the trial, every diagnostic, and where the collective and the
  * rank count come from (args, devices, or the rows themselves).
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { Diagnostic } from '../../src/model/index.ts'
 import { parseText } from '../../src/parsers/_text.ts'
-import { ncclTestsJson as JSONP } from '../../src/parsers/nccl-tests-json.ts'
+import { ncclTestsJson as JSONP } from '../../src/parsers/nccl-tests/nccl-tests-json.ts'
 import type { ParseOutput } from '../../src/parsers/types.ts'
 
 const parse = (text: string, trial?: number): ParseOutput =>

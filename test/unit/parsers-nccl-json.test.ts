@@ -1,5 +1,5 @@
 /**
- * The helpers of the nccl-tests -J JSON parser (src/parsers/_nccl-json.ts), each on hand-written
+ * The helpers of the nccl-tests -J JSON parser (src/parsers/nccl-tests/_nccl-json.ts), each on hand-written
  * values in the shapes FORMATS.md §1.9 gives (generated, not real output): loose numbers (`root`
  * is a `%6i` string, NaN is `"nan"`), exact decimal scaling, the device list and its rank count,
  * the file meta of each schema version, and the rows of one results[] entry.
@@ -16,8 +16,8 @@ import {
   ranksOf,
   resultRows,
   sci,
-} from '../../src/parsers/_nccl-json.ts'
-import type { Device } from '../../src/parsers/_nccl-meta.ts'
+} from '../../src/parsers/nccl-tests/_nccl-json.ts'
+import type { Device } from '../../src/parsers/nccl-tests/_nccl-meta.ts'
 
 test('obj: a JSON object, and nothing else', () => {
   assert.deepEqual(obj({ a: 1 }), { a: 1 })

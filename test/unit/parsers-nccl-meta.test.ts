@@ -1,5 +1,5 @@
 /**
- * The `#` line readers of the nccl-tests text parser (src/parsers/_nccl-meta.ts), one function at a
+ * The `#` line readers of the nccl-tests text parser (src/parsers/nccl-tests/_nccl-meta.ts), one function at a
  * time: the banner's parameters, rank lines of each era, the version line, NCCL's version codes on
  * both sides of 2.9, footer values, failure lines, the file meta of zero, one and many runs, and
  * what an NCCL INFO / WARN line says. Lines are the fixtures' own (split on blanks here, after the
@@ -16,7 +16,7 @@ import {
   parseFooterValue,
   parseRankLine,
   parseVersionLine,
-} from '../../src/parsers/_nccl-meta.ts'
+} from '../../src/parsers/nccl-tests/_nccl-meta.ts'
 
 /** Blank-separated tokens of a line (the text after `#`). */
 const tk = (s: string): string[] => s.trim().split(/\s+/).filter(Boolean)

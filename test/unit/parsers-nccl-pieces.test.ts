@@ -8,9 +8,9 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { detectNcclText } from '../../src/parsers/_nccl-detect.ts'
-import { collectiveInFileName, presetCollective } from '../../src/parsers/_nccl-naming.ts'
-import { requestedSize } from '../../src/parsers/_nccl-sizes.ts'
+import { detectNcclText } from '../../src/parsers/nccl-tests/_nccl-detect.ts'
+import { collectiveInFileName, presetCollective } from '../../src/parsers/nccl-tests/_nccl-naming.ts'
+import { requestedSize } from '../../src/parsers/nccl-tests/_nccl-sizes.ts'
 import { FIXTURES } from '../helpers.ts'
 
 const A100 = readFileSync(join(FIXTURES, 'nccl-tests', 'a100-sxm4-8gpu-single-process-g8-v2.13.txt'), 'utf8').split(

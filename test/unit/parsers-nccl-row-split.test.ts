@@ -1,13 +1,19 @@
 /**
- * How one nccl-tests row is split into preamble and placement blocks (src/parsers/_nccl-row.ts),
+ * How one nccl-tests row is split into preamble and placement blocks (src/parsers/nccl-tests/_nccl-row.ts),
  * row by row: the layout guessed from a headerless row or read from the header, rows cut short,
  * errors glued on, -S timestamps, trace-mode rows and rows continued on the next line. Rows are
  * written in the column formats of nccl-tests' common.cu (FORMATS.md §1.5, §1.8).
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { Layout, ParsedRow } from '../../src/parsers/_nccl-row.ts'
-import { continueRow, guessLayout, layoutFromHeader, markTraceRow, parseRow } from '../../src/parsers/_nccl-row.ts'
+import type { Layout, ParsedRow } from '../../src/parsers/nccl-tests/_nccl-row.ts'
+import {
+  continueRow,
+  guessLayout,
+  layoutFromHeader,
+  markTraceRow,
+  parseRow,
+} from '../../src/parsers/nccl-tests/_nccl-row.ts'
 
 const tok = (s: string): string[] => s.trim().split(/\s+/)
 const L = (hasRedop: boolean, hasRoot: boolean, wrongKind: Layout['wrongKind'], perIter = false): Layout => ({

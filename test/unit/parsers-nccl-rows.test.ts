@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { CellPlace } from '../../src/parsers/_nccl-cell.ts'
-import { cellRow } from '../../src/parsers/_nccl-cell.ts'
-import type { Layout } from '../../src/parsers/_nccl-row.ts'
 import type { ParseOutput, Parser } from '../../src/parsers/index.ts'
 import { parserById, parseText } from '../../src/parsers/index.ts'
+import type { CellPlace } from '../../src/parsers/nccl-tests/_nccl-cell.ts'
+import { cellRow } from '../../src/parsers/nccl-tests/_nccl-cell.ts'
+import type { Layout } from '../../src/parsers/nccl-tests/_nccl-row.ts'
 
 const TEXT = parserById('nccl-tests-text') as Parser
 const parse = (text: string): ParseOutput => parseText(TEXT, text, { file: 'x.txt' })

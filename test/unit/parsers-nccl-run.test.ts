@@ -1,5 +1,5 @@
 /**
- * One nccl-tests run as the text parser keeps it (src/parsers/_nccl-run.ts, _nccl-run-meta.ts,
+ * One nccl-tests run as the text parser keeps it (src/parsers/nccl-tests/_nccl-run.ts, _nccl-run-meta.ts,
  * _nccl-text-rows.ts): ranks from split groups, rows held until the collective is known (and
  * given up on at 20,000), requested sizes, wrong counts and deviations, bad cells, the
  * end-of-run diagnostics, the `#` lines of the table's surroundings and the run's meta. Lines
@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { Row } from '../../src/model/index.ts'
-import { ncclTestsText } from '../../src/parsers/nccl-tests-text.ts'
+import { ncclTestsText } from '../../src/parsers/nccl-tests/nccl-tests-text.ts'
 import { BASE, FOOT, HEAD, parse, ROWS } from '../nccl-text.ts'
 
 const NTHREAD = HEAD[1] as string

@@ -1,12 +1,12 @@
 /**
- * The low-level token helpers of the nccl-tests parsers (src/parsers/_nccl-tokens.ts), each on
+ * The low-level token helpers of the nccl-tests parsers (src/parsers/nccl-tests/_nccl-tokens.ts), each on
  * a table of tokens: prefixes of srun and mpirun, whitespace splitting, the strict number
  * checks and their edges (length limits, characters either side of the digit and letter ranges),
  * exact decimal scaling against JavaScript's own correctly rounded parse, and program names.
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { COLLECTIVES } from '../../src/parsers/_nccl-collective.ts'
+import { COLLECTIVES } from '../../src/parsers/nccl-tests/_nccl-collective.ts'
 import {
   collectiveInText,
   firstNonBlank,
@@ -20,7 +20,7 @@ import {
   scaledDecimal,
   stripPrefix,
   tokenize,
-} from '../../src/parsers/_nccl-tokens.ts'
+} from '../../src/parsers/nccl-tests/_nccl-tokens.ts'
 
 test('stripPrefix: ANSI escapes, srun --label and mpirun --tag-output prefixes', () => {
   const s = (line: string) => stripPrefix(line)

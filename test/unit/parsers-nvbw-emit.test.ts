@@ -8,9 +8,9 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { Row } from '../../src/model/index.ts'
 import { DiagSink } from '../../src/parsers/_matrix-common.ts'
-import type { NvbwMatrix } from '../../src/parsers/_nvbw-emit.ts'
-import { emitMatrix, emitRecorded, partSuffix } from '../../src/parsers/_nvbw-emit.ts'
-import type { NvbwTestcaseMeta } from '../../src/parsers/_nvbw-meta.ts'
+import type { NvbwMatrix } from '../../src/parsers/nvbandwidth/_nvbw-emit.ts'
+import { emitMatrix, emitRecorded, partSuffix } from '../../src/parsers/nvbandwidth/_nvbw-emit.ts'
+import type { NvbwTestcaseMeta } from '../../src/parsers/nvbandwidth/_nvbw-meta.ts'
 
 const MiB = 2 ** 20
 /** A sink and an emitter that keep what they get. */

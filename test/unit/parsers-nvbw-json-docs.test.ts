@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { SIM_MARKER } from '../../src/model/index.ts'
 import { parseText } from '../../src/parsers/_text.ts'
-import { nvbandwidthJsonParser as P } from '../../src/parsers/nvbandwidth-json.ts'
+import { nvbandwidthJsonParser as P } from '../../src/parsers/nvbandwidth/nvbandwidth-json.ts'
 import type { ParseOutput } from '../../src/parsers/types.ts'
 
 const parse = (lines: string[], trial?: number): ParseOutput =>

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { JsonDocScanner, matrixCellLines } from '../../src/parsers/_nvbw-json-scan.ts'
+import { JsonDocScanner, matrixCellLines } from '../../src/parsers/nvbandwidth/_nvbw-json-scan.ts'
 
 test('JsonDocScanner: a document ends at the bracket that closes it, not at brackets inside strings', () => {
   const s = new JsonDocScanner(5)

@@ -9,14 +9,14 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { SIM_MARKER } from '../../src/model/index.ts'
-import { commandBufferMiB, emptyMeta, noteRunLine } from '../../src/parsers/_nvbw-meta.ts'
+import { commandBufferMiB, emptyMeta, noteRunLine } from '../../src/parsers/nvbandwidth/_nvbw-meta.ts'
 import {
   bufferSize,
   cudaVersionNumber,
   deviceLine,
   jsonDevice,
   nvbwTestcase,
-} from '../../src/parsers/_nvbw-testcases.ts'
+} from '../../src/parsers/nvbandwidth/_nvbw-testcases.ts'
 
 const MiB = 2 ** 20
 /** [src, dst] of the cell at row 1, column 2. */

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { parseText } from '../../src/parsers/_text.ts'
-import { nvbandwidthParser as P } from '../../src/parsers/nvbandwidth.ts'
+import { nvbandwidthParser as P } from '../../src/parsers/nvbandwidth/nvbandwidth.ts'
 import type { ParseOutput } from '../../src/parsers/types.ts'
 
 const parse = (lines: string[]): ParseOutput => parseText(P, lines.join('\n'), { file: 't.txt' })

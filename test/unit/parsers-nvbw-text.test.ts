@@ -10,7 +10,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { Row } from '../../src/model/index.ts'
 import { parseText } from '../../src/parsers/_text.ts'
-import { nvbandwidthParser as P } from '../../src/parsers/nvbandwidth.ts'
+import { nvbandwidthParser as P } from '../../src/parsers/nvbandwidth/nvbandwidth.ts'
 import type { ParseOutput } from '../../src/parsers/types.ts'
 
 const parse = (lines: string[], trial?: number): ParseOutput =>

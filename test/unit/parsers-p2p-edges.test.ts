@@ -7,9 +7,9 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { accessOf, deviceOf, sectionOf } from '../../src/parsers/_p2p-sections.ts'
 import type { ParseOutput, Parser } from '../../src/parsers/index.ts'
 import { parserById, parseText } from '../../src/parsers/index.ts'
+import { accessOf, deviceOf, sectionOf } from '../../src/parsers/p2p/_p2p-sections.ts'
 import { p2pRun } from '../p2p-gen.ts'
 
 const P2P = parserById('p2pBandwidthLatencyTest') as Parser

@@ -1,5 +1,5 @@
 /**
- * The line shapes of p2pBandwidthLatencyTest (src/parsers/_p2p-sections.ts) and the shared
+ * The line shapes of p2pBandwidthLatencyTest (src/parsers/p2p/_p2p-sections.ts) and the shared
  * matrix-parser pieces (src/parsers/_matrix-common.ts), one function at a time on generated
  * lines (written for these tests after the fixtures' shapes, not copied from real output):
  * matrix titles, device and CAN/CANNOT lines, headers, command-line options, line cleaning,
@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { cleanLine, DiagSink, intToken, optionValue, scaled, tokens } from '../../src/parsers/_matrix-common.ts'
-import { accessOf, deviceOf, headerOf, optionsOf, sectionOf } from '../../src/parsers/_p2p-sections.ts'
+import { accessOf, deviceOf, headerOf, optionsOf, sectionOf } from '../../src/parsers/p2p/_p2p-sections.ts'
 
 test('sectionOf: each bandwidth and latency title, with or without a direction; anything else is no title', () => {
   const s = (t: string) => {

@@ -1,5 +1,5 @@
 /**
- * The `nvidia-smi topo -m` reader (src/parsers/nvidia-smi-topo-m.ts) on GENERATED matrices
+ * The `nvidia-smi topo -m` reader (src/parsers/system/nvidia-smi-topo-m.ts) on GENERATED matrices
  * written after the fixtures' shapes: the affinity columns with raw TABs and with spaces (an
  * empty CPU affinity, N/A, negative and malformed NUMA ids), link cells and classes, repeated
  * and short rows, the legends, the end-of-text diagnostics and the detection scores.

@@ -1,5 +1,5 @@
 /**
- * The shared pieces of the nvidia-smi matrix readers (src/parsers/_topo-matrix.ts), one
+ * The shared pieces of the nvidia-smi matrix readers (src/parsers/system/_topo-matrix.ts), one
  * function at a time on GENERATED lines written after the fixtures' shapes (raw TABs with an
  * empty field before "GPU NUMA ID", space padding, ANSI underlining through a TTY, the command
  * and the header on one line): header and row splitting, cell counting, the line-by-line
@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { Diagnostic } from '../../src/model/index.ts'
-import type { MatrixHeader } from '../../src/parsers/_topo-matrix.ts'
+import type { MatrixHeader } from '../../src/parsers/system/_topo-matrix.ts'
 import {
   countValidCells,
   eachPairCell,
@@ -22,7 +22,7 @@ import {
   replacePair,
   splitMatrixRow,
   stripAnsi,
-} from '../../src/parsers/_topo-matrix.ts'
+} from '../../src/parsers/system/_topo-matrix.ts'
 
 const AFF = ['CPU Affinity', 'NUMA Affinity', 'GPU NUMA ID']
 

@@ -1,5 +1,5 @@
 /**
- * The `nvidia-smi topo -p2p` reader (src/parsers/nvidia-smi-topo-p2p.ts) on GENERATED matrices
+ * The `nvidia-smi topo -p2p` reader (src/parsers/system/nvidia-smi-topo-p2p.ts) on GENERATED matrices
  * written after the fixtures' shapes: the capability from the command line (before or on the
  * header line) or the file name, statuses, short and missing rows, the legend, the end-of-text
  * diagnostics and the detection scores.

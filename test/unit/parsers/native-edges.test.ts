@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { Row } from '../../../src/model/index.ts'
 import { parseText } from '../../../src/parsers/_text.ts'
-import { benchOf, native as P } from '../../../src/parsers/native.ts'
+import { benchOf, native as P } from '../../../src/parsers/p2p/native.ts'
 import type { ParseOutput } from '../../../src/parsers/types.ts'
 
 const parse = (lines: string[], trial?: number): ParseOutput =>

@@ -6,7 +6,7 @@ import { test } from 'node:test'
 import { cellKey } from '../../../src/cells/index.ts'
 import type { Parser } from '../../../src/parsers/index.ts'
 import { detectParser, parserById, parseText } from '../../../src/parsers/index.ts'
-import { benchOf } from '../../../src/parsers/native.ts'
+import { benchOf } from '../../../src/parsers/p2p/native.ts'
 import { checkGolden } from '../../golden.ts'
 import { FIXTURES } from '../../helpers.ts'
 

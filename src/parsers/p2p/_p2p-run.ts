@@ -2,7 +2,7 @@
  * What one p2pBandwidthLatencyTest run states about itself: devices, peer access (from the
  * CAN/CANNOT lines and the connectivity matrix), the matrices seen, options and completeness.
  */
-import type { DiagSink } from './_matrix-common.ts'
+import type { DiagSink } from '../_matrix-common.ts'
 import type { P2pDevice, P2pOptions, P2pSection } from './_p2p-sections.ts'
 
 /** One matrix seen in the text (latency sections hold two: GPU then CPU). */

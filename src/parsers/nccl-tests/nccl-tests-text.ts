@@ -4,9 +4,11 @@
  * lines, tag-output prefixes, log tails and aborted runs. Streaming: each line is seen once.
  */
 
-import type { Diagnostic, Row } from '../model/index.ts'
-import { SIM_MARKER } from '../model/index.ts'
-import { GuardedLineParser } from './_matrix-common.ts'
+import type { Diagnostic, Row } from '../../model/index.ts'
+import { SIM_MARKER } from '../../model/index.ts'
+import { GuardedLineParser } from '../_matrix-common.ts'
+import { srunLabelEnd } from '../_text.ts'
+import type { Origin, Parser } from '../types.ts'
 import { COLLECTIVES } from './_nccl-collective.ts'
 import type { LaunchFacts } from './_nccl-command.ts'
 import { launchFacts } from './_nccl-command.ts'
@@ -30,8 +32,6 @@ import { Run } from './_nccl-run.ts'
 import type { CommentTarget } from './_nccl-text-rows.ts'
 import { otherComment, rowNotes } from './_nccl-text-rows.ts'
 import { collectiveInText, firstNonBlank, isDigit, stripPrefix, tokenize } from './_nccl-tokens.ts'
-import { srunLabelEnd } from './_text.ts'
-import type { Origin, Parser } from './types.ts'
 
 /** Runs whose meta is kept in full (a log of thousands of runs keeps counts for the rest). */
 const RUNS_KEPT = 100

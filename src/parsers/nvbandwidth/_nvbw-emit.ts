@@ -1,7 +1,7 @@
 /** Turns one nvbandwidth matrix (text or JSON) into rows; N/A cells yield none and are counted. */
-import type { Row } from '../model/index.ts'
-import type { DiagSink } from './_matrix-common.ts'
-import { scaled } from './_matrix-common.ts'
+import type { Row } from '../../model/index.ts'
+import type { DiagSink } from '../_matrix-common.ts'
+import { scaled } from '../_matrix-common.ts'
 import type { NvbwTestcaseMeta } from './_nvbw-meta.ts'
 import { nvbwTestcase } from './_nvbw-testcases.ts'
 

@@ -8,7 +8,7 @@
  * always follow the data: src = where the bytes come from, dst = where they land; the host
  * end is null.
  */
-import type { Row } from '../model/index.ts'
+import type { Row } from '../../model/index.ts'
 
 /** How the cells of one testcase's matrix become rows. */
 export interface NvbwTestcase {

@@ -1,6 +1,6 @@
 /** The facts an nvbandwidth output states about itself (text and JSON alike). */
-import { SIM_MARKER } from '../model/index.ts'
-import { optionValue } from './_matrix-common.ts'
+import { SIM_MARKER } from '../../model/index.ts'
+import { optionValue } from '../_matrix-common.ts'
 import type { BufferSource, NvbwDevice } from './_nvbw-testcases.ts'
 
 /** One matrix of a testcase, summarized. */

@@ -1,5 +1,5 @@
 /** One cell of an nccl-tests table row (time, algbw, busbw or #wrong) as a result row. */
-import type { Row } from '../model/index.ts'
+import type { Row } from '../../model/index.ts'
 import type { ParsedRow } from './_nccl-row.ts'
 import { scaledDecimal } from './_nccl-tokens.ts'
 

@@ -2,8 +2,9 @@
  * `nvidia-smi topo -p2p r|w|n|a|p`: the P2P status of every GPU pair for one capability
  * (OK, CNS, GNS, TNS, NS, DR, U). A topology parser: no rows; `meta.topology` holds it.
  */
-import type { Diagnostic } from '../model/index.ts'
-import { splitLines } from './_text.ts'
+import type { Diagnostic } from '../../model/index.ts'
+import { splitLines } from '../_text.ts'
+import type { LineParser, Origin, Parser } from '../types.ts'
 import type { MatrixHeader, MatrixRow } from './_topo-matrix.ts'
 import {
   countValidCells,
@@ -17,7 +18,6 @@ import {
   splitMatrixRow,
   stripAnsi,
 } from './_topo-matrix.ts'
-import type { LineParser, Origin, Parser } from './types.ts'
 
 /** P2P status values (NVML nvmlGpuP2PStatus) and X for self. */
 export const P2P_STATUSES = ['OK', 'CNS', 'GNS', 'TNS', 'NS', 'DR', 'U'] as const

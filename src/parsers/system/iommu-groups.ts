@@ -3,11 +3,11 @@
  * (`/sys/kernel/iommu_groups/42/devices/0000:01:00.0`), also with a sorted or prefixed
  * path. A topology parser: no rows; `meta.topology` maps each group to its devices.
  */
-import type { Diagnostic } from '../model/index.ts'
+import type { Diagnostic } from '../../model/index.ts'
+import { splitLines } from '../_text.ts'
+import type { LineParser, Origin, Parser } from '../types.ts'
 import { normalizeBdf } from './_pci-chain.ts'
-import { splitLines } from './_text.ts'
 import { diag, stripAnsi } from './_topo-matrix.ts'
-import type { LineParser, Origin, Parser } from './types.ts'
 
 /** What an IOMMU group listing said, as put in `meta.topology`. */
 export interface IommuGroups {

@@ -3,10 +3,10 @@
  * native/README.md): `key: value` config lines, then one benchstat-like line per
  * measurement `Name/k=v/…  1  <value> <unit> …`, plus `CORRUPT`, `SKIP` and `WARN` lines.
  */
-import type { Row } from '../model/index.ts'
-import { cleanLine, GuardedLineParser } from './_matrix-common.ts'
-import { SRUN_LABEL } from './_text.ts'
-import type { Origin, Parser } from './types.ts'
+import type { Row } from '../../model/index.ts'
+import { cleanLine, GuardedLineParser } from '../_matrix-common.ts'
+import { SRUN_LABEL } from '../_text.ts'
+import type { Origin, Parser } from '../types.ts'
 
 const CONFIG = /^([a-z][A-Za-z0-9_.-]*): (.*)$/
 const RESULT = /^Benchmark(\S+)\s+(\d+)\s+(\S.*)$/

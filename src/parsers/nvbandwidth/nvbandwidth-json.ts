@@ -5,15 +5,15 @@
  * in one `bandwidth_matrix`; they become `nvbw.<testcase>_read1|_read2|_total` like the
  * SUM keys of the text output. Log lines around the document are skipped.
  */
-import type { Row } from '../model/index.ts'
-import { cleanLine, GuardedLineParser } from './_matrix-common.ts'
+import type { Row } from '../../model/index.ts'
+import { cleanLine, GuardedLineParser } from '../_matrix-common.ts'
+import type { Origin, Parser } from '../types.ts'
 import type { NvbwMatrix } from './_nvbw-emit.ts'
 import { emitRecorded } from './_nvbw-emit.ts'
 import { JsonDocScanner, MAX_DOC_CHARS, matrixCellLines } from './_nvbw-json-scan.ts'
 import type { NvbwMeta, NvbwTestcaseMeta } from './_nvbw-meta.ts'
 import { commandBufferMiB, emptyMeta, NVBW_META_CAP, noteRunLine } from './_nvbw-meta.ts'
 import { bufferSize, jsonDevice } from './_nvbw-testcases.ts'
-import type { Origin, Parser } from './types.ts'
 
 type Obj = Record<string, unknown>
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)

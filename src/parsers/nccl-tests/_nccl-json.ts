@@ -2,7 +2,7 @@
  * Helpers of the nccl-tests `-J` JSON parser (FORMATS.md §1.9): reading loosely typed
  * fields, the file-level meta, and the rows of one `results[]` entry.
  */
-import type { Row } from '../model/index.ts'
+import type { Row } from '../../model/index.ts'
 import { COLLECTIVES } from './_nccl-collective.ts'
 import type { Device } from './_nccl-meta.ts'
 import { ncclCodeToVersion } from './_nccl-meta.ts'

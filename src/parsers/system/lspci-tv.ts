@@ -3,11 +3,11 @@
  * NVIDIA GPU's chain of bridges to its root bus, with PCIe switches detected.
  * A topology parser: no rows; `meta.topology` holds what it read.
  */
-import type { Diagnostic } from '../model/index.ts'
+import type { Diagnostic } from '../../model/index.ts'
+import { splitLines } from '../_text.ts'
+import type { LineParser, Origin, Parser } from '../types.ts'
 import { chainSwitches, looksLikeNvidiaGpu } from './_pci-chain.ts'
-import { splitLines } from './_text.ts'
 import { diag, stripAnsi } from './_topo-matrix.ts'
-import type { LineParser, Origin, Parser } from './types.ts'
 
 /** A PCI function in the tree. */
 export interface LspciDevice {

@@ -4,7 +4,7 @@
  * collective or the rank count is still unknown (headerless log tails), and while the rank
  * count rests on rank lines alone (the table's widest row may show the list was cut short).
  */
-import type { Diagnostic, Row } from '../model/index.ts'
+import type { Diagnostic, Row } from '../../model/index.ts'
 import type { CellPlace } from './_nccl-cell.ts'
 import { cellRow } from './_nccl-cell.ts'
 import type { RowEvidence } from './_nccl-collective.ts'

@@ -9,14 +9,14 @@
  * silently copied through host memory.
  */
 
-import type { Row } from '../model/index.ts'
-import { SIM_MARKER } from '../model/index.ts'
-import { cleanLine, GuardedLineParser, intToken, scaled, tokens } from './_matrix-common.ts'
+import type { Row } from '../../model/index.ts'
+import { SIM_MARKER } from '../../model/index.ts'
+import { cleanLine, GuardedLineParser, intToken, scaled, tokens } from '../_matrix-common.ts'
+import type { Origin, Parser } from '../types.ts'
 import type { P2pMatrixMeta } from './_p2p-run.ts'
 import { P2P_MAX_DEVICES, P2pRun } from './_p2p-run.ts'
 import type { P2pOptions, P2pSection } from './_p2p-sections.ts'
 import { accessOf, deviceOf, headerOf, optionsOf, P2P_BANNER, P2P_FOOTER, sectionOf } from './_p2p-sections.ts'
-import type { Origin, Parser } from './types.ts'
 
 const NO_OPTIONS: P2pOptions = { p2pRead: false, smCopy: false, numElems: null, commandLine: null }
 /** Bytes per element of the tool's copies (it copies `int`s). */

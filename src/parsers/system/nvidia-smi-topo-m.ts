@@ -3,8 +3,9 @@
  * PXB, PHB, NODE, SYS, old SOC), CPU/NUMA/GPU-NUMA affinity of every GPU, NIC names.
  * A topology parser: it emits no rows; what it read is in `meta.topology`.
  */
-import type { Diagnostic } from '../model/index.ts'
-import { splitLines } from './_text.ts'
+import type { Diagnostic } from '../../model/index.ts'
+import { splitLines } from '../_text.ts'
+import type { LineParser, Origin, Parser } from '../types.ts'
 import type { MatrixHeader, MatrixRow } from './_topo-matrix.ts'
 import {
   countValidCells,
@@ -20,7 +21,6 @@ import {
   splitMatrixRow,
   stripAnsi,
 } from './_topo-matrix.ts'
-import type { LineParser, Origin, Parser } from './types.ts'
 
 /** Link classes nvidia-smi prints (NVML topology levels, plus NV# and the old SOC). */
 export const LINK_CLASSES = ['X', 'PIX', 'PXB', 'PHB', 'NODE', 'SYS', 'SOC'] as const

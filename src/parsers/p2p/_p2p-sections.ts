@@ -2,7 +2,7 @@
  * The line shapes of cuda-samples p2pBandwidthLatencyTest (FORMATS.md §2): the banner,
  * device and peer-access lines, matrix titles and matrix headers.
  */
-import { tokens } from './_matrix-common.ts'
+import { tokens } from '../_matrix-common.ts'
 
 /** The banner line that starts every run. */
 export const P2P_BANNER = '[P2P (Peer-to-Peer) GPU Bandwidth Latency Test]'

@@ -7,15 +7,15 @@
  * the data (see _nvbw-testcases.ts); the host end is null. N/A cells yield no row and are
  * counted in one `na-cell` diagnostic per matrix.
  */
-import type { Row } from '../model/index.ts'
-import { cleanLine, GuardedLineParser, intToken, tokens } from './_matrix-common.ts'
+import type { Row } from '../../model/index.ts'
+import { cleanLine, GuardedLineParser, intToken, tokens } from '../_matrix-common.ts'
+import { SRUN_LABEL } from '../_text.ts'
+import type { Origin, Parser } from '../types.ts'
 import type { NvbwMatrix } from './_nvbw-emit.ts'
 import { emitRecorded, partSuffix } from './_nvbw-emit.ts'
 import type { NvbwMeta, NvbwTestcaseMeta } from './_nvbw-meta.ts'
 import { commandBufferMiB, emptyMeta, NVBW_META_CAP, noteRunLine } from './_nvbw-meta.ts'
 import { bufferSize, cudaVersionNumber, deviceLine } from './_nvbw-testcases.ts'
-import { SRUN_LABEL } from './_text.ts'
-import type { Origin, Parser } from './types.ts'
 
 /** The matrix being read: waiting for its header, reading rows, or done (waiting for SUM). */
 interface OpenMatrix extends NvbwMatrix {

@@ -4,7 +4,7 @@
  * `#` lines other than banner, rank and footer lines (table header, modes, memory, errors).
  */
 
-import type { Diagnostic } from '../model/index.ts'
+import type { Diagnostic } from '../../model/index.ts'
 import type { ParsedRow } from './_nccl-row.ts'
 import { layoutFromHeader } from './_nccl-row.ts'
 import type { Run } from './_nccl-run.ts'

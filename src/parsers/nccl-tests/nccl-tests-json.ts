@@ -4,11 +4,11 @@
  * `times_us` of `-I` (one time row per iteration, `iteration` set, CUDA-event timed).
  * The document is parsed whole at end(); each results[] entry cites the line of its `"size"`.
  */
-import type { Diagnostic, Row } from '../model/index.ts'
+import type { Diagnostic, Row } from '../../model/index.ts'
+import type { LineParser, Origin, Parser } from '../types.ts'
 import type { RowEvidence } from './_nccl-collective.ts'
 import { CollectiveEvidence } from './_nccl-collective.ts'
 import { collectiveOfArgs, devicesOf, docMeta, numOf, obj, ranksOf, resultRows } from './_nccl-json.ts'
-import type { LineParser, Origin, Parser } from './types.ts'
 
 class NcclJsonParser implements LineParser {
   private readonly lines: string[] = []

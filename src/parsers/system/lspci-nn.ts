@@ -4,11 +4,11 @@
  * `-k`, the kernel driver in use (e.g. vfio-pci on a hypervisor host) is kept.
  * A topology parser: no rows; `meta.topology` holds what it read.
  */
-import type { Diagnostic } from '../model/index.ts'
+import type { Diagnostic } from '../../model/index.ts'
+import { splitLines } from '../_text.ts'
+import type { LineParser, Origin, Parser } from '../types.ts'
 import { normalizeBdf } from './_pci-chain.ts'
-import { splitLines } from './_text.ts'
 import { diag, stripAnsi } from './_topo-matrix.ts'
-import type { LineParser, Origin, Parser } from './types.ts'
 
 /** One PCI function as `lspci -nn` lists it. */
 export interface LspciNnDevice {

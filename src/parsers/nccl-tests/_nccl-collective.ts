@@ -5,8 +5,8 @@
  * busbw = algbw × 2(n-1)/n for all_reduce, (n-1)/n for the gather/scatter family, 1 for
  * broadcast/reduce/sendrecv). Candidates are intersected until one is left.
  */
-import type { BusFactor, CollectiveDef } from '../collectives/index.ts'
-import { busFactor, COLLECTIVE_DEFS, collectiveDef } from '../collectives/index.ts'
+import type { BusFactor, CollectiveDef } from '../../collectives/index.ts'
+import { busFactor, COLLECTIVE_DEFS, collectiveDef } from '../../collectives/index.ts'
 import { halfUlp } from './_nccl-tokens.ts'
 
 /** Collectives nccl-tests ships (program `<name>_perf`). */

@@ -2,7 +2,7 @@
  * Shared reading of the square matrices `nvidia-smi topo -m` and `topo -p2p` print:
  * header detection, ANSI stripping, raw-TAB versus space-padded rows.
  */
-import type { Diagnostic } from '../model/index.ts'
+import type { Diagnostic } from '../../model/index.ts'
 
 /** Removes ANSI escape sequences (recent drivers underline the header through a TTY). */
 export const stripAnsi = (s: string): string => s.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '')

@@ -4,7 +4,7 @@
  * because a 200 MB log goes through them line by line.
  */
 
-import { srunLabelEnd } from './_text.ts'
+import { srunLabelEnd } from '../_text.ts'
 
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g
 
