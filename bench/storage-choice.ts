@@ -1,6 +1,6 @@
 /**
  * The measurement behind the samples format (BENCHMARKS.md, "Samples on disk"): Parquet
- * parts (written by src/resultset/_parquet.ts since issue 17's last round; DuckDB's COPY
+ * parts (written by src/resultset/parquet/_parquet.ts since issue 17's last round; DuckDB's COPY
  * before) read by DuckDB (`@duckdb/node-api`), versus `apache-arrow` writing IPC files, on
  * generated rows: bytes on disk, write time, and a per-cell median query over the stored
  * rows. Two inputs: rows parsed from a generated nccl-tests corpus (MB of input given) and
@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Row } from '../src/model/index.ts'
 import { openDuck } from '../src/resultset/_duck.ts'
-import { writeRowsPart } from '../src/resultset/_parquet.ts'
+import { writeRowsPart } from '../src/resultset/parquet/_parquet.ts'
 import { genRows } from '../test/diff-gen.ts'
 import { writeCorpus } from './_corpus.ts'
 import { round } from './_util.ts'

@@ -1,6 +1,6 @@
 /**
  * Network figures for clusters: what NCCL's NET transport costs between nodes, each with its
- * public source. The simulator's cluster model (src/sim/_cluster.ts) draws its inter-node α
+ * public source. The simulator's cluster model (src/sim/cluster/_cluster.ts) draws its inter-node α
  * and β from here, and docs/REFERENCE.md lists them (generated, kept equal by a test). Units:
  * bytes/second and seconds.
  */

@@ -10,7 +10,7 @@ import { basename, join } from 'node:path'
 import type { Diagnostic, Row } from '../model/index.ts'
 import type { ColumnBatch, Encoded } from './_columns.ts'
 import type { Duck } from './_duck.ts'
-import { writeParquetPart, writeRowsPart } from './_parquet.ts'
+import { writeParquetPart, writeRowsPart } from './parquet/_parquet.ts'
 
 /** The folder of the parts, inside a result set. */
 export const PARTS = 'samples'

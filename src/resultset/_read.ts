@@ -11,7 +11,7 @@ import type { Row } from '../model/index.ts'
 import { COLUMNS } from './_columns.ts'
 import type { Duck } from './_duck.ts'
 import { sqlString } from './_duck.ts'
-import { DICTS_KEY } from './_parquet.ts'
+import { DICTS_KEY } from './parquet/_parquet.ts'
 
 /** Beyond this many distinct values a string column is read as text (slower, but no huge SQL). */
 const MAX_DICT = 4096

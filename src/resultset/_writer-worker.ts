@@ -7,7 +7,7 @@
  */
 import { parentPort } from 'node:worker_threads'
 import type { Encoded } from './_columns.ts'
-import { writeParquetPart } from './_parquet.ts'
+import { writeParquetPart } from './parquet/_parquet.ts'
 
 const port = parentPort
 

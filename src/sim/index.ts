@@ -8,18 +8,9 @@ import { collectiveModel, p2pBandwidth, p2pLatency, presetByName, trueTimeOf } f
 import type { BandwidthQuery, Collective, CollectiveModel, NoiseParams, TruthQuery } from './_types.ts'
 
 export { parseBytes, parseEnvList, parseGpuList, parseP2pModes, parsePairs, parseSizes } from './_args.ts'
-export type { ClusterJob, Injection, InjectKind } from './_cluster.ts'
-export { clusterModel, FABRIC_IDS, INJECT_KINDS, parseInjections, simulateClusterJob } from './_cluster.ts'
-export type { LaunchedJobInput } from './_cluster-launch.ts'
-export { simulateLaunchedJob } from './_cluster-launch.ts'
 export { hostDeltaS, parseSimHost, SIM_HOST_VALUES } from './_host.ts'
-export { renderLspciTree } from './_lspci.ts'
-export type { LaunchContext } from './_mpi.ts'
-export { launchContext, stepHosts } from './_mpi.ts'
 export { busFactor, modelTime, protocolAt, ringSteps } from './_physics.ts'
 export { simulate } from './_simulate.ts'
-export type { SimTopologyInput } from './_topology.ts'
-export { simLinks, simTopologyInputs, simTopologyText, writeSimTopology } from './_topology.ts'
 export type {
   AlphaBeta,
   BandwidthQuery,
@@ -41,8 +32,16 @@ export type {
   TruthQuery,
 } from './_types.ts'
 export { COLLECTIVES, FAULTS, FORMATS, TOPO_FORMATS } from './_types.ts'
-
+export type { ClusterJob, Injection, InjectKind } from './cluster/_cluster.ts'
+export { clusterModel, FABRIC_IDS, INJECT_KINDS, parseInjections, simulateClusterJob } from './cluster/_cluster.ts'
+export type { LaunchedJobInput } from './cluster/_cluster-launch.ts'
+export { simulateLaunchedJob } from './cluster/_cluster-launch.ts'
+export type { LaunchContext } from './cluster/_mpi.ts'
+export { launchContext, stepHosts } from './cluster/_mpi.ts'
 export { PRESETS, presetNames, registerPreset } from './presets/index.ts'
+export { renderLspciTree } from './topology/_lspci.ts'
+export type { SimTopologyInput } from './topology/_topology.ts'
+export { simLinks, simTopologyInputs, simTopologyText, writeSimTopology } from './topology/_topology.ts'
 
 /** What a preset is, in numbers: the model the simulated text is drawn from. */
 export interface PresetTruth {

@@ -8,10 +8,10 @@ import type { Encoded } from '../../src/resultset/_columns.ts'
 import { COLUMNS, encode } from '../../src/resultset/_columns.ts'
 import type { Duck } from '../../src/resultset/_duck.ts'
 import { copyTo, openDuck, sqlString } from '../../src/resultset/_duck.ts'
-import { writeParquetPart } from '../../src/resultset/_parquet.ts'
-import { defLevels, dictionary, numberDict, values } from '../../src/resultset/_parquet-values.ts'
-import { Bytes, struct } from '../../src/resultset/_thrift.ts'
 import { varyingColumns } from '../../src/resultset/_varying.ts'
+import { writeParquetPart } from '../../src/resultset/parquet/_parquet.ts'
+import { defLevels, dictionary, numberDict, values } from '../../src/resultset/parquet/_parquet-values.ts'
+import { Bytes, struct } from '../../src/resultset/parquet/_thrift.ts'
 import { tmp } from '../helpers.ts'
 
 const bytes = (f: (b: Bytes) => unknown): number[] => {

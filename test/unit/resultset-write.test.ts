@@ -5,8 +5,8 @@ import type { Row } from '../../src/model/index.ts'
 import { makeRow } from '../../src/model/index.ts'
 import { ColumnBatch, encode } from '../../src/resultset/_columns.ts'
 import { openDuck } from '../../src/resultset/_duck.ts'
-import { writeParquetPart } from '../../src/resultset/_parquet.ts'
 import { Appender, loadSet, newManifest, writeManifest } from '../../src/resultset/index.ts'
+import { writeParquetPart } from '../../src/resultset/parquet/_parquet.ts'
 import { tmp } from '../helpers.ts'
 
 const pick = <T>(i: number, v: readonly T[]): T => v[i % v.length] as T

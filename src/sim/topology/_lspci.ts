@@ -3,7 +3,7 @@
  * line buffer, written left to right; after each printed line every `+` and `|` in it
  * becomes `|` and everything else a space, so later lines inherit the vertical rules.
  */
-import type { PciNode, PciRoot } from './_types.ts'
+import type { PciNode, PciRoot } from '../_types.ts'
 
 const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0')
 

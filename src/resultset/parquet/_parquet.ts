@@ -12,9 +12,9 @@
  */
 import { renameSync, rmSync, writeFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
-import type { Row } from '../model/index.ts'
-import type { Encoded } from './_columns.ts'
-import { COLUMNS, encode } from './_columns.ts'
+import type { Row } from '../../model/index.ts'
+import type { Encoded } from '../_columns.ts'
+import { COLUMNS, encode } from '../_columns.ts'
 import { defLevels, dictionary, numberDict, statistics, values } from './_parquet-values.ts'
 import type { Field } from './_thrift.ts'
 import { Bytes, struct } from './_thrift.ts'

@@ -4,9 +4,9 @@
  * `--query-gpu=index,name,pci.bus_id` CSV, `lspci -tv`, and the host files the hypervisor
  * check reads. GPU i of every text is physical GPU gpus[i], as the benchmarks number them.
  */
-import { SIM_MARKER } from '../model/index.ts'
+import { SIM_MARKER } from '../../model/index.ts'
+import type { Preset } from '../_types.ts'
 import { renderLspciTree } from './_lspci.ts'
-import type { Preset } from './_types.ts'
 
 /** The second line of every text: preset, GPUs, and which command it imitates. */
 const header = (p: Preset, gpus: readonly number[], command: string): string[] => [

@@ -7,12 +7,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { badInput } from '../errors/index.ts'
-import type { TopologyReport } from '../topology/index.ts'
-import { presetByName } from './_physics.ts'
+import { badInput } from '../../errors/index.ts'
+import type { TopologyReport } from '../../topology/index.ts'
+import { presetByName } from '../_physics.ts'
+import type { Preset, TopoFormat } from '../_types.ts'
+import { TOPO_FORMATS } from '../_types.ts'
 import { hostFiles, lspciTvText, queryGpuText, topoMText, topoP2pText } from './_topo-text.ts'
-import type { Preset, TopoFormat } from './_types.ts'
-import { TOPO_FORMATS } from './_types.ts'
 
 /** One simulated topology output: the file name a live capture stores it under, and its text. */
 export interface SimTopologyInput {
@@ -98,7 +98,7 @@ export async function writeSimTopology(dir: string, preset: string, gpus?: reado
       writeFileSync(join(root, f.path), f.text)
     }
     // Loaded lazily: the simulator's text output does not need the topology module.
-    const { captureTopology } = await import('../topology/index.ts')
+    const { captureTopology } = await import('../../topology/index.ts')
     return await captureTopology(dir, { inputs: paths, sysfsRoot: root, simulated: true })
   } finally {
     rmSync(tmp, { recursive: true, force: true })

@@ -4,7 +4,7 @@
  * PLAIN (little-endian), booleans bit-packed, the chunk's statistics.
  */
 import { endianness } from 'node:os'
-import type { Encoded } from './_columns.ts'
+import type { Encoded } from '../_columns.ts'
 import type { Bytes, Field } from './_thrift.ts'
 
 /** Appends `n` copies of `value` as one RLE run of the hybrid encoding (`width` bytes a value). */

@@ -5,14 +5,14 @@
  * it, as nccl-tests does. Pure but for the environment it is handed.
  */
 
-import { badInput } from '../errors/index.ts'
-import { expandHostlist } from '../lists/index.ts'
-import { parseSizes } from './_args.ts'
+import { badInput } from '../../errors/index.ts'
+import { expandHostlist } from '../../lists/index.ts'
+import { parseSizes } from '../_args.ts'
+import { presetByName } from '../_physics.ts'
 import type { ClusterJob } from './_cluster.ts'
 import { parseInjections, simulateClusterJob } from './_cluster.ts'
 import type { LaunchContext } from './_mpi.ts'
 import { stepHosts } from './_mpi.ts'
-import { presetByName } from './_physics.ts'
 
 /** What `gpucomm sim --fabric` is given. */
 export interface LaunchedJobInput extends Omit<ClusterJob, 'hosts' | 'gpus' | 'sizes' | 'inject'> {

@@ -7,16 +7,16 @@
  */
 // The network figures are a pure data table; imported from their file, not the analysis door, so
 // that `gpucomm sim` (a process per sweep point) does not load the whole analysis.
-import type { Fabric } from '../bands/bands-network.ts'
-import { FABRICS, FAULT_FACTORS, NET_HOP, NICS_PER_NODE } from '../bands/bands-network.ts'
-import { badInput } from '../errors/index.ts'
-import { GBPS, US } from '../units/index.ts'
-import { renderNccl } from './_nccl.ts'
-import { busFactor, collectiveModel, presetByName, ringSteps } from './_physics.ts'
-import { hash53 } from './_prng.ts'
-import type { Run } from './_run.ts'
-import { applyFault } from './_simulate.ts'
-import type { AlphaBeta, Collective, CollectiveModel, Preset } from './_types.ts'
+import type { Fabric } from '../../bands/bands-network.ts'
+import { FABRICS, FAULT_FACTORS, NET_HOP, NICS_PER_NODE } from '../../bands/bands-network.ts'
+import { badInput } from '../../errors/index.ts'
+import { GBPS, US } from '../../units/index.ts'
+import { renderNccl } from '../_nccl.ts'
+import { busFactor, collectiveModel, presetByName, ringSteps } from '../_physics.ts'
+import { hash53 } from '../_prng.ts'
+import type { Run } from '../_run.ts'
+import { applyFault } from '../_simulate.ts'
+import type { AlphaBeta, Collective, CollectiveModel, Preset } from '../_types.ts'
 
 /** Faults a simulated node can carry (`sweep --inject KIND@NODE`). */
 export const INJECT_KINDS = ['slow-nic', 'flapping-nic', 'no-p2p', 'pcie-gen3', 'straggler-gpu'] as const

@@ -1,5 +1,5 @@
 /** Where this process sits in an MPI or Slurm launch, from the variables the launchers set. */
-import { expandHostlist } from '../lists/index.ts'
+import { expandHostlist } from '../../lists/index.ts'
 
 /** Rank of this process and the number of processes (1 when not launched by MPI/Slurm). */
 export interface LaunchContext {
