@@ -7,7 +7,7 @@
  * NVLink range is the p2p-on bands over NV links, see _mechanism.ts RANGES).
  */
 
-import { BAND_TOLERANCE, BANDWIDTH_BANDS } from '../bands/bands.ts'
+import { BAND_TOLERANCE, BANDWIDTH_BANDS } from '../bands/index.ts'
 import { formatRate } from '../units/index.ts'
 import type { Sourced } from './verdict/_context.ts'
 

@@ -6,27 +6,24 @@
  * The JSON shapes are the exported interfaces (`Analysis`, `Fit`, `Comparison`, …).
  */
 
-export type { NcclModelKey } from '../bands/bands.ts'
+export type { Fabric, NcclModelKey } from '../bands/index.ts'
 export {
   BAND_TOLERANCE,
   BANDS,
   BANDWIDTH_BANDS,
   COLLECTIVE_BANDS,
+  FABRICS,
+  FAULT_FACTORS,
   inBand,
   LATENCY_BANDS,
   NCCL_MODEL,
-  ncclModelBand,
-  POINT_TOLERANCE,
-} from '../bands/bands.ts'
-export type { Fabric } from '../bands/bands-network.ts'
-export {
-  FABRICS,
-  FAULT_FACTORS,
   NCCL_TREE,
   NET_HOP,
   NICS_PER_NODE,
+  ncclModelBand,
   networkReferenceRows,
-} from '../bands/bands-network.ts'
+  POINT_TOLERANCE,
+} from '../bands/index.ts'
 export { hashSeed, mulberry32 } from '../random/index.ts'
 export type { AnalyzeOptions } from './_analyze.ts'
 export { analyzeSet, toAnalysisCell } from './_analyze.ts'

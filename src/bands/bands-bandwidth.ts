@@ -1,7 +1,7 @@
 /** Bandwidth bands; GB/s = 1e9 B/s. */
 
-import type { Band } from '../analysis/_types.ts'
 import { GB, RTX6K, SAME_NUMA_PCIE, STELLINE } from './_band-sources.ts'
+import type { Band } from './_types.ts'
 
 type Bw = Omit<Band, 'unit' | 'low' | 'high' | 'kind' | 'vm'> & { lowGB: number; highGB: number; vm?: boolean | null }
 const bw = (b: Bw): Band => {

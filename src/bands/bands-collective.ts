@@ -1,8 +1,8 @@
 /** Collective bands: measured nccl-tests all_reduce times and NCCL's own latency model. */
 
-import type { Band } from '../analysis/_types.ts'
 import { US } from '../units/index.ts'
 import { CHLC, PCIE, RTX6K, SAME_NUMA_PCIE } from './_band-sources.ts'
+import type { Band } from './_types.ts'
 
 type Coll = Omit<Band, 'metric' | 'unit' | 'low' | 'high' | 'kind'> & { lowUs: number; highUs: number }
 const coll = (b: Coll): Band => {

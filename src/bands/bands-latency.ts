@@ -1,8 +1,8 @@
 /** p2p latency bands (see bands.ts for what a band is). */
 
-import type { Band } from '../analysis/_types.ts'
 import { US } from '../units/index.ts'
 import { CHLC, P2P_MEANING, RTX6K, STELLINE } from './_band-sources.ts'
+import type { Band } from './_types.ts'
 
 type Lat = Omit<Band, 'metric' | 'unit' | 'low' | 'high'> & { lowUs: number; highUs: number }
 const lat = (b: Lat): Band => {

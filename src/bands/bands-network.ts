@@ -5,8 +5,8 @@
  * bytes/second and seconds.
  */
 
-import type { Band } from '../analysis/_types.ts'
 import { GBPS, US } from '../units/index.ts'
+import type { Band } from './_types.ts'
 import { NCCL_MODEL } from './bands-collective.ts'
 
 /** An inter-node fabric as NCCL's NET transport sees it. */

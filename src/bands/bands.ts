@@ -8,7 +8,7 @@
  * decide which bands may be cited for a machine (see `_cite.ts`).
  */
 
-import type { Band } from '../analysis/_types.ts'
+import type { Band } from './_types.ts'
 import { BANDWIDTH_BANDS } from './bands-bandwidth.ts'
 import { COLLECTIVE_BANDS } from './bands-collective.ts'
 import { LATENCY_BANDS } from './bands-latency.ts'

@@ -3,7 +3,7 @@
  * (noise-free) value of every p2p cell. Pure functions of a preset.
  */
 // The NET step costs are a pure data table, imported from their file (not the analysis door).
-import { NET_HOP } from '../bands/bands-network.ts'
+import { NET_HOP } from '../bands/index.ts'
 import type { CollectiveDef } from '../collectives/index.ts'
 import { busFactor as collectiveBusFactor, collectiveDef, SIMULATED_COLLECTIVES } from '../collectives/index.ts'
 import { badInput } from '../errors/index.ts'

@@ -11,7 +11,7 @@
  * batch / communication time per step: what the GPUs could not beat even with free compute.
  */
 
-import { NCCL_MODEL } from '../../bands/bands.ts'
+import { NCCL_MODEL } from '../../bands/index.ts'
 import type { Row } from '../../model/index.ts'
 import { rowMemo } from '../../model/index.ts'
 import type { ReadSet } from '../../resultset/index.ts'

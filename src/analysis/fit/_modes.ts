@@ -6,7 +6,7 @@
  * same-GPU range point at per-copy driver overhead (WDDM) for every slow host-staged floor.
  */
 
-import { BAND_TOLERANCE } from '../../bands/bands.ts'
+import { BAND_TOLERANCE } from '../../bands/index.ts'
 import { formatSeconds } from '../../units/index.ts'
 import type { Fit } from '../_types.ts'
 import { linkKey } from '../verdict/_cite.ts'

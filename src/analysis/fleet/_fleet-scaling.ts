@@ -15,8 +15,7 @@
  * each point's gap is measured over model − 1, against both curves and NCCL's pick. Pure.
  */
 
-import { NCCL_MODEL } from '../../bands/bands-collective.ts'
-import { FABRICS, NCCL_TREE, NET_HOP, NICS_PER_NODE } from '../../bands/bands-network.ts'
+import { FABRICS, NCCL_MODEL, NCCL_TREE, NET_HOP, NICS_PER_NODE } from '../../bands/index.ts'
 import type { Row } from '../../model/index.ts'
 import { medianOf, sortSample } from '../../stats/index.ts'
 import { byHost, units } from './_fleet-units.ts'

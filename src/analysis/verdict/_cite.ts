@@ -7,7 +7,7 @@
  * nearest band of the mechanism is shown with the conditions it differs in.
  */
 
-import { BAND_TOLERANCE } from '../../bands/bands.ts'
+import { BAND_TOLERANCE } from '../../bands/index.ts'
 import { formatBytes } from '../../units/index.ts'
 import type { Band, CitedBand, Fit, NcclTransport, Segment } from '../_types.ts'
 import { bandRange } from '../_words.ts'

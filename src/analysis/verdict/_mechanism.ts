@@ -6,7 +6,7 @@
  * each kind), widened by BAND_TOLERANCE. Evidence that disagrees is kept as a conflict.
  */
 
-import { BAND_TOLERANCE, LATENCY_BANDS } from '../../bands/bands.ts'
+import { BAND_TOLERANCE, LATENCY_BANDS } from '../../bands/index.ts'
 import { formatRate, formatSeconds } from '../../units/index.ts'
 import { beyondPcie, overPcieText } from '../_nvlink.ts'
 import type { Band, Conflict, Evidence, Fit, Mechanism, MechanismId } from '../_types.ts'

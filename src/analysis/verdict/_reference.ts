@@ -4,7 +4,7 @@
  * original public source.
  */
 
-import { BANDS, NCCL_MODEL, ncclModelBand } from '../../bands/bands.ts'
+import { BANDS, NCCL_MODEL, ncclModelBand } from '../../bands/index.ts'
 import type { Band } from '../_types.ts'
 import { bandRange } from '../_words.ts'
 

@@ -7,9 +7,8 @@
  * the reference the floor is set beside.
  */
 
-import type { NcclModelKey } from '../../bands/bands.ts'
-import { COLLECTIVE_BANDS, ncclModelBand } from '../../bands/bands.ts'
-import { ncclNetModelBands } from '../../bands/bands-network.ts'
+import type { NcclModelKey } from '../../bands/index.ts'
+import { COLLECTIVE_BANDS, ncclModelBand, ncclNetModelBands } from '../../bands/index.ts'
 import { formatSeconds } from '../../units/index.ts'
 import { crossHosts, networkOf } from '../_network.ts'
 import type { Band, Conflict, Evidence, Fit, Mechanism, MechanismId, NcclTransport } from '../_types.ts'

@@ -6,7 +6,7 @@
  * 'P2P off, host-staged …' (12.6–15.4 µs, bare metal, github.com/voipmonitor/rtx6kpro …)".
  */
 
-import type { NcclModelKey } from '../../bands/bands.ts'
+import type { NcclModelKey } from '../../bands/index.ts'
 import {
   BAND_TOLERANCE,
   BANDS,
@@ -15,7 +15,7 @@ import {
   LATENCY_BANDS,
   NCCL_MODEL,
   ncclModelBand,
-} from '../../bands/bands.ts'
+} from '../../bands/index.ts'
 import { formatSeconds } from '../../units/index.ts'
 import type { Band, CitedBand, Conflict, Evidence, Fit, Mechanism } from '../_types.ts'
 import { bandRange, fmtPct, fmtRatio } from '../_words.ts'

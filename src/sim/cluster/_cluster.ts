@@ -7,8 +7,8 @@
  */
 // The network figures are a pure data table; imported from their file, not the analysis door, so
 // that `gpucomm sim` (a process per sweep point) does not load the whole analysis.
-import type { Fabric } from '../../bands/bands-network.ts'
-import { FABRICS, FAULT_FACTORS, NET_HOP, NICS_PER_NODE } from '../../bands/bands-network.ts'
+import type { Fabric } from '../../bands/index.ts'
+import { FABRICS, FAULT_FACTORS, NET_HOP, NICS_PER_NODE } from '../../bands/index.ts'
 import { badInput } from '../../errors/index.ts'
 import { GBPS, US } from '../../units/index.ts'
 import { renderNccl } from '../_nccl.ts'
