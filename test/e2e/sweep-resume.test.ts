@@ -1,4 +1,9 @@
-/** Real signals to a real `gpucomm sweep`: SIGINT then --resume, SIGKILL mid-sweep with a half-written temp part then --resume, and the lock. */
+/**
+ * Real signals to a real `gpucomm sweep`: SIGINT then --resume, SIGKILL mid-sweep with a
+ * half-written temp part then --resume, and the lock. The signalled sweeps are processes; the
+ * reference sweep, the resumes and the refused second sweeps run in-process (the sim executor,
+ * the in-process CLI): the lock they meet is the signalled process's.
+ */
 
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
@@ -6,8 +11,9 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { loadSet } from '../../src/resultset/index.ts'
 import type { SweepExtra } from '../../src/run/index.ts'
-import { tmp } from '../helpers.ts'
-import { manifestOf, rowBag, startSweep, sweep } from './_sweep.ts'
+import type { SpecInput } from '../../src/sweep/index.ts'
+import { cli, tmp } from '../helpers.ts'
+import { manifestOf, rowBag, startSweep, sweepIn } from './_sweep.ts'
 
 // 6 points: p2p + tp4 + tp2 on 4 GPUs, 2 trials.
 const SPEC = [
@@ -28,6 +34,17 @@ const SPEC = [
   '--seed',
   '99',
 ]
+/** SPEC as the sweep command's flags. */
+const FLAGS: SpecInput = {
+  instrument: 'sim',
+  preset: 'seed-vm',
+  gpus: '0-3',
+  pairs: 'all',
+  groupings: 'tp4,tp2',
+  sizes: '8:1M:x4',
+  trials: 2,
+  seed: 99,
+}
 const IDS = [
   'nccl.all_reduce~tp2~t1',
   'nccl.all_reduce~tp2~t2',
@@ -42,7 +59,7 @@ let reference: Promise<{ dir: string; rows: string[] }> | undefined
 function uninterrupted(): Promise<{ dir: string; rows: string[] }> {
   reference ??= (async () => {
     const dir = join(tmp(), 'ref')
-    const r = await sweep([...SPEC, '--out', dir])
+    const r = await sweepIn(FLAGS, { out: dir })
     assert.equal(r.code, 0, r.stderr)
     return { dir, rows: await rowBag(dir) }
   })()
@@ -73,7 +90,7 @@ test('SIGINT mid-sweep stops after the current write (exit 130); --resume DIR co
   assert.ok(done >= 2 && done < 6, `${done} points written before the stop`)
   assert.equal((m.extra?.sweep as SweepExtra).interrupted, true)
   assert.equal(existsSync(join(dir, 'sweep.lock')), false, 'the lock is released')
-  const resumed = await sweep(['--resume', dir])
+  const resumed = await sweepIn({}, { resume: dir })
   assert.equal(resumed.code, 0, resumed.stderr)
   assert.match(resumed.stderr, new RegExp(`sweep: ${6 - done} points to run, ${done} already done`))
   await assertSameAsUninterrupted(dir)
@@ -93,7 +110,7 @@ test('SIGKILL mid-sweep plus a half-written temp part: the set loads without it 
   const partial = await loadSet(dir)
   assert.deepEqual(partial.diagnostics, [], 'a temp file is not a part')
   assert.ok(partial.rows.length > 0)
-  const resumed = await sweep(['--resume', dir])
+  const resumed = await sweepIn({}, { resume: dir })
   assert.equal(resumed.code, 0, resumed.stderr)
   assert.equal(existsSync(stale), false, "the writer that resumes removes the dead writer's temp part")
   await assertSameAsUninterrupted(dir)
@@ -112,7 +129,7 @@ test('the lock: a second sweep on a set being written is refused (exit 2, one li
       ['--resume', dir],
       [...SPEC, '--out', dir],
     ]) {
-      const r = await sweep(args)
+      const r = await cli(['sweep', ...args])
       assert.equal(r.code, 2)
       assert.match(r.stderr, /another sweep is writing this result set \(pid \d+ on /)
       assert.equal(r.stderr.trim().split('\n').length, 1)
