@@ -46,6 +46,11 @@ export interface ImportOptions {
   command: string[]
   /** The collective of nccl-tests texts that do not name theirs (one of the collectives registry). */
   collective?: string
+  /**
+   * Called with every part on disk and before the manifest commits them (tests: a kill hook,
+   * what SIGKILL at that moment leaves). Not for anything else.
+   */
+  beforeCommit?: () => void
 }
 
 /** What an import did. */
@@ -205,6 +210,7 @@ async function importInto(
     const v = first.meta.version
     manifest.instrument = { name: first.format, ...(typeof v === 'string' ? { version: v } : {}) }
   }
+  opts.beforeCommit?.()
   writeManifest(dir, manifest)
   return { manifest, rows: total, diagnostics }
 }

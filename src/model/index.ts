@@ -10,6 +10,7 @@ export type {
   HostFacts,
   Manifest,
   Metric,
+  PartRecord,
   PointOutcome,
   Row,
   SourceFile,

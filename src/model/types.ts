@@ -121,6 +121,12 @@ export type PointOutcome =
   | { status: 'corrupt'; attempts: number; reason: string }
   | { status: 'skipped'; reason: string }
 
+/** One committed samples part (Manifest.parts). */
+export interface PartRecord {
+  file: string
+  sha256: string
+}
+
 /** `manifest.json` of a result set. */
 export interface Manifest {
   /** 2: samples in Parquet parts under samples/; 1: samples.jsonl (still read; written as 2). */
@@ -135,6 +141,12 @@ export interface Manifest {
   gpucommVersion: string
   sources?: SourceFile[]
   outcomes?: Record<string, PointOutcome>
+  /**
+   * The committed samples parts (file names under samples/, in write order) with each one's
+   * sha256: a part counts only once listed here. Absent in sets written before it existed
+   * (every part there counts, unchecked).
+   */
+  parts?: PartRecord[]
   /** Anything a later stage adds (sweep spec, topology capture path, ...). */
   extra?: Record<string, unknown>
 }

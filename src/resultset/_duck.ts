@@ -43,7 +43,8 @@ export async function openDuck(threads = 1): Promise<Duck> {
 /** SQL-quoted string literal. */
 export const sqlString = (s: string): string => `'${s.replace(/'/g, "''")}'`
 
-const SQL_TYPE = { str: 'VARCHAR', json: 'VARCHAR', num: 'DOUBLE', int: 'INTEGER', bool: 'BOOLEAN' } as const
+/** The engine's type of each column kind (what a part's columns read as). */
+export const SQL_TYPE = { str: 'VARCHAR', json: 'VARCHAR', num: 'DOUBLE', int: 'INTEGER', bool: 'BOOLEAN' } as const
 
 /** Writes a part with every column and no rows. */
 export async function writeEmptyPart(db: Duck, path: string): Promise<void> {

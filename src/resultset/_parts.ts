@@ -6,28 +6,24 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { basename, join } from 'node:path'
+import { join } from 'node:path'
 import type { Diagnostic, Row } from '../model/index.ts'
 import type { ColumnBatch, Encoded } from './_columns.ts'
 import type { Duck } from './_duck.ts'
+import { forgetPart, PART_RE, PARTS, partFiles, partName, partRecord, registerPart } from './parquet/_commit.ts'
 import { writeParquetPart, writeRowsPart } from './parquet/_parquet.ts'
 
-/** The folder of the parts, inside a result set. */
-export const PARTS = 'samples'
+export { PARTS, partName }
 /** The samples file of a schema-1 set. */
 export const LEGACY_SAMPLES = 'samples.jsonl'
 
-const PART_RE = /^part-(\d{6})\.parquet$/
-export const partName = (n: number): string => `part-${String(n).padStart(6, '0')}.parquet`
-
-/** Paths of the parts of `dir`, in write order (temp files are not parts). */
+/**
+ * Paths of the committed parts of `dir` (listed by its manifest; every part on disk in a set
+ * older than that record), in write order. Temp files and uncommitted parts are not parts.
+ */
 export function listParts(dir: string): string[] {
   const d = join(dir, PARTS)
-  if (!existsSync(d)) return []
-  return readdirSync(d)
-    .filter((f) => PART_RE.test(f))
-    .sort()
-    .map((f) => join(d, f))
+  return (partRecord(dir)?.map((p) => p.file) ?? partFiles(dir)).map((f) => join(d, f))
 }
 
 /** The bytes of the parts of `dir` (0 when it has none, or is not a set). */
@@ -71,27 +67,21 @@ export async function readParts(
   return good
 }
 
-/** The parts whose footer reads (all of them, in one query, unless one is torn); each other part becomes a diagnostic. */
+/**
+ * The parts that can be read, in order; each other part becomes one diagnostic naming it and
+ * why (_part-check.ts: a link, unreadable bytes, a sha256 other than the committed one, columns
+ * that are not gpucomm's, pages that do not decode), and the rest are read.
+ */
 export async function readableParts(db: Duck, parts: readonly string[], onDiagnostic: (d: Diagnostic) => void) {
-  const d = await duck()
-  const check = async (ps: readonly string[]) =>
-    db.conn.run(`SELECT count(*) FROM parquet_metadata([${ps.map(d.sqlString).join(', ')}])`)
-  try {
-    await check(parts)
-    return parts
-  } catch {
-    const ok: string[] = []
-    for (const path of parts) {
-      try {
-        await check([path])
-        ok.push(path)
-      } catch (e) {
-        const why = (e as Error).message.split('\n')[0]
-        onDiagnostic({ file: path, line: 0, severity: 'error', code: 'corrupt-part', message: `${path}: ${why}` })
-      }
-    }
-    return ok
+  const { partProblem, recordedSha } = await import('./parquet/_part-check.ts')
+  const ok: string[] = []
+  const sha = recordedSha()
+  for (const path of parts) {
+    const why = await partProblem(db, path, sha(path))
+    if (why === undefined) ok.push(path)
+    else onDiagnostic({ file: path, line: 0, severity: 'error', code: 'corrupt-part', message: `${path}: ${why}` })
   }
+  return ok
 }
 
 /**
@@ -113,8 +103,16 @@ export class Appender {
   static async open(dir: string): Promise<Appender> {
     mkdirSync(join(dir, PARTS), { recursive: true })
     for (const f of readdirSync(join(dir, PARTS))) if (f.endsWith('.tmp')) rmSync(join(dir, PARTS, f), { force: true })
-    const last = listParts(dir).at(-1)
-    const app = new Appender(dir, last ? Number(PART_RE.exec(basename(last))?.[1]) + 1 : 1)
+    // Parts no manifest committed were left by a writer killed before its commit: never read, removed.
+    const record = partRecord(dir)
+    if (record)
+      for (const f of partFiles(dir))
+        if (!record.some((p) => p.file === f)) {
+          rmSync(join(dir, PARTS, f), { force: true })
+          forgetPart(join(dir, PARTS, f))
+        }
+    const last = partFiles(dir).at(-1)
+    const app = new Appender(dir, last ? Number(PART_RE.exec(last)?.[1]) + 1 : 1)
     await app.migrate()
     return app
   }
@@ -131,7 +129,9 @@ export class Appender {
         (r) => rows.push(r),
         () => {},
       )
-      writeRowsPart(rows, join(this.dir, PARTS, partName(0)))
+      const path = join(this.dir, PARTS, partName(0))
+      const sha = writeRowsPart(rows, path)
+      if (sha) registerPart(path, sha)
     }
     rmSync(legacy)
   }
@@ -158,7 +158,8 @@ export class Appender {
     if ((cols[0]?.data.length ?? 0) === 0) return
     const path = join(this.dir, PARTS, partName(this.next++))
     this.written.push(path)
-    writeParquetPart(cols, path)
+    const sha = writeParquetPart(cols, path)
+    if (sha) registerPart(path, sha)
   }
 
   /** Starts writing the rows of `batch` as the next part (appendColumns), and empties it. */
@@ -173,7 +174,10 @@ export class Appender {
 
   /** Removes every part this appender wrote (an import that failed takes its rows back out; flush first). */
   discard(): void {
-    for (const p of this.written) rmSync(p, { force: true })
+    for (const p of this.written) {
+      rmSync(p, { force: true })
+      forgetPart(p)
+    }
     this.written = []
   }
 
@@ -183,24 +187,31 @@ export class Appender {
 
 /**
  * Keeps only the rows `keep` accepts: a part with a row to drop is rewritten (atomically)
- * with the rest, or removed when nothing is left. Returns the rows kept and the count dropped.
+ * with the rest, or removed when nothing is left. A damaged part is reported and left alone. Returns the rows kept and the count dropped.
  */
-export async function pruneParts(dir: string, keep: (r: Row) => boolean): Promise<{ kept: Row[]; dropped: number }> {
-  const parts = listParts(dir)
+export async function pruneParts(
+  dir: string,
+  keep: (r: Row) => boolean,
+  onDiagnostic: (d: Diagnostic) => void = () => {},
+): Promise<{ kept: Row[]; dropped: number }> {
   const kept: Row[] = []
   let dropped = 0
-  if (parts.length === 0) return { kept, dropped }
+  if (listParts(dir).length === 0) return { kept, dropped }
   const d = await duck()
   const r = await import('./_read.ts')
   const intern = new r.Intern()
   const db = await d.openDuck()
   try {
-    for (const path of parts) {
+    // A part that may not be read is left as it is (and reported), as every reader does.
+    for (const path of await readableParts(db, listParts(dir), onDiagnostic)) {
       const mine: Row[] = []
       let gone = 0
       for await (const rows of r.partRows(db, [path], intern)) for (const x of rows) keep(x) ? mine.push(x) : gone++
       if (gone > 0 && mine.length === 0) rmSync(path)
-      else if (gone > 0) writeRowsPart(mine, path)
+      else if (gone > 0) {
+        const sha = writeRowsPart(mine, path)
+        if (sha) registerPart(path, sha)
+      }
       for (const r of mine) kept.push(r)
       dropped += gone
     }
@@ -233,15 +244,7 @@ export async function exportParquet(dir: string, out: string, simulated: boolean
       sources.push(join(scratch, partName(0)))
       writeRowsPart(rows, sources[0] as string)
     }
-    for (const path of listParts(dir)) {
-      try {
-        await db.conn.run(`SELECT count(*) FROM read_parquet(${d.sqlString(path)})`)
-        sources.push(path)
-      } catch (e) {
-        const why = (e as Error).message.split('\n')[0]
-        diagnostics.push({ file: path, line: 0, severity: 'error', code: 'corrupt-part', message: `${path}: ${why}` })
-      }
-    }
+    sources.push(...(await readableParts(db, listParts(dir), (x) => diagnostics.push(x))))
     const sim = simulated ? ', true AS simulated' : ''
     const from = sources.filter((p) => existsSync(p))
     const select =

@@ -15,6 +15,7 @@ import type { Diagnostic, Manifest, Row } from '../model/index.ts'
 import { rowProblem, SCHEMA_VERSION } from '../model/index.ts'
 import { noteLoad } from './_load-notes.ts'
 import { LEGACY_SAMPLES, migrated, readParts } from './_parts.ts'
+import { commitRecord, committed } from './parquet/_commit.ts'
 
 /** File names inside a result-set directory (samples: see _parts.ts). */
 export const MANIFEST = 'manifest.json'
@@ -26,12 +27,18 @@ export function isNonEmptyDir(dir: string): boolean {
   return existsSync(dir) && statSync(dir).isDirectory() && readdirSync(dir).length > 0
 }
 
-/** Writes manifest.json atomically (temp file + rename), so a crash never leaves half a manifest. */
+/**
+ * Writes manifest.json atomically (temp file + rename), so a crash never leaves half a
+ * manifest. It commits the parts this process wrote into `dir` (their sha256 in `parts`,
+ * _commit.ts): until this rename they count for no reader.
+ */
 export function writeManifest(dir: string, manifest: Manifest): void {
   mkdirSync(dir, { recursive: true })
   const tmp = join(dir, `.${MANIFEST}.${process.pid}.tmp`)
-  writeFileSync(tmp, `${JSON.stringify({ ...manifest, schema: SCHEMA_VERSION }, null, 2)}\n`)
+  const parts = commitRecord(dir)
+  writeFileSync(tmp, `${JSON.stringify({ ...manifest, schema: SCHEMA_VERSION, parts }, null, 2)}\n`)
   renameSync(tmp, join(dir, MANIFEST))
+  committed(dir, parts)
 }
 
 /** Reads and checks manifest.json; a missing or foreign directory is bad input. */

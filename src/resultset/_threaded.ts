@@ -10,11 +10,13 @@ import { join } from 'node:path'
 import type { Worker } from 'node:worker_threads'
 import { besides, startWorker } from '../threads/index.ts'
 import type { ColumnBatch } from './_columns.ts'
-import { Appender, PARTS, partName } from './_parts.ts'
+import { Appender } from './_parts.ts'
+import { forgetPart, PARTS, partName, registerPart } from './parquet/_commit.ts'
 
 type Reply = {
   ready?: true
   staged?: number
+  sha256?: string
   buffers?: ArrayBuffer[]
   failed?: number
   message?: string
@@ -35,7 +37,11 @@ export class ThreadedAppender {
     private next: number,
   ) {
     worker.on('message', (m: Reply) => {
-      if (m.staged !== undefined) this.staged++
+      if (m.staged !== undefined) {
+        const path = this.written[m.staged]
+        if (m.sha256 !== undefined && path !== undefined) registerPart(path, m.sha256)
+        this.staged++
+      }
       if (m.buffers) this.spare.push(m.buffers)
       if (m.failed !== undefined) this.failed ??= m.message ?? 'a part could not be written'
       this.wake()
@@ -121,7 +127,10 @@ export class ThreadedAppender {
 
   /** Removes every part this appender wrote (flush first). */
   discard(): void {
-    for (const p of this.written) rmSync(p, { force: true })
+    for (const p of this.written) {
+      rmSync(p, { force: true })
+      forgetPart(p)
+    }
     this.written.length = 0
   }
 

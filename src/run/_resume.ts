@@ -47,7 +47,7 @@ export async function prepareResume(dir: string, manifest: Manifest): Promise<Re
       renameSync(tmp, path)
     }
   }
-  const parts = await pruneParts(dir, keep)
+  const parts = await pruneParts(dir, keep, (d) => diagnostics.push(d))
   for (const r of parts.kept) kept.push(r)
   return { kept, dropped: dropped + parts.dropped, diagnostics }
 }

@@ -15,6 +15,7 @@ import { gzipSync } from 'node:zlib'
 import type { Row } from '../../model/index.ts'
 import type { Encoded } from '../_columns.ts'
 import { COLUMNS, encode } from '../_columns.ts'
+import { sha256 } from './_commit.ts'
 import { defLevels, dictionary, numberDict, statistics, values } from './_parquet-values.ts'
 import type { Field } from './_thrift.ts'
 import { Bytes, struct } from './_thrift.ts'
@@ -235,21 +236,23 @@ function dicts(cols: readonly Encoded[]): Record<string, string> {
 /**
  * Writes a batch's encoded columns (all of one length, COLUMNS order) as the Parquet part
  * `path`, atomically: a temp file beside it, then rename (the temp file never stays behind).
- * Nothing is written for no rows.
+ * Nothing is written for no rows. Returns the sha256 of the bytes written (the part's commit record).
  */
-export function writeParquetPart(cols: readonly Encoded[], path: string): void {
-  if ((cols[0]?.data.length ?? 0) === 0) return
+export function writeParquetPart(cols: readonly Encoded[], path: string): string | undefined {
+  if ((cols[0]?.data.length ?? 0) === 0) return undefined
   const tmp = `${path}.${process.pid}.tmp`
   try {
-    writeFileSync(tmp, Buffer.concat(parquetBytes(cols, dicts(cols))))
+    const bytes = Buffer.concat(parquetBytes(cols, dicts(cols)))
+    writeFileSync(tmp, bytes)
     renameSync(tmp, path)
+    return sha256(bytes)
   } catch (e) {
     rmSync(tmp, { force: true })
     throw e
   }
 }
 
-/** Writes `rows` as the Parquet part `path` (see writeParquetPart). */
-export function writeRowsPart(rows: readonly Row[], path: string): void {
-  writeParquetPart(encode(rows), path)
+/** Writes `rows` as the Parquet part `path` (see writeParquetPart); returns its sha256. */
+export function writeRowsPart(rows: readonly Row[], path: string): string | undefined {
+  return writeParquetPart(encode(rows), path)
 }
