@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import type { Diagnostic, Row } from '../model/index.ts'
 import type { ColumnBatch, Encoded } from './_columns.ts'
 import type { Duck } from './_duck.ts'
-import { forgetPart, PART_RE, PARTS, partFiles, partName, partRecord, registerPart } from './parquet/_commit.ts'
+import { commitNow, forgetPart, PART_RE, PARTS, partFiles, partName, partRecord, registerPart } from './parquet/_commit.ts'
 import { writeParquetPart, writeRowsPart } from './parquet/_parquet.ts'
 
 export { PARTS, partName }
@@ -93,14 +93,18 @@ export class Appender {
   private constructor(
     private readonly dir: string,
     private next: number,
+    private readonly commitEach: boolean,
   ) {}
 
   /**
    * Opens `dir` for appending; rows of a schema-1 samples.jsonl move into part 0 first. The
    * caller holds the set's lock, so a temp part found here is what a writer killed in the
-   * middle of a part left behind (never read as a part): it is removed.
+   * middle of a part left behind (never read as a part): it is removed, as are parts no
+   * manifest committed. `commitEach` (default): each part is committed into the set's
+   * manifest as soon as it is written (a sweep point); false: the parts count only once the
+   * caller's writeManifest commits them all (an import: all or nothing).
    */
-  static async open(dir: string): Promise<Appender> {
+  static async open(dir: string, { commitEach = true }: { commitEach?: boolean } = {}): Promise<Appender> {
     mkdirSync(join(dir, PARTS), { recursive: true })
     for (const f of readdirSync(join(dir, PARTS))) if (f.endsWith('.tmp')) rmSync(join(dir, PARTS, f), { force: true })
     // Parts no manifest committed were left by a writer killed before its commit: never read, removed.
@@ -112,7 +116,7 @@ export class Appender {
           forgetPart(join(dir, PARTS, f))
         }
     const last = partFiles(dir).at(-1)
-    const app = new Appender(dir, last ? Number(PART_RE.exec(last)?.[1]) + 1 : 1)
+    const app = new Appender(dir, last ? Number(PART_RE.exec(last)?.[1]) + 1 : 1, commitEach)
     await app.migrate()
     return app
   }
@@ -132,6 +136,7 @@ export class Appender {
       const path = join(this.dir, PARTS, partName(0))
       const sha = writeRowsPart(rows, path)
       if (sha) registerPart(path, sha)
+      commitNow(this.dir) // the set's own rows: committed before samples.jsonl goes
     }
     rmSync(legacy)
   }
@@ -160,6 +165,7 @@ export class Appender {
     this.written.push(path)
     const sha = writeParquetPart(cols, path)
     if (sha) registerPart(path, sha)
+    if (this.commitEach) commitNow(this.dir)
   }
 
   /** Starts writing the rows of `batch` as the next part (appendColumns), and empties it. */

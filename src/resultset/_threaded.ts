@@ -57,11 +57,12 @@ export class ThreadedAppender {
   }
 
   /**
-   * Opens `dir` as Appender.open does (temp parts removed, schema 1 migrated), then starts
+   * Opens `dir` as Appender.open does (temp parts removed, schema 1 migrated; the parts
+   * count once the caller's writeManifest commits them: an import is all or nothing), then starts
    * the worker; when the worker cannot start, the Appender itself writes, on this thread.
    */
   static async open(dir: string): Promise<ThreadedAppender | Appender> {
-    const a = await Appender.open(dir)
+    const a = await Appender.open(dir, { commitEach: false })
     try {
       const w = startWorker(besides(import.meta.url, '_writer-worker'))
       await new Promise<void>((resolve, reject) => {

@@ -23,7 +23,8 @@ test('manifest round-trips and a foreign directory is bad input', () => {
   const dir = tmp()
   const m = newManifest({ origin: 'import', simulated: false, command: ['x'] })
   writeManifest(dir, m)
-  assert.deepEqual(readManifest(dir), m)
+  // The commit record of the parts (none yet) is added on every write.
+  assert.deepEqual(readManifest(dir), { ...m, parts: [] })
   assert.throws(
     () => readManifest(tmp()),
     (e: Error & { code?: number }) => e.code === 2 && /not a gpucomm result set/.test(e.message),

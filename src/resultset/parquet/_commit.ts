@@ -7,7 +7,7 @@
  * before the record existed has no `parts`: every part on disk counts, unchecked.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { PartRecord } from '../../model/index.ts'
 
@@ -79,4 +79,24 @@ export function commitRecord(dir: string): PartRecord[] {
 /** After the manifest holding `record` is in place: its parts are no longer pending. */
 export function committed(dir: string, record: readonly PartRecord[]): void {
   for (const p of record) pending.delete(resolve(dir, PARTS, p.file))
+}
+
+/**
+ * Commits the parts this process wrote into `dir` now, in the manifest already there (its
+ * other fields kept; one atomic rename). Without a manifest they stay pending until the
+ * first writeManifest. What an Appender that commits each part calls after every part.
+ */
+export function commitNow(dir: string): void {
+  const path = join(dir, 'manifest.json')
+  let m: Record<string, unknown>
+  try {
+    m = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>
+  } catch {
+    return
+  }
+  const parts = commitRecord(dir)
+  const tmp = join(dir, `.manifest.json.${process.pid}.tmp`)
+  writeFileSync(tmp, `${JSON.stringify({ ...m, parts }, null, 2)}\n`)
+  renameSync(tmp, path)
+  committed(dir, parts)
 }
