@@ -10,7 +10,16 @@ import { join } from 'node:path'
 import type { Diagnostic, Row } from '../model/index.ts'
 import type { ColumnBatch, Encoded } from './_columns.ts'
 import type { Duck } from './_duck.ts'
-import { commitNow, forgetPart, PART_RE, PARTS, partFiles, partName, partRecord, registerPart } from './parquet/_commit.ts'
+import {
+  commitNow,
+  forgetPart,
+  PART_RE,
+  PARTS,
+  partFiles,
+  partName,
+  partRecord,
+  registerPart,
+} from './parquet/_commit.ts'
 import { writeParquetPart, writeRowsPart } from './parquet/_parquet.ts'
 
 export { PARTS, partName }
