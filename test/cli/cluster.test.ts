@@ -183,7 +183,7 @@ test('analyze text and the HTML report show the fleet: outliers with mechanism, 
     ...['--trials', '2', '--inject', 'slow-nic@node02,flapping-nic@node05', '--seed', '2', '--out', set],
   ])
   assert.equal(made.code, 0, made.stderr)
-  const r = await cli(['analyze', set])
+  const r = await cli(['analyze', set, '--all'])
   assert.equal(r.code, 0, r.stderr)
   const fleet = r.stdout.slice(r.stdout.indexOf('\nFleet: '))
   assert.match(fleet, /^\nFleet: 8 nodes \(node01…node08\), 28 node pairs measured/)

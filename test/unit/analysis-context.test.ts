@@ -32,7 +32,7 @@ const view = (over: Partial<TopologyView> = {}): TopologyView => ({
   linkClass: (a, b) => (a + b === 1 ? 'NODE' : undefined),
   ...over,
 })
-const FUNCTIONS = ['gpusPerProcess', 'linkClass', 'nccl', 'p2pBandwidth', 'p2pStatus', 'peerAccess']
+const FUNCTIONS = ['gpusPerProcess', 'launch', 'linkClass', 'nccl', 'p2pBandwidth', 'p2pStatus', 'peerAccess']
 
 test('GPU families as the bands spell them, and transport families as NCCL prints them', () => {
   const names: [string | undefined, string | undefined][] = [
