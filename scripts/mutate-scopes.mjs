@@ -179,7 +179,7 @@ export const SCOPES = {
     ],
   },
   rules: {
-    mutate: ['src/topology/_rules.ts'],
+    mutate: ['src/topology/rules/_rules.ts'],
     tests: [
       'test/unit/topology/rules-grouping.test.ts',
       'test/unit/topology/rules-acs.test.ts',

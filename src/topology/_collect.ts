@@ -20,8 +20,8 @@ import { runLiveCommands } from './_live.ts'
 import { buildPairs } from './_pairs.ts'
 import type { SysfsScan } from './_pci.ts'
 import { scanPci } from './_pci.ts'
-import { runRules } from './_rules.ts'
 import type { CollectOptions, TopologyReport } from './_types.ts'
+import { runRules } from './rules/_rules.ts'
 
 /** Name of the index file of a capture directory. */
 export const CAPTURE_INDEX = 'capture.json'

@@ -11,8 +11,6 @@ export { adviseGroupings, rankGroupings } from './_grouping.ts'
 export { judgeHypervisor } from './_hypervisor.ts'
 export { BANDS, deriveLink, expectedBand, pairCost } from './_pairs.ts'
 export { noGpuLine, renderTopology } from './_render.ts'
-export type { Rule, RuleContext } from './_rules.ts'
-export { RULES, runRules } from './_rules.ts'
 export type {
   CollectOptions,
   Finding,
@@ -27,6 +25,8 @@ export type {
   TopoPair,
   TopoSource,
 } from './_types.ts'
+export type { Rule, RuleContext } from './rules/_rules.ts'
+export { RULES, runRules } from './rules/_rules.ts'
 
 /** The link class nvidia-smi prints for GPUs a and b (e.g. NODE, SYS, PIX, NV18), if known. */
 export function pairLinkClass(report: TopologyReport, a: number, b: number): string | undefined {

@@ -1,7 +1,7 @@
 /**
  * Each topology rule's whole finding (severity, GPUs, sentence, facts, reference) on hand-made
  * machines, and the edges where it stops applying: written against Stryker's survivors of
- * src/topology/_rules.ts, whose other tests only look at which rule ids fire. The expected
+ * src/topology/rules/_rules.ts, whose other tests only look at which rule ids fire. The expected
  * sentences and facts are written out here; the bands' numbers are the published ones
  * (P2P off 10–15 µs, across root complexes 0.4–1.5 µs, below a switch 0.7–1.4 µs).
  */

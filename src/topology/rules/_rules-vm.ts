@@ -1,6 +1,6 @@
 /** The rules of a virtual machine: that the GPUs are passed through, and how a GPUDirect clique restores P2P. */
 
-import { p2pOk } from './_pairs.ts'
+import { p2pOk } from '../_pairs.ts'
 import type { Rule } from './_rules.ts'
 
 export const vmDetected: Rule = {

@@ -4,9 +4,9 @@
  * where none does), and what can be done: BIOS, kernel parameter, runtime switch.
  */
 
-import type { LinkReading } from '../host/index.ts'
-import { DEEP_EXIT_S } from '../host/index.ts'
-import { p2pBlocked } from './_pairs.ts'
+import type { LinkReading } from '../../host/index.ts'
+import { DEEP_EXIT_S } from '../../host/index.ts'
+import { p2pBlocked } from '../_pairs.ts'
 import { REF } from './_refs-host.ts'
 import type { Rule, RuleContext } from './_rules.ts'
 

@@ -3,7 +3,7 @@
  * classes say how the GPUs sit on PCIe, not whether peer copies go over PCIe. A finding says
  * so; the pairs keep the class as `pciPath`, never as a link class (see _pairs.ts).
  */
-import type { Finding, TopoPair } from './_types.ts'
+import type { Finding, TopoPair } from '../_types.ts'
 
 /** The finding for pairs known only from a PCIe-only matrix, or undefined when there are none. */
 export function pciOnlyFinding(pairs: readonly TopoPair[]): Finding | undefined {

@@ -4,13 +4,13 @@
  * where one applies) or undefined when it does not apply.
  */
 
-import type { HostFacts } from '../host/index.ts'
-import { formatGpuList } from '../lists/index.ts'
-import { BANDS, p2pBlocked, p2pOk } from './_pairs.ts'
+import type { HostFacts } from '../../host/index.ts'
+import { formatGpuList } from '../../lists/index.ts'
+import { BANDS, p2pBlocked, p2pOk } from '../_pairs.ts'
+import type { Finding, HypervisorInfo, TopoGpu, TopoPair } from '../_types.ts'
 import { HOST_RULES } from './_rules-host.ts'
 import { pciOnlyFinding } from './_rules-pci-only.ts'
 import { vmDetected, vmGpudirectClique } from './_rules-vm.ts'
-import type { Finding, HypervisorInfo, TopoGpu, TopoPair } from './_types.ts'
 
 /** What every rule sees. */
 export interface RuleContext {
