@@ -8,6 +8,7 @@
 import type { Answer } from '../present/index.ts'
 import { ANSWER_ROWS, pctRange, plural, rangeText, renderAnswer } from '../present/index.ts'
 import { formatBytes } from '../units/index.ts'
+import { countsText, diffCounts } from './_counts.ts'
 import { diffText } from './_format.ts'
 import { changeText } from './_observed.ts'
 import type { TableProjection } from './_project.ts'
@@ -117,17 +118,14 @@ const median = (xs: readonly number[]): number => {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2
 }
 
-/** "24 better", "20 ~, 4 worse": how the group's cells tested. */
+/** "24 better", "20 ~, 4 worse": how the group's cells tested (diffCounts over the group). */
 function verdictText(cells: readonly DiffCell[]): string {
-  const better = cells.filter((c) => c.significant && c.worse <= 0).length
-  const worse = cells.filter((c) => c.significant && c.worse > 0).length
-  const untestable = cells.filter((c) => !c.reachable).length
-  const same = cells.length - better - worse - untestable
+  const n = diffCounts({ cells, onlyA: [], onlyB: [] })
   const parts: string[] = []
-  if (better) parts.push(`${better} better`)
-  if (worse) parts.push(`${worse} worse`)
-  if (same) parts.push(`${same} ~`)
-  if (untestable) parts.push(`${untestable} untestable`)
+  if (n.better) parts.push(`${n.better} better`)
+  if (n.worse) parts.push(`${n.worse} worse`)
+  if (n.same) parts.push(`${n.same} ~`)
+  if (n.untestable) parts.push(`${n.untestable} untestable`)
   return parts.join(', ')
 }
 
@@ -174,19 +172,11 @@ const seriesKey = (g: DigestGroup): string => [g.bench, g.metric, g.conditions, 
  * B's range per class), its mechanism, and how all tested cells came out.
  */
 function headline(r: DiffResult, byClass: readonly DigestGroup[]): string[] {
-  const tested = r.cells.filter((c) => c.tested)
-  if (tested.length === 0)
-    return [
-      `No cell was tested: ${count(r.cells.length)} cells in both sets, ${count(r.onlyA.length + r.onlyB.length)} in one only.`,
-    ]
-  const better = tested.filter((c) => c.significant && c.worse <= 0).length
-  const worse = tested.filter((c) => c.significant && c.worse > 0).length
-  const untestable = tested.filter((c) => !c.reachable).length
-  const same = tested.length - better - worse - untestable
-  const total =
-    `Of ${count(tested.length)} tested cells ${count(better)} are better in B, ${count(worse)} worse, ` +
-    `${count(same)} without a significant change` +
-    (untestable ? `, ${count(untestable)} with too few trials to test (p ≤ ${r.alpha} is out of reach).` : '.')
+  const n = diffCounts(r)
+  if (n.tested === 0)
+    return [`No cell was tested: ${count(n.cells)} cells in both sets, ${count(n.onlyA + n.onlyB)} in one only.`]
+  const { better, worse } = n
+  const total = countsText(n, r.alpha)
   const g = headlineGroup(answerSizes(digestGroups(r)))
   if (!g) return [total]
   const unit = g.cells[0]?.unit ?? 's'
@@ -222,6 +212,14 @@ function headline(r: DiffResult, byClass: readonly DigestGroup[]): string[] {
     `${lead}: ${what}: ${a} → ${b}, median ${pctRange([d])}${better + worse === 0 ? '' : ` (${dir})`}${change ? `; ${change}` : ''}${perClass}.`,
     total,
   ]
+}
+
+/**
+ * The answer's sentences alone: the largest change (its cells grouped by kind of pair and link
+ * class) and the count of every tested cell. The report's summary states the same.
+ */
+export function diffHeadline(r: DiffResult, classes: DigestClasses = {}): string[] {
+  return headline(r, digestGroups(r, classes))
 }
 
 /** The answer of a diff: headline, grouped table, and what was left out. */

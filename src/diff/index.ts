@@ -3,9 +3,12 @@
  * Mann-Whitney U p, `~` when not significant, a geomean row per metric, cells found in one
  * set only), and format the result as text, Markdown, CSV or JSON.
  */
+
+export type { DiffCounts } from './_counts.ts'
+export { countsText, diffCounts, outcomeOf } from './_counts.ts'
 export { diffSets, regressions, relDelta } from './_diff.ts'
 export type { DigestClasses, DigestGroup, DigestOptions, LinkClassOf } from './_digest.ts'
-export { answerSizes, diffAnswer, diffAnswerText, digestGroups } from './_digest.ts'
+export { answerSizes, diffAnswer, diffAnswerText, diffHeadline, digestGroups } from './_digest.ts'
 export type { Field } from './_fields.ts'
 export { FIELD_NAMES, fieldOf } from './_fields.ts'
 export type { DiffFormat } from './_format.ts'

@@ -16,8 +16,10 @@ export interface DiffNames {
   /** A (the baseline) and B (the set compared against it). */
   a: string
   b: string
-  /** Cells that could have been shown (the bars are the top ones by |delta|). */
+  /** Groups of cells that could have been shown (the bars are the top ones by |delta|). */
   total: number
+  /** Every tested cell of the diff counted by outcome, as `gpucomm diff` states it. */
+  counts?: string
 }
 
 /** The three directions a time cell can move, with their colours (lower time is faster). */
@@ -31,7 +33,7 @@ const direction = (b: DiffBar): string =>
   (b.significant ? (b.delta < 0 ? DIRECTIONS[0] : DIRECTIONS[1]) : DIRECTIONS[2])[0]
 
 /**
- * Delta % per time cell with CI whiskers, coloured by direction (faster, slower, no significant
+ * Delta % per group of time cells with whiskers, coloured by direction (faster, slower, no significant
  * change); full row labels; A, B and "N of M shown" in the subtitle.
  */
 export function diffChart(bars: readonly DiffBar[], ctx: ChartContext, names: DiffNames): TopLevelSpec {
@@ -46,7 +48,8 @@ export function diffChart(bars: readonly DiffBar[], ctx: ChartContext, names: Di
   const title = chartTitle(`Change of B vs A (delta % of the median, 95% CI)`, ctx)
   const subtitle = [
     `A = ${names.a}   B = ${names.b}`,
-    `${bars.length} of ${names.total} cells shown: the largest |delta|`,
+    `${bars.length} of ${names.total} groups of equal cells shown: the largest |delta|`,
+    ...(names.counts ? [names.counts] : []),
   ]
   return {
     ...base(560, height),

@@ -88,9 +88,12 @@ export function overlapArea(a: Box, b: Box): number {
   return w > 0 && h > 0 ? w * h : 0
 }
 
-/** Pairs of non-empty texts whose boxes overlap by more than `tolerance` pixels². */
+/**
+ * Pairs of drawn, non-empty texts whose boxes overlap by more than `tolerance` pixels². A label
+ * vega hid (opacity 0: an axis' labelOverlap or labelBound removed it) is not drawn, so it clashes with nothing.
+ */
 export function overlappingTexts(items: readonly SceneItem[], tolerance = 1): [SceneItem, SceneItem][] {
-  const texts = items.filter((i) => i.marktype === 'text' && (i.text ?? '').trim() !== '')
+  const texts = items.filter((i) => i.marktype === 'text' && (i.text ?? '').trim() !== '' && i.opacity > 0)
   const out: [SceneItem, SceneItem][] = []
   for (let i = 0; i < texts.length; i++)
     for (let j = i + 1; j < texts.length; j++) {

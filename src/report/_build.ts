@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Analysis, Comparison } from '../analysis/index.ts'
 import { analyze, compare, resolveModel, subjectOf } from '../analysis/index.ts'
-import type { DiffResult } from '../diff/index.ts'
+import type { DiffResult, DigestClasses } from '../diff/index.ts'
 import { diffTables, testingLines } from '../diff/index.ts'
 import type { Manifest } from '../model/index.ts'
 import type { NamedChart } from '../plot/index.ts'
@@ -13,7 +13,7 @@ import { formatBytes, formatRate, formatSeconds } from '../units/index.ts'
 import { fleetSection } from './_fleet-section.ts'
 import type { Html, ReportChart, ReportPage, Section } from './_html.ts'
 import { details, html, list, paragraphs, renderHtml, table } from './_html.ts'
-import { busbwChartsOf, chartContext } from './_plot.ts'
+import { busbwChartsOf, chartContext, linkClassesOf } from './_plot.ts'
 import { summaryLines } from './_summary.ts'
 
 /** Options of writeReport. */
@@ -183,6 +183,13 @@ function provenanceSection(m: Manifest, set: ReadSet): Section {
   }
 }
 
+/** Without a baseline, the charts that answer first: the p2p latency floors (P2P on first) and the groupings. */
+function leadCharts(floors: NamedChart[], groups: NamedChart[]): NamedChart[] {
+  const p2p = floors.filter((x) => x.name.startsWith('latency-p2p-latency'))
+  const first = p2p.find((x) => x.name.includes('p2p-enabled')) ?? p2p[0] ?? floors[0]
+  return [first, groups.find((x) => x.kind === 'groups')].filter((x): x is NamedChart => x !== undefined)
+}
+
 /** Builds the report page of a result set (and, with a baseline, the diff against it). */
 export async function buildReport(dir: string, opts: Omit<ReportOptions, 'out'> = {}): Promise<ReportPage> {
   // Rows replayed from 12 bytes each (loadSamples): memory holds the values, not row objects.
@@ -197,25 +204,36 @@ export async function reportPage(set: ReadSet, opts: Omit<ReportOptions, 'out'> 
   const model = resolveModel(opts.model ?? 'glm-5')
   const c = await compare(set, { by: 'grouping', ...(model ? { model } : {}) })
   let d: DiffResult | undefined
+  let classes: DigestClasses = {}
   if (opts.baseline) {
     const { diffSets } = await import('../diff/index.ts')
-    d = diffSets(await loadSamples(opts.baseline), set, { allowSim: opts.allowSim ?? false })
+    const base = await loadSamples(opts.baseline)
+    d = diffSets(base, set, { allowSim: opts.allowSim ?? false })
+    classes = await linkClassesOf(base, set)
   }
+  const floorCharts = [...plot.latencyCharts(set.rows, a, ctx), ...plot.heatmapCharts(a, ctx)]
+  const groupCharts = [...plot.groupsCharts(c, ctx), ...(await busbwChartsOf(set, ctx))]
+  const changeCharts = d ? plot.diffCharts(d, { ...ctx, simulated: d.simulated }, classes) : []
+  // The charts that answer the question open the report beside the summary: the change against
+  // the baseline when there is one; otherwise the p2p floors and the groupings compared.
+  const lead = d ? changeCharts : leadCharts(floorCharts, groupCharts)
+  const rest = (cs: NamedChart[]): NamedChart[] => cs.filter((x) => !lead.includes(x))
   const sections: Section[] = []
-  const summary = summaryLines(a, c, d)
+  const summary = summaryLines(a, c, d, classes)
   if (summary.length)
     sections.push({
       id: 'summary',
       title: 'Summary',
       body: html`<ol class="summary">${summary.map((l) => html`<li>${l}</li>`)}</ol>`,
+      charts: lead.map(toReportChart),
     })
   const topo = await topologySection(dir)
   if (topo) sections.push(topo)
   if (a.fleet) sections.push(fleetSection(a.fleet, ctx))
-  sections.push(floorSection(a, [...plot.latencyCharts(set.rows, a, ctx), ...plot.heatmapCharts(a, ctx)]))
-  const g = groupingSection(c, [...plot.groupsCharts(c, ctx), ...(await busbwChartsOf(set, ctx))])
+  sections.push(floorSection(a, rest(floorCharts)))
+  const g = groupingSection(c, rest(groupCharts))
   if (g) sections.push(g)
-  if (d) sections.push(diffSection(d, plot.diffCharts(d, { ...ctx, simulated: d.simulated })))
+  if (d) sections.push(diffSection(d, rest(changeCharts)))
   sections.push(provenanceSection(set.manifest, set))
   const host = set.manifest.host?.hostname
   return {

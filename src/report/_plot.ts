@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { DigestClasses } from '../diff/index.ts'
 import { badInput } from '../errors/index.ts'
 import type { ChartContext, NamedChart } from '../plot/index.ts'
 import type { ReadSet } from '../resultset/index.ts'
@@ -56,6 +57,14 @@ export async function busbwChartsOf(set: ReadSet, ctx: ChartContext): Promise<Na
   const c = busbwCollector()
   await streamRows(set.dir, (rows) => rows.forEach(c.add), { metric: 'busbw', note: false })
   return c.charts(ctx)
+}
+
+/** The link classes of two sets' pairs, where their topology captures name them (diff groups pairs by them). */
+export async function linkClassesOf(a: ReadSet, b: ReadSet): Promise<DigestClasses> {
+  const { loadTopology } = await import('../analysis/index.ts')
+  const viewA = (await loadTopology(a.dir, a.manifest)).view
+  const viewB = (await loadTopology(b.dir, b.manifest)).view
+  return { ...(viewA ? { a: viewA.linkClass } : {}), ...(viewB ? { b: viewB.linkClass } : {}) }
 }
 
 /** Writes `<name>.vl.json`, `<name>.svg` and `<name>.png` for every chart of a kind; returns the paths. */

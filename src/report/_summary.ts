@@ -6,9 +6,9 @@
  */
 import type { Analysis, CitedBand, Comparison, Fit, LinkClassSummary } from '../analysis/index.ts'
 import { BAND_TOLERANCE, bandById, bandDistance, positionOf } from '../analysis/index.ts'
-import type { DiffCell, DiffResult } from '../diff/index.ts'
-import { changeText } from '../diff/index.ts'
-import { formatBytes, formatSeconds, formatValue } from '../units/index.ts'
+import type { DiffResult, DigestClasses } from '../diff/index.ts'
+import { changeText, diffHeadline } from '../diff/index.ts'
+import { formatBytes, formatSeconds } from '../units/index.ts'
 
 /** A signed distance: "+4.2%", "−11%"; a nonzero one never prints as 0. */
 const pct = (x: number): string => {
@@ -132,37 +132,15 @@ function groupingLines(c: Comparison | undefined): string[] {
   return out.slice(0, 2)
 }
 
-/** A diff cell in words: "p2p.latency 3→2 8 B p2p=enabled copy=ce". */
-function cellName(c: DiffCell): string {
-  const k = c.config
-  const parts = [
-    c.bench,
-    k.src !== null && k.dst !== null ? `${k.src}→${k.dst}` : k.ranks !== null ? `${k.ranks} ranks` : '',
-    k.sizeBytes !== null ? formatBytes(k.requestedBytes ?? k.sizeBytes) : '',
-    k.placement ?? '',
-    k.p2p ? `p2p=${k.p2p}` : '',
-    k.copy ? `copy=${k.copy}` : '',
-    k.grouping ?? '',
-  ]
-  return parts.filter(Boolean).join(' ')
-}
-
-/** What changed against the baseline: significant cells, the largest change, observed changes. */
-function diffLines(d: DiffResult | undefined): string[] {
+/**
+ * What changed against the baseline, in the words and counts of `gpucomm diff` (its answer's
+ * sentences: the largest change over grouped cells, then every tested cell counted once), and
+ * how many cells ran under other conditions.
+ */
+function diffLines(d: DiffResult | undefined, classes: DigestClasses): string[] {
   if (!d) return []
-  const sig = d.cells.filter((c) => c.significant)
-  const worse = sig.filter((c) => c.regression).length
-  const top = [...sig].sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta))[0]
+  const lines = diffHeadline(d, classes).map((l, i) => (i === 0 ? `Against the baseline ${d.a.id}: ${l}` : l))
   const changed = d.cells.filter((c) => c.changed?.length)
-  const largest = top
-    ? `; the largest is ${cellName(top)}: ${formatValue(top.a.median, top.unit)} → ` +
-      `${formatValue(top.b.median, top.unit)} (${pct(top.delta)})`
-    : ''
-  const lines = [
-    `Against the baseline ${d.a.id}: ${sig.length} of ` +
-      `${d.cells.length} cells changed significantly (${worse} worse, ` +
-      `${sig.length - worse} better)${largest}.`,
-  ]
   if (changed.length)
     lines.push(
       `${changed.length} cells ran under other conditions than in the baseline (` +
@@ -171,9 +149,17 @@ function diffLines(d: DiffResult | undefined): string[] {
   return lines
 }
 
-/** Three to five conclusions with their numbers. */
-export function summaryLines(a: Analysis, c: Comparison | undefined, d: DiffResult | undefined): string[] {
+/** Three to five conclusions with their numbers; against a baseline, what changed first. */
+export function summaryLines(
+  a: Analysis,
+  c: Comparison | undefined,
+  d: DiffResult | undefined,
+  classes: DigestClasses = {},
+): string[] {
   const floors = floorLines(a)
-  const rest = [...collectiveLines(a), ...groupingLines(c).slice(0, 1), ...diffLines(d)]
+  // Against a baseline the question is what changed: that answer comes first.
+  if (d)
+    return [...diffLines(d, classes), ...floors.slice(0, 1), ...collectiveLines(a), ...groupingLines(c)].slice(0, 5)
+  const rest = [...collectiveLines(a), ...groupingLines(c).slice(0, 1)]
   return [...floors.slice(0, Math.max(1, 5 - rest.length)), ...rest].slice(0, 5)
 }

@@ -59,14 +59,23 @@ test('the report opens in headless Chromium with every chart rendered and no con
     ...(/<ol class="summary">([\s\S]*?)<\/ol>/.exec(dom.stdout)?.[1] ?? '').matchAll(/<li>([^<]*)<\/li>/g),
   ].map((m) => m[1] ?? '')
   assert.ok(items.length >= 3 && items.length <= 5, `summary items: ${items.length}`)
-  // The floor and its mechanism from the analysis' verdicts: the fact it rests on and the band it falls in.
+  // Against a baseline the diff answers first, in the words and count of `gpucomm diff`.
   assert.match(
     items[0] ?? '',
+    /^Against the baseline \S+: (Largest change|No significant change; the largest difference): /,
+  )
+  assert.match(items.join(' '), /Of [\d,]+ tested cells [\d,]+ are better in B, [\d,]+ worse/)
+  // The floor and its mechanism from the analysis' verdicts: the fact it rests on and the band it falls in.
+  const floor = items.find((l) => l.startsWith('Small copies between GPUs'))
+  assert.match(
+    floor ?? items.join('\n'),
     /^Small copies between GPUs cost 1[2-5](\.\d+)? µs each .*: host-staged copy through pinned host memory \(no peer access\) \(evidence: Device=\d CANNOT Access Peer Device=\d\); within the published band P2P off, host-staged .*\(\d+(\.\d+)?–\d+(\.\d+)? µs\)\.$/,
   )
   assert.match(items.join(' '), /nccl\.all_reduce on 8 GPUs starts at \d+(\.\d+)? µs \(floor α\): NCCL .*\(evidence: /)
-  assert.match(items.join(' '), /nccl\.all_reduce: at 8 B \S+ is \d+\.\d+× faster than/)
-  assert.match(items.join(' '), /Against the baseline \S+: \d+ of \d+ cells changed significantly/)
+  // The chart that answers (the change against the baseline) is in the summary, before any table.
+  const summarySection = /<section id="summary">([\s\S]*?)<\/section>/.exec(dom.stdout)?.[1] ?? ''
+  assert.match(summarySection, /<figure class="chart" id="fig-diff"/)
+  assert.ok(dom.stdout.indexOf('id="fig-diff"') < dom.stdout.indexOf('<table'), 'the diff chart before any table')
   const consoleLines = dom.stderr.split('\n').filter((l) => /:CONSOLE[:(]/.test(l))
   assert.deepEqual(consoleLines, [], 'the page must log nothing (errors or warnings)')
   const outDir = join(ROOT, 'test', 'output')

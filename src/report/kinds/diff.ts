@@ -12,6 +12,11 @@ export const diffKind: ChartKind = {
     const { diffCharts } = await import('../../plot/index.ts')
     const base = await loadSamples(opts.baseline)
     const d = diffSets(base, set, { allowSim: opts.allowSim })
-    return diffCharts(d, { ...ctx, simulated: ctx.simulated || base.manifest.simulated })
+    const { linkClassesOf } = await import('../_plot.ts')
+    return diffCharts(
+      d,
+      { ...ctx, simulated: ctx.simulated || base.manifest.simulated },
+      await linkClassesOf(base, set),
+    )
   },
 }

@@ -63,7 +63,7 @@ test('heatmap: colours scaled on the pairs (not the 1.4 µs diagonal), "no peer 
   assert.doesNotMatch((b?.spec as unknown as Spec).title.text, /no peer access/)
 })
 
-test('diff chart: the top cells by |delta| with CI whiskers, "N of M shown", A and B named', async () => {
+test('diff chart: equal cells grouped into one bar each, largest |delta| first, "N of M shown", A and B named', async () => {
   const spec = { seed: 6, groups: [], bench: BENCH }
   const a = await simSet({ preset: 'baremetal-turin', ...spec })
   const b = await simSet({ preset: 'seed-vm', ...spec })
@@ -71,8 +71,8 @@ test('diff chart: the top cells by |delta| with CI whiskers, "N of M shown", A a
   const s = d?.spec as unknown as Spec
   const sub = [s.title.subtitle ?? []].flat().join('\n')
   assert.match(sub, new RegExp(`A = ${(await loadSet(a)).manifest.id} \\(SIMULATED\\)`))
-  const m = /(\d+) of (\d+) cells shown/.exec(sub)
-  assert.ok(m && Number(m[1]) <= 40 && Number(m[2]) > Number(m[1]), sub)
+  const m = /(\d+) of (\d+) groups of equal cells shown/.exec(sub)
+  assert.ok(m && Number(m[1]) <= 30 && Number(m[2]) >= Number(m[1]), sub)
   const bars = s.data?.values ?? []
   const pct = bars.map((v) => Math.abs(Number(v.pct)))
   assert.deepEqual(
@@ -82,6 +82,17 @@ test('diff chart: the top cells by |delta| with CI whiskers, "N of M shown", A a
   )
   assert.ok(bars.every((v) => Number(v.lo) <= Number(v.pct) && Number(v.pct) <= Number(v.hi)))
   assert.ok(bars.some((v) => String(v.cell).includes('peer access: yes → no')))
+  // The cross-GPU pairs of one kind are one bar ("12 cross-GPU pairs"), not a bar per pair.
+  assert.ok(
+    bars.some((v) => /· \d+ cross-GPU pairs/.test(String(v.cell))),
+    bars.map((v) => v.cell).join('\n'),
+  )
+  assert.ok(
+    bars.every((v) => !/\d→\d/.test(String(v.cell))),
+    'no bar of a single pair',
+  )
+  const labels = bars.map((v) => String(v.cell))
+  assert.equal(new Set(labels).size, labels.length, 'each group once')
 })
 
 /** A heatmap's cells (rows with src, dst and self), wherever the spec keeps its data. */

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { TopLevelSpec } from 'vega-lite'
 import type { NamedChart } from '../../../src/plot/index.ts'
-import { latencyChart, nodeHeatmapChart } from '../../../src/plot/index.ts'
+import { diffChart, latencyChart, nodeHeatmapChart } from '../../../src/plot/index.ts'
 import type { SceneItem } from '../../../src/render/index.ts'
 import { findFontFiles, overlappingTexts, renderChart, sceneOf } from '../../../src/render/index.ts'
 import { chartsOf, PLOT_KINDS } from '../../../src/report/index.ts'
@@ -100,4 +100,27 @@ test('two floors 20 % apart (bare metal NODE 0.40 µs, SYS 0.48 µs) do not over
       legend.some((l) => l.includes(`floor α ${v} µs`)),
       legend.join(' | '),
     )
+})
+
+test('the diff chart over a wide range (−97 % to +1,400 %): x tick labels apart, every row label whole', {
+  skip,
+}, async () => {
+  const deltas = [14, 12.5, 9, 4.2, 1.1, 0.03, -0.2, -0.6, -0.97]
+  const bars = deltas.map((delta, i) => ({
+    label: `latency · ${24 + i} cross-GPU pairs (PHB → NODE) · p2p=enabled copy=ce · 8 B · peer access: no → yes`,
+    delta,
+    lo: delta - 0.05,
+    hi: delta + 0.05,
+    significant: i !== 5,
+  }))
+  const spec = diffChart(bars, { simulated: true }, { a: 'vm', b: 'bm', total: 9, counts: 'Of 9 tested cells 8 …' })
+  await check({ name: 'diff-wide', kind: 'diff', title: '', caption: '', spec }, 'wide')
+  const items = await sceneOf(spec)
+  const ticks = items.filter((i) => i.role === 'axis-label' && i.opacity > 0 && /^[−-]?[\d,]+$/.test(i.text ?? ''))
+  assert.ok(ticks.length >= 3, `x ticks: ${ticks.map((t) => t.text).join(' ')}`)
+  const rows = items.filter((i) => i.role === 'axis-label' && (i.text ?? '').startsWith('latency'))
+  assert.deepEqual(
+    rows.map((r) => r.text),
+    bars.map((b) => b.label),
+  )
 })
