@@ -89,6 +89,9 @@ export function liveProgress(opts: LiveOptions): ProgressSink {
     stop() {
       if (stopped) return
       stopped = true
+      // cli-progress writes logged lines at its next redraw, and stop() does not redraw: a
+      // failure logged in the last half second (the last point's) would never show.
+      multi.update()
       multi.stop()
     },
   }

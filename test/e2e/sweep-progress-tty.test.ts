@@ -1,23 +1,44 @@
 /**
- * Sweep progress as people see it. On a terminal (a tmux pane): a live bar with the points
- * done, elapsed, ETA and the running point with its own clock, redrawn while the point runs;
- * a point that hangs is logged above the bar. Without a terminal, or with CI set: plain lines
- * with no carriage returns or escape codes.
+ * Sweep progress as people see it. On a terminal: a live bar with the points done, elapsed,
+ * ETA and the running point with its own clock, redrawn while the point runs; a point that
+ * hangs is logged above the bar. Without a terminal, or with CI set: plain lines with no
+ * carriage returns or escape codes. The bar's redraws are read in-process (every byte the bar
+ * writes to a terminal stand-in); a real process in a tmux pane shows the screen people get.
  */
 import assert from 'node:assert/strict'
 import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { test } from 'node:test'
+import { Writable } from 'node:stream'
+import { suite, test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { execa } from 'execa'
+import { sweepCommand } from '../../src/cli/_sweep-flow.ts'
+import type { Executor } from '../../src/exec/index.ts'
 import { liveLine } from '../../src/present/index.ts'
-import { BIN, bin, ROOT, tmp } from '../helpers.ts'
+import type { SpecInput } from '../../src/sweep/index.ts'
+import { BIN, ROOT, tmp } from '../helpers.ts'
+import { simExecutor } from '../mock-executor.ts'
 import { systemSkip } from '../system.ts'
+import { sweepIn } from './_sweep.ts'
 
 const TMUX = ['/usr/bin/tmux', '/usr/local/bin/tmux'].find((p) => existsSync(p))
 const skip = systemSkip(TMUX ? false : 'tmux is not installed (apt-get install tmux)')
 
-/** A 2-point sweep whose p2p point hangs until the 5 s timeout: long enough to watch it run. */
+/** A 2-point sweep whose p2p point hangs until the no-output timeout. */
+const FLAGS: SpecInput = {
+  instrument: 'sim',
+  preset: 'seed-vm',
+  gpus: '0-1',
+  pairs: 'all',
+  groupings: 'tp2',
+  sizes: '8:1K:x4',
+  trials: 1,
+  seed: 3,
+  timeoutS: 2,
+  retries: 0,
+  simFaults: ['p2p~0,1~t1=hang'],
+}
+/** The same sweep as `gpucomm sweep` flags. */
 const sweepArgs = (out: string): string[] => [
   'sweep',
   '--instrument',
@@ -37,12 +58,15 @@ const sweepArgs = (out: string): string[] => [
   '--seed',
   '3',
   '--timeout',
-  '5',
+  '2',
+  '--retries',
+  '0',
   '--sim-fault',
   'p2p~0,1~t1=hang',
   '--out',
   out,
 ]
+const HUNG = /^\[1\/2\] p2p~0,1~t1 hung: .*elapsed \d+:\d\d ETA \d+:\d\d$/m
 
 test('liveLine: done/total, elapsed, ETA counting down from the last point, the running point and its clock', () => {
   const s = { started: 0, pointStarted: 50_000, point: 'p2p~0,1~t1', eta: { s: 120, at: 40_000 } }
@@ -87,41 +111,87 @@ async function waitFor(pane: () => Promise<string>, re: RegExp, s: number): Prom
   }
 }
 
-test('on a terminal: a live bar redrawn while the point runs, the hung point kept above it', {
-  skip,
-  timeout: 120_000,
-}, async () => {
-  const out = join(tmp('gpucomm-live-'), 'set')
-  const { pane, done } = await inTmux(out, '')
-  try {
-    const running = /\] 0\/2 elapsed (\d+):(\d\d) ETA – \| p2p~0,1~t1 running 0:0(\d)/
-    const a = running.exec(await waitFor(pane, running, 40))
-    // The same point, a later second on its clock: the line is redrawn while the point runs.
-    const later = new RegExp(`p2p~0,1~t1 running 0:0([${Number(a?.[3]) + 1}-9])`)
-    const b = await waitFor(pane, later, 8)
-    assert.match(b, /\[[█░]{24}\] 0\/2 elapsed \d+:\d\d ETA –/)
-    const end = await waitFor(pane, /^result set: /m, 60)
-    assert.match(end, /^\[1\/2\] p2p~0,1~t1 hung: .*elapsed \d+:\d\d ETA \d+:\d\d$/m)
-    assert.match(end, /\[█{24}\] 2\/2 elapsed/)
-  } finally {
-    await done()
+/** A terminal stand-in: the bar draws on it as on a TTY; `text` is every byte written, in order. */
+function fakeTerminal(): { stream: NodeJS.WritableStream; text: () => string } {
+  let text = ''
+  const w = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      text += chunk.toString()
+      done()
+    },
+  })
+  return { stream: Object.assign(w, { isTTY: true, columns: 180, rows: 40 }), text: () => text }
+}
+
+/** The distinct clocks the bar showed for the running p2p point, in order. */
+const clocks = (text: string): string[] => [
+  ...new Set([...text.matchAll(/p2p~0,1~t1 running (\d+:\d\d)/g)].map((m) => m[1] as string)),
+]
+
+test('on a terminal: a live bar redrawn while the point runs, the hung point logged above it', async () => {
+  const term = fakeTerminal()
+  const sim = simExecutor()
+  // The hung point returns (killed, as the watchdog would) only once the bar has drawn its
+  // clock at two different seconds: the bar redraws on its own while a point runs.
+  const executor: Executor = {
+    async run(req) {
+      if (req.command.args.includes('hang'))
+        for (let i = 0; clocks(term.text()).length < 2; i++) {
+          if (i > 600) assert.fail(`the bar never redrew the running point's clock:\n${term.text()}`)
+          await sleep(50)
+        }
+      return sim.run(req)
+    },
   }
+  const r = await sweepCommand(
+    { flags: FLAGS, out: join(tmp('gpucomm-live-'), 'set'), command: ['test'], root: tmp() },
+    { stdout: () => {}, stderr: () => {}, isTTY: true, tty: term.stream },
+    { executor },
+  )
+  assert.equal(r.code, 1)
+  const text = term.text()
+  const [a, b] = clocks(text)
+  const at = (c: string | undefined) =>
+    text.search(new RegExp(`\\[[█░]{24}\\] 0/2 elapsed \\d+:\\d\\d ETA – \\| p2p~0,1~t1 running ${c}`))
+  assert.ok(at(a) >= 0 && at(b) > at(a), text)
+  const later = at(b)
+  const hung = text.search(/\[1\/2\] p2p~0,1~t1 hung: .*elapsed \d+:\d\d ETA \d+:\d\d/)
+  assert.ok(hung > later, text)
+  // The bar is drawn again below the logged line, and ends full.
+  assert.match(text.slice(hung), /\[█{24}\] 2\/2 elapsed \d+:\d\d ETA \d+:\d\d/)
 })
 
-test('CI set on a terminal, and no terminal: plain lines only', { skip, timeout: 120_000 }, async () => {
-  const out = join(tmp('gpucomm-ci-'), 'set')
-  const { pane, done } = await inTmux(out, '1')
-  try {
-    const end = await waitFor(pane, /^result set: /m, 60)
-    assert.match(end, /^\[1\/2\] p2p~0,1~t1 hung: .*elapsed \d+:\d\d ETA \d+:\d\d$/m)
-    assert.doesNotMatch(end, /[█░]|running \d/)
-  } finally {
-    await done()
-  }
-  const r = await bin(sweepArgs(join(tmp('gpucomm-pipe-'), 'set')), { env: { CI: '' } })
+test('no terminal: plain lines only', async () => {
+  const r = await sweepIn(FLAGS, { out: join(tmp('gpucomm-pipe-'), 'set') })
   assert.equal(r.code, 1, r.stderr)
   assert.match(r.stderr, /^sweep: 2 points to run/m)
-  assert.match(r.stderr, /^\[1\/2\] p2p~0,1~t1 hung: .*elapsed \d+:\d\d ETA \d+:\d\d$/m)
+  assert.match(r.stderr, HUNG)
   assert.match(r.stderr, /^\[2\/2\] nccl\.all_reduce~tp2~t1 ok /m)
   assert.doesNotMatch(r.stderr, /[\r\x1b█░]/)
+})
+
+// The real process in a tmux pane, on a terminal and with CI set, side by side.
+suite('gpucomm sweep in a tmux pane', { skip, concurrency: 2 }, () => {
+  test('on a terminal: the hung point above the full bar', { timeout: 120_000 }, async () => {
+    const { pane, done } = await inTmux(join(tmp('gpucomm-live-'), 'set'), '')
+    try {
+      const end = await waitFor(pane, /^result set: /m, 100)
+      assert.match(end, HUNG)
+      assert.match(end, /\[█{24}\] 2\/2 elapsed/)
+      assert.ok(end.search(HUNG) < end.search(/\[█{24}\] 2\/2 elapsed/), end)
+    } finally {
+      await done()
+    }
+  })
+
+  test('CI set on a terminal: plain lines only', { timeout: 120_000 }, async () => {
+    const { pane, done } = await inTmux(join(tmp('gpucomm-ci-'), 'set'), '1')
+    try {
+      const end = await waitFor(pane, /^result set: /m, 100)
+      assert.match(end, HUNG)
+      assert.doesNotMatch(end, /[█░]|running \d/)
+    } finally {
+      await done()
+    }
+  })
 })
