@@ -39,7 +39,9 @@ export const COLLECTIVE_BANDS: readonly Band[] = [
   coll({
     id: 'ar-rtxpro6000-p2p-ll-8gpu',
     links: PCIE,
-    transports: ['P2P', 'SHM'],
+    // P2P only: 8 GPUs span both sockets on the dual-socket hosts, and there NCCL runs SHM rings
+    // with Simple, not LL (ar-rtxpro6000-default-8gpu; sim presets/_common.ts AMD_XGMI_SIMPLE).
+    transports: ['P2P'],
     label: 'all_reduce, RTX PRO 6000, P2P on, LL, 8 GPUs',
     path: 'PCIe Gen5',
     p2p: 'on',

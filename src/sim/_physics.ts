@@ -106,6 +106,22 @@ function line(baseUs: number, steps: number, hopUs: number, busBwGBs: number, fa
   return { alphaS: (baseUs + steps * hopUs) * US, betaBps: factor > 0 ? busBwBps / factor : Infinity, busBwBps }
 }
 
+/**
+ * True where the preset says NCCL's tuner picks Simple for every size: an SHM ring across the
+ * CPU sockets (some pair of the group is SYS) without NCCL_GRAPH_FILE (presets/_common.ts,
+ * AMD_XGMI_SIMPLE, says why and cites it). NCCL_PROTO still forces a protocol over it.
+ */
+function simpleFromSmallest(
+  p: Preset,
+  t: TransportParams,
+  gpus: readonly number[],
+  env: Readonly<Record<string, string>>,
+): boolean {
+  if (p.nccl.shmSimpleAcrossSockets === undefined || t !== p.nccl.shm || (env.NCCL_GRAPH_FILE ?? '') !== '')
+    return false
+  return gpus.some((a) => gpus.some((b) => a !== b && p.link(a, b).level === 'SYS'))
+}
+
 /** The α–β model of a collective on a group of GPUs under an environment. */
 export function collectiveModel(
   p: Preset,
@@ -124,7 +140,9 @@ export function collectiveModel(
   // where the two lines cross.
   const slope = 1 / ll.betaBps - 1 / simple.betaBps
   const tuner = t === p.nccl.p2p || t === p.nccl.shm ? p.nccl.simpleFromBytes?.[n] : undefined
-  const breakpointBytes = tuner ?? (slope > 0 ? Math.max(0, (simple.alphaS - ll.alphaS) / slope) : Infinity)
+  const breakpointBytes = simpleFromSmallest(p, t, gpus, env)
+    ? 0
+    : (tuner ?? (slope > 0 ? Math.max(0, (simple.alphaS - ll.alphaS) / slope) : Infinity))
   const forced = forcedProtocol(env)
   return {
     collective: c,

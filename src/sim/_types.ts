@@ -162,6 +162,12 @@ export interface Preset {
      * the two lines cross.
      */
     simpleFromBytes?: Readonly<Record<number, number>>
+    /**
+     * Present where NCCL's tuner takes Simple from the smallest message on SHM rings that cross
+     * the CPU sockets (a SYS pair in the group), unless NCCL_GRAPH_FILE gives it the topology:
+     * why, with its source (AMD_XGMI_SIMPLE in presets/_common.ts).
+     */
+    shmSimpleAcrossSockets?: string
   }
   noise: NoiseParams
   /** How host knobs move a host-staged copy (a model; absent: knobs change nothing). */

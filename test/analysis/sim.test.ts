@@ -64,11 +64,15 @@ test('baremetal-turin (SIMULATED p2pBandwidthLatencyTest): P2P-enabled pairs lan
   assert.deepEqual(a.outliers, [])
 })
 
-for (const preset of ['seed-vm', 'baremetal-turin']) {
-  test(`${preset} (SIMULATED nccl-tests all_reduce on 8 GPUs, 8 trials): α and β within 2 % of the truth, breakpoint at the LL → Simple switch`, async () => {
-    const truth = presetTruth(preset).collective('all_reduce', GPUS)
+// baremetal-turin over P2P (NCCL_P2P_LEVEL=SYS): its default, SHM across the sockets, runs Simple from 8 B.
+for (const [preset, env] of [
+  ['seed-vm', {}],
+  ['baremetal-turin', { NCCL_P2P_LEVEL: 'SYS' }],
+] as const) {
+  test(`${preset} (SIMULATED nccl-tests all_reduce on 8 GPUs, 8 trials${Object.keys(env).length ? ', NCCL_P2P_LEVEL=SYS' : ''}): α and β within 2 % of the truth, breakpoint at the LL → Simple switch`, async () => {
+    const truth = presetTruth(preset).collective('all_reduce', GPUS, env)
     for (const seed of [1, 2]) {
-      const a = await simSet({ preset, format: 'nccl-tests', collective: 'all_reduce', gpus: GPUS, seed }, 8)
+      const a = await simSet({ preset, format: 'nccl-tests', collective: 'all_reduce', gpus: GPUS, seed, env }, 8)
       const f = a.fits.find((x) => x.bench === 'nccl.all_reduce')!
       assert.equal(f.ranks, 8)
       assert.ok(rel(f.alpha, truth.ll.alphaS) < 0.02, `seed ${seed}: alpha ${f.alpha} vs ${truth.ll.alphaS}`)

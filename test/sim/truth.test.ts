@@ -106,7 +106,16 @@ test("α follows NCCL's model: base + 2(n−1)·hop (NCCL tuning.cc), and the 13
   assert.equal(us(presetTruth('baremetal-turin').collective('all_reduce', ALL8).ll.alphaS), 24.1)
   assert.equal(us(presetTruth('baremetal-turin').collective('all_reduce', [0, 1, 2, 3]).ll.alphaS), 14.1)
   assert.equal(us(presetTruth('baremetal-turin').collective('all_reduce', ALL8).simple.alphaS), 44.1)
-  assert.equal(presetTruth('baremetal-turin').collective('all_reduce', ALL8).breakpointBytes, 32768)
+  // NCCL's tuner: P2P rings switch to Simple at 32 KiB on 8 GPUs; SHM rings across the sockets
+  // run Simple from the smallest message unless NCCL_GRAPH_FILE is set (AMD_XGMI_SIMPLE).
+  const turin = (env: Record<string, string>) => presetTruth('baremetal-turin').collective('all_reduce', ALL8, env)
+  assert.equal(turin({ NCCL_P2P_LEVEL: 'SYS' }).breakpointBytes, 32768)
+  assert.equal(turin({}).breakpointBytes, 0)
+  assert.equal(turin({ NCCL_P2P_DISABLE: '1' }).breakpointBytes, 0)
+  assert.equal(turin({ NCCL_P2P_DISABLE: '1', NCCL_GRAPH_FILE: '/mnt/g.xml' }).breakpointBytes, 32768)
+  assert.equal(protocolAt(turin({ NCCL_PROTO: 'LL' }), 8), 'LL')
+  // Within one socket (NODE pairs only) the SHM ring keeps LL for small messages.
+  assert.ok(presetTruth('baremetal-turin').collective('all_reduce', [0, 1, 2, 3]).breakpointBytes > 0)
   assert.equal(us(presetTruth('nvlink').collective('all_reduce', ALL8).ll.alphaS), 15.0)
   assert.equal(us(presetTruth('seed-vm').collective('all_reduce', ALL8).ll.alphaS), 38.8)
   assert.equal(

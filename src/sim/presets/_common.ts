@@ -156,10 +156,28 @@ export const GEN5_LL_BW_FRACTION = 0.8
 export const GEN5_SIMPLE_FROM_BYTES: Readonly<Record<number, number>> = { 8: 32768 }
 
 /**
+ * NCCL's tuner on a dual-socket AMD host, SHM rings across the sockets: Simple from the smallest
+ * message. NCCL rates every AMD CPU link at 16 GB/s (NVIDIA/nccl src/graph/topo.h, AMD_BW 16.0),
+ * so on dual EPYC Turin without a graph file it takes SYS paths at minimum bandwidth and picks
+ * Simple, not LL, for small messages ("Small message protocol SIMPLE" without the graph XML,
+ * 32 KB all_reduce 48.16 µs vs 26.20 µs with it: rtx6kpro optimization/nccl-tuning.md; "skip the
+ * low-latency protocol for smaller messages", rtx6kpro models/kimi-k25.md). Published for P2P
+ * disabled and the default NCCL (SHM on this machine); NCCL_GRAPH_FILE (the fix) or NCCL_PROTO
+ * gives LL back. Kimi K2.5 at batch 1 on that machine: 65 tok/s with P2P and the graph file, 44
+ * without P2P (models/kimi-k25.md), +7.3 ms per token.
+ */
+export const AMD_XGMI_SIMPLE =
+  'NCCL rates AMD CPU links at 16 GB/s (NVIDIA/nccl src/graph/topo.h AMD_BW) and picks Simple for small ' +
+  'messages on SHM rings across the sockets without NCCL_GRAPH_FILE (github.com/voipmonitor/rtx6kpro ' +
+  'optimization/nccl-tuning.md, models/kimi-k25.md)'
+
+/**
  * NCCL on a bare-metal Gen5 RTX PRO 6000 host (baremetal-turin, pcie-switch): NCCL's base
  * latencies and the measured step costs above, the same over P2P and SHM (NCCL's model gives a
  * PCI step the same latency over both, docs/REFERENCE.md), P2P at GEN5_P2P_BUSBW_GBS and SHM at
  * TURIN_SHM_BUSBW_GBS; SHM/CE-memcpy steps of `stagedCopyUs`. `p2pLevel` as the preset says why.
+ * Both presets that use it are dual EPYC hosts: SHM rings across the sockets run Simple
+ * (AMD_XGMI_SIMPLE).
  */
 export const gen5BareMetalNccl = (p2pLevel: PathLevel, stagedCopyUs: number): Preset['nccl'] => ({
   baseLLUs: NCCL_BASE_LL_US,
@@ -169,6 +187,7 @@ export const gen5BareMetalNccl = (p2pLevel: PathLevel, stagedCopyUs: number): Pr
   shm: ringTransport('SHM', GEN5_HOP_LL_US, GEN5_HOP_SIMPLE_US, TURIN_SHM_BUSBW_GBS, GEN5_LL_BW_FRACTION),
   shmMemcpy: ceMemcpyTransport(stagedCopyUs, TURIN_SHM_BUSBW_GBS),
   simpleFromBytes: GEN5_SIMPLE_FROM_BYTES,
+  shmSimpleAcrossSockets: AMD_XGMI_SIMPLE,
 })
 
 /**

@@ -40,6 +40,7 @@ export const baremetalTurin: Preset = {
   // NCCL uses no P2P across a host bridge on AMD with > 2 GPUs (PATH_PXB), so NODE and SYS
   // groups run over SHM unless NCCL_P2P_LEVEL says otherwise (docs/REFERENCE.md, paths.cc).
   // SHM/CE-memcpy: every step a host-staged copy-engine copy (docs/REFERENCE.md: ~14 µs).
+  // Across the sockets, SHM rings run Simple from the smallest message (AMD_XGMI_SIMPLE).
   nccl: gen5BareMetalNccl('PXB', STAGED_COPY_US),
   noise: BARE_METAL_NOISE,
   // The host knobs' effect: a model, on host-staged copies only (see DIRECT_P2P_HOST_MODEL).
