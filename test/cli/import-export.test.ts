@@ -1,11 +1,14 @@
-/** import → export/show through the installed bin, on real nccl-tests logs. */
+/**
+ * import → export/show on real nccl-tests logs: through the installed bin (a real process,
+ * stdin included) for the first import and export, in-process (the same main) for the rest.
+ */
 
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import type { Row } from '../../src/model/index.ts'
-import { bin, FIXTURES, snapshot, tmp } from '../helpers.ts'
+import { bin, cli, FIXTURES, snapshot, tmp } from '../helpers.ts'
 
 const NCCL = join(FIXTURES, 'nccl-tests')
 const A100 = join(NCCL, 'a100-sxm4-8gpu-single-process-g8-v2.13.txt')
@@ -66,17 +69,17 @@ test('import the a100 log, export jsonl: the acceptance row is there, in base un
 
 test('import refuses a non-empty directory without --append (exit 2, nothing changed); --append adds', async () => {
   const dir = join(tmp(), 'set')
-  assert.equal((await bin(['import', A100, '--out', dir])).code, 0)
+  assert.equal((await cli(['import', A100, '--out', dir])).code, 0)
   const before = snapshot(dir)
-  const again = await bin(['import', ALLTOALL, '--out', dir])
+  const again = await cli(['import', ALLTOALL, '--out', dir])
   assert.equal(again.code, 2)
   assert.match(again.stderr, /not empty.*--append/)
   assert.equal(again.stderr.trim().split('\n').length, 1)
   assert.deepEqual(snapshot(dir), before)
   assert.deepEqual(readdirSync(join(dir, 'raw')), ['000-a100-sxm4-8gpu-single-process-g8-v2.13.txt'])
-  const add = await bin(['import', ALLTOALL, '--out', dir, '--append'])
+  const add = await cli(['import', ALLTOALL, '--out', dir, '--append'])
   assert.equal(add.code, 0, add.stderr)
-  const rows = jsonl((await bin(['export', dir])).stdout)
+  const rows = jsonl((await cli(['export', dir])).stdout)
   assert.equal(rows.length, 240 + 168)
   assert.deepEqual([...new Set(rows.map((r) => `${r.bench} ${r.ranks}`))], ['nccl.all_reduce 8', 'nccl.alltoall 16'])
   assert.equal(rows.at(-1)?.source.file, 'raw/001-rtx6000d-2node-16rank-alltoall-v2.18.3-inplace-na-mpi-warnings.txt')
@@ -98,8 +101,8 @@ test('"-" reads stdin; a truncated log imports its complete rows and the CLI rep
 
 test('show prints a table people can read, and warns about a corrupted part or samples.jsonl line (its count and line; exit 0)', async () => {
   const dir = join(tmp(), 'set')
-  assert.equal((await bin(['import', A100, '--out', dir])).code, 0)
-  const show = await bin(['show', dir, '--all'])
+  assert.equal((await cli(['import', A100, '--out', dir])).code, 0)
+  const show = await cli(['show', dir, '--all'])
   assert.equal(show.code, 0, show.stderr)
   const lines = show.stdout.split('\n')
   assert.match(lines[0] ?? '', /result set .* \(import, .*\), 240 rows/)
@@ -116,10 +119,10 @@ test('show prints a table people can read, and warns about a corrupted part or s
   ])
   assert.ok(find(/^nccl\.all_reduce\|busbw\|8 ranks\|4 GiB\|out-of-place\|1\|232\.4/), show.stdout.slice(0, 2000))
   // The same rows as a schema-1 set (samples.jsonl), with line 6 torn.
-  const exported = (await bin(['export', dir])).stdout
+  const exported = (await cli(['export', dir])).stdout
   const part = join(dir, 'samples', 'part-000001.parquet')
   writeFileSync(part, 'PAR1 torn')
-  const broken = await bin(['show', dir])
+  const broken = await cli(['show', dir])
   assert.equal(broken.code, 0)
   assert.match(
     broken.stderr,
@@ -133,7 +136,7 @@ test('show prints a table people can read, and warns about a corrupted part or s
   const good = exported.split('\n')
   good.splice(5, 1, '{"bench":"nccl.all_reduce","metric":"time","unit":"s","val')
   writeFileSync(join(dir, 'samples.jsonl'), good.join('\n'))
-  const bad = await bin(['show', dir])
+  const bad = await cli(['show', dir])
   assert.equal(bad.code, 0)
   assert.match(
     bad.stderr,
@@ -145,17 +148,17 @@ test('show prints a table people can read, and warns about a corrupted part or s
 
 test('export --format parquet: one file another engine reads, the same rows as JSON lines, SIMULATED labelled', async () => {
   const dir = join(tmp(), 'set')
-  assert.equal((await bin(['import', A100, '--out', dir])).code, 0)
-  assert.equal((await bin(['import', ALLTOALL, '--out', dir, '--append'])).code, 0)
+  assert.equal((await cli(['import', A100, '--out', dir])).code, 0)
+  assert.equal((await cli(['import', ALLTOALL, '--out', dir, '--append'])).code, 0)
   const out = join(tmp(), 'rows.parquet')
-  const r = await bin(['export', dir, '--format', 'parquet', '--out', out])
+  const r = await cli(['export', dir, '--format', 'parquet', '--out', out])
   assert.equal(r.code, 0, r.stderr)
   const { DuckDBInstance } = await import('@duckdb/node-api')
   const db = await DuckDBInstance.create(':memory:')
   const conn = await db.connect()
   const read = async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJson()
   const got = await read(`SELECT bench, metric, value, sizeBytes, ranks, "file", line FROM read_parquet('${out}')`)
-  const want = jsonl((await bin(['export', dir])).stdout)
+  const want = jsonl((await cli(['export', dir])).stdout)
   assert.equal(got.length, 240 + 168)
   assert.deepEqual(
     got.map((g) => [g.bench, g.metric, g.value, g.sizeBytes, g.ranks, g.file, g.line]),
@@ -165,16 +168,16 @@ test('export --format parquet: one file another engine reads, the same rows as J
     await read(`SELECT count(*) AS n FROM read_parquet('${out}') WHERE simulated`).catch(() => 'no column'),
     'no column',
   )
-  const again = await bin(['export', dir, '--format', 'parquet', '--out', out])
+  const again = await cli(['export', dir, '--format', 'parquet', '--out', out])
   assert.equal(again.code, 2)
   assert.match(again.stderr, /already exists/)
   const sim = join(tmp(), 'sim.parquet')
-  const s = await bin(['sim', '--preset', 'seed-vm', '--format', 'p2p'])
+  const s = await cli(['sim', '--preset', 'seed-vm', '--format', 'p2p'])
   const simText = join(tmp(), 'sim.txt')
   writeFileSync(simText, s.stdout)
   const simDir = join(tmp(), 'simset')
-  assert.equal((await bin(['import', simText, '--out', simDir])).code, 0)
-  assert.equal((await bin(['export', simDir, '--format', 'parquet', '--out', sim])).code, 0)
+  assert.equal((await cli(['import', simText, '--out', simDir])).code, 0)
+  assert.equal((await cli(['export', simDir, '--format', 'parquet', '--out', sim])).code, 0)
   const flags = await read(`SELECT DISTINCT simulated FROM read_parquet('${sim}')`)
   assert.deepEqual(flags, [{ simulated: true }])
   conn.closeSync()

@@ -24,14 +24,14 @@ export const CLEAN_ENV: Record<string, undefined> = Object.fromEntries(
   ].map((k) => [k, undefined]),
 )
 
-/** `gpucomm sweep` in-process (the CLI's sweepCommand) through the sim executor. */
+/** `gpucomm sweep` in-process (the CLI's sweepCommand) through the sim executor (or one wrapping it). */
 export async function sweepIn(
   flags: SpecInput,
   where: { out?: string; resume?: string },
+  executor: ReturnType<typeof simExecutor> = simExecutor(),
 ): Promise<{ code: number; stdout: string; stderr: string; requests: number }> {
   let stdout = ''
   let stderr = ''
-  const executor = simExecutor()
   const r = await sweepCommand(
     { flags, ...where, command: ['test'], root: tmp() },
     { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), isTTY: false },

@@ -1,16 +1,22 @@
-/** The main job end to end on the simulator: the CLI contract of issue 5, rows from the real parsers. */
+/**
+ * The main job end to end on the simulator: the CLI contract of issue 5, rows from the real
+ * parsers. In-process: the sweep command through the sim executor (the simulator's bytes
+ * without a process; real sweep processes run in sweep-progress-tty and sweep-host-axis).
+ */
 
 import assert from 'node:assert/strict'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { test } from 'node:test'
 import { parserById, parseText } from '../../src/parsers/index.ts'
 import { loadSet } from '../../src/resultset/index.ts'
 import type { SweepExtra } from '../../src/run/index.ts'
 import { enrichRow } from '../../src/run/index.ts'
+import type { SpecInput } from '../../src/sweep/index.ts'
 import { checkGolden } from '../golden.ts'
-import { ROOT, tmp } from '../helpers.ts'
-import { sweep } from './_sweep.ts'
+import { cli, ROOT, tmp } from '../helpers.ts'
+import { simExecutor } from '../mock-executor.ts'
+import { sweepIn } from './_sweep.ts'
 
 const CONTRACT = [
   '--instrument',
@@ -32,9 +38,34 @@ const CONTRACT = [
   '1',
 ]
 
+/** CONTRACT as the sweep command's flags. */
+const CONTRACT_FLAGS: SpecInput = {
+  instrument: 'sim',
+  preset: 'seed-vm',
+  gpus: '0-7',
+  pairs: 'all',
+  groupings: 'tp8,tp4',
+  sizes: '8:64M:x2',
+  trials: 3,
+  iters: 1,
+}
+
 test('8 GPUs, all pairs, 8 B–64 MiB, tp8 vs tp4, 3 trials: every point ok, rows exactly what the real parsers read from raw/', async () => {
   const out = join(tmp(), 'set')
-  const r = await sweep([...CONTRACT, '--seed', '11', '--out', out])
+  // Each launch's start and end, by point: the groups of one point run at the same time.
+  const events: string[] = []
+  const sim = simExecutor()
+  const executor: typeof sim = {
+    ...sim,
+    async run(req) {
+      const point = basename(dirname(req.stdoutPath))
+      events.push(`start ${point}`)
+      const res = await sim.run(req)
+      events.push(`end ${point}`)
+      return res
+    },
+  }
+  const r = await sweepIn({ ...CONTRACT_FLAGS, seed: 11 }, { out }, executor)
   assert.equal(r.code, 0, r.stderr)
   assert.match(r.stdout, new RegExp(`result set: ${out}`))
   assert.match(r.stdout, /^SIMULATED sweep/)
@@ -101,12 +132,11 @@ test('8 GPUs, all pairs, 8 B–64 MiB, tp8 vs tp4, 3 trials: every point ok, row
   assert.equal(new Set(coll.map((x) => x.sizeBytes)).size, 24)
   assert.deepEqual([...new Set(coll.map((x) => x.trial))].sort(), [1, 2, 3])
   for (const t of [1, 2, 3]) {
-    const [a, b] = extra.points[`nccl.all_reduce~tp4~t${t}`]?.attempts[0]?.launches ?? []
-    assert.ok(a && b)
-    assert.ok(
-      Math.abs(a.startedMs - b.startedMs) < 1000 * Math.min(a.wallS, b.wallS),
-      'the two TP4 groups overlap in time',
-    )
+    const id = `nccl.all_reduce~tp4~t${t}`
+    const [a, b] = extra.points[id]?.attempts[0]?.launches ?? []
+    assert.ok(a && b && a.startedMs > 0 && b.startedMs > 0)
+    const mine = events.filter((e) => e.endsWith(` ${id}`))
+    assert.deepEqual(mine.slice(0, 2), [`start ${id}`, `start ${id}`], 'the two TP4 groups overlap in time')
   }
   const lat = set.rows.filter((x) => x.bench === 'p2p.latency' && x.src !== x.dst)
   assert.equal(new Set(lat.map((x) => `${x.src}>${x.dst}`)).size, 56)
@@ -139,7 +169,7 @@ test('--dry-run prints every point and its exact commands, and writes nothing', 
     '--trials',
     '1',
   ]
-  const r = await sweep([...args, '--seed', '3', '--env', 'NCCL_PROTO=LL,Simple', '--out', out, '--dry-run'])
+  const r = await cli(['sweep', ...args, '--seed', '3', '--env', 'NCCL_PROTO=LL,Simple', '--out', out, '--dry-run'])
   assert.equal(r.code, 0, r.stderr)
   assert.equal(existsSync(out), false)
   const lines = r.stdout.replaceAll(process.execPath, '<node>').replaceAll(ROOT, '<repo>').trimEnd().split('\n')
@@ -160,7 +190,7 @@ test('bad input: one line, exit 2, nothing written or overwritten', async () => 
   const d = tmp()
   mkdirSync(join(d, 'full'))
   writeFileSync(join(d, 'full', 'keep.txt'), 'mine\n')
-  const r = await sweep([...CONTRACT, '--out', join(d, 'full')])
+  const r = await cli(['sweep', ...CONTRACT, '--out', join(d, 'full')])
   assert.equal(r.code, 2)
   assert.match(r.stderr, /directory is not empty \(use --resume/)
   assert.equal(readFileSync(join(d, 'full', 'keep.txt'), 'utf8'), 'mine\n')
@@ -178,7 +208,7 @@ test('bad input: one line, exit 2, nothing written or overwritten', async () => 
     ['--trials', '0'],
   ] as const) {
     const flags = Object.entries({ ...good, [flag]: value }).flat()
-    const b = await sweep([...base, ...flags, '--out', join(d, 'x')])
+    const b = await cli(['sweep', ...base, ...flags, '--out', join(d, 'x')])
     assert.equal(b.code, 2, `${flag} ${value}: ${b.stderr}`)
     assert.equal(b.stderr.trim().split('\n').length, 1, b.stderr)
     assert.equal(existsSync(join(d, 'x')), false)
