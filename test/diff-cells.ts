@@ -40,7 +40,10 @@ export function diffCell(c: Partial<CellConfig>, over: Partial<DiffCell> = {}): 
     config: cfg,
     a: summary(1e-5, [9e-6, 1.1e-5], 6),
     b: summary(2e-5, [1.9e-5, 2.1e-5], 7),
+    values: [60, 70],
     delta: 1,
+    fit: { ratio: 2, se: 0.05, df: 10, na: 6, nb: 7 },
+    deltaCi: [0.8, 1.2],
     p: 0.0123,
     exact: true,
     tested: true,
@@ -89,5 +92,7 @@ export function diffResult(cells: DiffCell[], over: Partial<DiffResult> = {}): D
 
 /** The first line of the testing statement at alpha 0.05 and level 0.95. */
 export const DIFF_HEAD =
-  'delta = B vs A; ~ = not significant (Mann-Whitney U, exact below 50 values, ties included; p > 0.05, or ' +
-  'within the printed resolution); ± = 95% CI of the median'
+  'delta = B vs A over launches (the unit of replication: each launch is the median of its iterations; ' +
+  'n counts launches); ~ = not significant (Mann-Whitney U, exact below 50 values, ties included; ' +
+  'p > 0.05, or within the printed resolution); ± or [lo, hi] = 95% CI of the median; ' +
+  '[lo, hi] after delta = 95% CI of the change (Welch t on log launch medians)'

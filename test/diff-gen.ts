@@ -21,7 +21,7 @@ export interface GenSpec {
   sigma?: number
   /** Multiplies every latency by (1 + shift) and divides every bandwidth by it. */
   shift?: number
-  /** Launches (trials) the n values are spread over. */
+  /** Launches (trials) the n values are spread over; default n (every value is an independent launch). */
   launches?: number
 }
 
@@ -33,7 +33,7 @@ export function* genRows(spec: GenSpec): Generator<Row> {
   const z = normals(rng(spec.seed))
   const sigma = spec.sigma ?? 0.05
   const f = 1 + (spec.shift ?? 0)
-  const launches = spec.launches ?? 1
+  const launches = spec.launches ?? spec.n
   for (let p = 0; p < spec.pairs; p++) {
     // Ordered pairs of 8 GPUs (56); beyond that a grouping name keeps cells distinct.
     const src = Math.floor(p / 7) % 8

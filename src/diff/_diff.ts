@@ -1,6 +1,8 @@
 /**
  * `diffSets`: benchstat for result sets. Both sets are grouped into cells by key; every
- * cell found in both is compared by its medians and the Mann-Whitney U test.
+ * cell found in both is compared launch by launch: each launch (trial) of a cell is reduced
+ * to the median of its iterations, and the medians, the Mann-Whitney U test and the Welch
+ * interval of the change all work on those launch medians (iterations are not independent).
  */
 
 import type { RowGroup } from '../cells/index.ts'
@@ -9,7 +11,16 @@ import { badInput } from '../errors/index.ts'
 import type { Metric } from '../model/index.ts'
 import type { ReadSet } from '../resultset/index.ts'
 import { rowCount } from '../resultset/index.ts'
-import { DEFAULT_THRESHOLDS, geomean, mannWhitney, summarize } from '../stats/index.ts'
+import {
+  DEFAULT_THRESHOLDS,
+  geomean,
+  launchMedians,
+  logRatio,
+  mannWhitney,
+  ratioInterval,
+  summarize,
+} from '../stats/index.ts'
+import { gate } from './_evidence.ts'
 import { attachErrors, testingOf, withFdr } from './_findings.ts'
 import { canReach, isTested, printedStep, withinResolution } from './_gate.ts'
 import { withChanges } from './_observed.ts'
@@ -33,15 +44,19 @@ function compareCell(
   opts: { alpha: number; level: number; metrics?: Metric[] },
 ): DiffCell {
   const { alpha, level } = opts
-  const a = summarize(ga.values, level)
-  const b = summarize(gb.values, level)
+  const la = launchMedians(ga.values, ga.launch)
+  const lb = launchMedians(gb.values, gb.launch)
+  const a = summarize(la, level, 'launches')
+  const b = summarize(lb, level, 'launches')
   const { config } = ga
   const tested = isTested(config.metric, opts.metrics)
-  const reachable = canReach(ga.values.length, gb.values.length, alpha)
-  const mw = tested ? mannWhitney(ga.values, gb.values) : { p: NaN, exact: false }
+  const reachable = canReach(la.length, lb.length, alpha)
+  const mw = tested ? mannWhitney(la, lb) : { p: NaN, exact: false }
   const p = tested && Number.isNaN(mw.p) ? 1 : mw.p
   const resolution = printedStep(ga.values, gb.values)
   const delta = relDelta(a.median, b.median)
+  const fit = logRatio(la, lb) ?? null
+  const ci = fit ? ratioInterval(fit, level) : null
   const lower = lowerIsBetter(config.metric, config.unit)
   const worse = lower ? delta : -delta
   const significant = tested && reachable && p <= alpha && !withinResolution(a.median, b.median, resolution)
@@ -56,6 +71,9 @@ function compareCell(
     a,
     b,
     delta,
+    fit,
+    deltaCi: ci ? [ci[0] - 1, ci[1] - 1] : null,
+    values: [ga.values.length, gb.values.length],
     p,
     exact: mw.exact,
     tested,
@@ -188,13 +206,11 @@ export function diffSets(a: ReadSet, b: ReadSet, opts: DiffOptions = {}): DiffRe
 }
 
 /**
- * Cells whose significant regression exceeds `pct` percent (slower time or latency, lower
- * bandwidth), worst first: what `--fail-on-regression PCT` exits 1 on. By default a cell
- * counts only when it survives the Benjamini–Hochberg false-discovery-rate control over all
- * tested cells (q ≤ alpha); `correction: 'none'` takes each p ≤ alpha as it stands.
+ * Cells on which `--fail-on-regression pct` fails, the largest bound first: B is worse than
+ * A by more than `pct` percent at the stated confidence (see `gate`, which also gives the
+ * bounds). `correction: 'bh'` (default) controls the false-discovery rate over the tested
+ * cells; `'none'` takes each cell's one-sided p ≤ alpha as it stands.
  */
 export function regressions(result: DiffResult, pct: number, correction: GateCorrection = 'bh'): DiffCell[] {
-  return result.cells
-    .filter((c) => c.regression && c.worse * 100 > pct && (correction === 'none' || c.q <= result.alpha))
-    .sort((x, y) => y.worse - x.worse)
+  return gate(result, pct, correction).failures.map((f) => f.cell)
 }

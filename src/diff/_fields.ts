@@ -27,6 +27,9 @@ const num = (t: string): number | undefined => (/^-?\d+(\.\d+)?$/.test(t.trim())
 const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v)
 const str = (v: string | number): string => String(v)
 
+/** The group `--ignore pair` gives self-copies (src = dst), so they pool apart from cross-GPU pairs. */
+export const SAME_GPU = 'same GPU'
+
 /** Row fields that are always present and null when not reported; the others are left out. */
 const NULLABLE = new Set<string>(['src', 'dst', 'ranks', 'placement', 'p2p', 'timer'])
 
@@ -53,7 +56,10 @@ export const FIELDS: readonly Field[] = [
     name: 'pair',
     get: (c) => (c.src !== null && c.dst !== null ? `${c.src}→${c.dst}` : opt(c.src ?? c.dst)),
     show: str,
+    // A copy from a GPU to itself measures that GPU's memory, not a link: pooled with other
+    // self-copies only (group "same GPU"), never with cross-GPU pairs.
     clear: (r) => {
+      if (r.src !== null && r.src === r.dst) r.group = r.group === undefined ? SAME_GPU : `${r.group} ${SAME_GPU}`
       r.src = null
       r.dst = null
     },

@@ -19,20 +19,32 @@ export type DiffFormat = 'text' | 'md' | 'csv' | 'json'
 /** How many only-in-one-set keys the text and Markdown list before "… and N more". */
 const ONLY_LIST = 10
 
-/** "24.5 µs ±2%": the median and the CI's larger half-width relative to it; ±∞ when unbounded. */
+/**
+ * "24.5 µs ±2.0%" when the CI of the median is symmetric as printed, "24.5 µs [−1.6%, +3.3%]"
+ * (its bounds relative to the median) when not; "(one launch: no interval)" from a single
+ * launch, never a zero-width interval; ±∞ when the launches are too few for a bounded CI.
+ */
 export function medianPm(s: Summary, unit: DiffCell['unit']): string {
+  const v = formatValue(s.median, unit)
+  if (s.n === 1) return `${v} (one launch: no interval)`
   const [lo, hi] = s.ci
-  const half = Math.max(s.median - lo, hi - s.median)
-  let pm: string
-  if (!Number.isFinite(half)) pm = '±∞'
-  else if (half === 0) pm = '±0%'
-  else if (s.median === 0) pm = `±${formatValue(half, unit)}`
-  else pm = `±${fmtPm((half / Math.abs(s.median)) * 100)}`
-  return `${formatValue(s.median, unit)} ${pm}`
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) return `${v} ±∞`
+  if (s.median === 0) return `${v} [${formatValue(lo, unit)}, ${formatValue(hi, unit)}]`
+  return `${v} ${relInterval((lo - s.median) / Math.abs(s.median), (hi - s.median) / Math.abs(s.median))}`
+}
+
+/** "±2.0%" when both bounds print alike, else "[-1.6%, +3.3%]" (fractions of the centre, two digits). */
+export function relInterval(lo: number, hi: number): string {
+  const down = fmtPm(Math.abs(lo) * 100)
+  const up = fmtPm(Math.abs(hi) * 100)
+  if (lo <= 0 && hi >= 0 && down === up) return `±${up}`
+  const signed = (x: number, t: string): string => (x > 0 ? `+${t}` : x < 0 ? `-${t}` : t)
+  return `[${signed(lo, down)}, ${signed(hi, up)}]`
 }
 
 /** A CI half-width in percent: two significant digits are plenty for "how sure". */
-function fmtPm(x: number): string {
+function fmtPm(pct: number): string {
+  const x = Number(pct.toPrecision(2))
   return `${x >= 10 ? x.toFixed(0) : x >= 1 ? x.toFixed(1) : x.toFixed(2)}%`
 }
 
@@ -48,16 +60,22 @@ export function signedPct(fraction: number): string {
   return fraction > 0 ? `+${s}` : s
 }
 
-/** The delta column: the change when significant, `~` when tested and not, `(±x%)` when not testable. */
+/**
+ * The delta column: the change when significant, `~` when tested and not, each with the CI
+ * of the change over launches ("+3.10% [+1.2%, +5.0%]"); `(±x%)` when the U test cannot
+ * reach alpha (the CI still shows what the launches say), or the metric is not tested.
+ */
 function deltaCell(c: DiffCell): string {
   if (c.errors.length > 0) return 'ERROR'
-  if (!c.tested || !c.reachable) return `(${signedPct(c.delta)})`
-  return c.significant ? signedPct(c.delta) : '~'
+  if (!c.tested) return `(${signedPct(c.delta)})`
+  const ci = c.deltaCi ? ` [${signedPct(c.deltaCi[0])}, ${signedPct(c.deltaCi[1])}]` : ''
+  if (!c.reachable) return `(${signedPct(c.delta)})${ci}`
+  return `${c.significant ? signedPct(c.delta) : '~'}${ci}`
 }
 
 /** The p column: p and the false-discovery-rate q of tested cells, and the sample sizes. */
 function pCell(c: DiffCell): string {
-  const n = `n=${c.a.n}+${c.b.n}`
+  const n = `n=${c.a.n}+${c.b.n} launches`
   if (!c.tested || !c.reachable) return n
   return `p=${c.p.toFixed(3)} q=${c.q.toFixed(3)} ${n}`
 }
@@ -84,9 +102,10 @@ export function testingLines(r: DiffResult): string[] {
   const t = r.testing
   const shown = [...new Set(r.cells.map((c) => c.metric))].filter((m) => !t.metrics.includes(m))
   const out = [
-    `delta = B vs A; ~ = not significant (Mann-Whitney U, exact below 50 values, ties ` +
-      `included; p > ${r.alpha}, or within the printed resolution); ± = ` +
-      `${r.level * 100}% CI of the median`,
+    `delta = B vs A over launches (the unit of replication: each launch is the median of its iterations; ` +
+      `n counts launches); ~ = not significant (Mann-Whitney U, exact below 50 values, ties included; ` +
+      `p > ${r.alpha}, or within the printed resolution); ± or [lo, hi] = ${r.level * 100}% CI of the median; ` +
+      `[lo, hi] after delta = ${r.level * 100}% CI of the change (Welch t on log launch medians)`,
     `tested: ${t.metrics.join(', ')}` +
       `${shown.length ? `; shown, not tested: ${shown.join(', ')} (derived from time; --metric tests others)` : ''}`,
   ]
@@ -94,8 +113,8 @@ export function testingLines(r: DiffResult): string[] {
     out.push(
       `${t.cells} cell${t.cells === 1 ? '' : 's'} tested at alpha ${r.alpha}: about ` +
         `${fmtCount(t.expectedFalsePositives)} would show p ≤ ` +
-        `${r.alpha} by chance alone if nothing changed; --fail-on-regression counts only cells that pass the ` +
-        `Benjamini–Hochberg false-discovery-rate control (q ≤ ${r.alpha})`,
+        `${r.alpha} by chance alone if nothing changed; --fail-on-regression PCT fails a cell only when ` +
+        `its one-sided bound lies beyond PCT after the Benjamini–Hochberg false-discovery-rate control (q ≤ ${r.alpha})`,
     )
   for (const u of t.unreachable)
     out.push(
@@ -203,6 +222,8 @@ export function diffCsv(r: DiffResult): string {
     'b_ci_lo',
     'b_ci_hi',
     'delta',
+    'delta_ci_lo',
+    'delta_ci_hi',
     'p',
     'q',
     'exact',
@@ -229,6 +250,8 @@ export function diffCsv(r: DiffResult): string {
     num(c.b.ci[0]),
     num(c.b.ci[1]),
     num(c.delta),
+    c.deltaCi ? num(c.deltaCi[0]) : '',
+    c.deltaCi ? num(c.deltaCi[1]) : '',
     num(c.p),
     num(c.q),
     c.exact,

@@ -5,7 +5,7 @@
 
 import type { CellConfig } from '../cells/index.ts'
 import type { Metric, Unit } from '../model/index.ts'
-import type { Summary } from '../stats/index.ts'
+import type { LogRatio, Summary } from '../stats/index.ts'
 import type { ObservedChange } from './_observed.ts'
 
 /** Options of `diffSets`. */
@@ -43,18 +43,27 @@ export interface DiffCell {
   /** The key without bench and metric, for row labels. */
   label: string
   config: CellConfig
-  /** Statistics of A's and B's values (base units). */
+  /**
+   * Statistics of A's and B's launch medians (base units): one value per launch (trial), the
+   * median of its iterations, so `n` counts launches and `ci` is the median's CI over launches.
+   */
   a: Summary
   b: Summary
+  /** Values (iterations × launches) behind A's and B's launch medians. */
+  values: [number, number]
   /** (B median − A median) / A median, a fraction (0.05 = +5 %); 0 when both are 0. */
   delta: number
-  /** Two-sided Mann-Whitney U p-value of A's values against B's. */
+  /** Welch fit of ln B − ln A over launch medians; null with one launch on a side (or a value ≤ 0). */
+  fit: LogRatio | null
+  /** The `level` CI of the change B/A − 1 from `fit` (asymmetric); null when there is no fit. */
+  deltaCi: [number, number] | null
+  /** Two-sided Mann-Whitney U p-value of A's launch medians against B's. */
   p: number
   /** True when `p` came from the exact U distribution. */
   exact: boolean
   /** Whether this cell's metric is tested (primary, or chosen by `--metric`); others are shown only. */
   tested: boolean
-  /** Whether the sample sizes can give p ≤ alpha at all (3 + 3 cannot reach 0.05). */
+  /** Whether the launch counts can give p ≤ alpha at all (3 + 3 cannot reach 0.05). */
   reachable: boolean
   /** The printed resolution of the values (one unit of the last printed digit, base units); 0 when unknown. */
   resolution: number

@@ -39,12 +39,9 @@ const median = (xs: readonly number[]): number => {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2
 }
 
-/** The CI of a relative change B/A − 1 from the two medians' CIs (the extreme ratios of their ends). */
+/** The CI of the change B/A − 1 over launches (diff's Welch interval); none from one launch a side. */
 function deltaCi(c: DiffCell): { lo?: number; hi?: number } {
-  const [al, ah] = c.a.ci
-  const [bl, bh] = c.b.ci
-  if (![al, ah, bl, bh].every((v) => Number.isFinite(v) && v > 0)) return {}
-  return { lo: bl / ah - 1, hi: bh / al - 1 }
+  return c.deltaCi ? { lo: c.deltaCi[0], hi: c.deltaCi[1] } : {}
 }
 
 /**

@@ -91,8 +91,15 @@ function zScale(values: ArrayLike<number>, med: number, mad: number): number {
   return 1.253314 * (sum / values.length)
 }
 
-/** Summarizes a sample; `level` is the median-CI confidence (default 0.95). */
-export function summarize(values: ArrayLike<number>, level: number = DEFAULT_THRESHOLDS.ciLevel): Summary {
+/**
+ * Summarizes a sample; `level` is the median-CI confidence (default 0.95). `noun` names the
+ * values in warnings ("launches" when each value is one launch's median).
+ */
+export function summarize(
+  values: ArrayLike<number>,
+  level: number = DEFAULT_THRESHOLDS.ciLevel,
+  noun = 'values',
+): Summary {
   const n = values.length
   if (n === 0) {
     return {
@@ -121,7 +128,7 @@ export function summarize(values: ArrayLike<number>, level: number = DEFAULT_THR
   if (order.lo < 1)
     warnings.push(
       `n = ${n} < ${minSamplesFor(level)}: no ` +
-        `${pct(level)} confidence interval of the median (need ≥ ${minSamplesFor(level)} values)`,
+        `${pct(level)} confidence interval of the median (need ≥ ${minSamplesFor(level)} ${noun})`,
     )
   else if (n < DEFAULT_THRESHOLDS.minCiSamples)
     warnings.push(`n = ${n} < ${DEFAULT_THRESHOLDS.minCiSamples}: confidence interval is wide`)

@@ -1,7 +1,7 @@
 /**
  * diffSets at its edges, on generated sets (seeded log-normal samples): the relative delta's
  * zeros, alpha's bounds, the warnings a diff prints about its sets and cells, cells with a
- * wrong-count metric, the counts of each side, and which regressions the gate keeps.
+ * wrong-count metric and the counts of each side (the gate: diff-evidence.test.ts).
  * Expected values are worked out from the definitions in the comments, not from the code.
  */
 import assert from 'node:assert/strict'
@@ -9,8 +9,8 @@ import { test } from 'node:test'
 import type { RowGroup } from '../../src/cells/index.ts'
 import { attachErrors, testingOf } from '../../src/diff/_findings.ts'
 import { observedChanges } from '../../src/diff/_observed.ts'
-import type { DiffCell, DiffResult } from '../../src/diff/index.ts'
-import { diffSets, regressions, relDelta } from '../../src/diff/index.ts'
+import type { DiffCell } from '../../src/diff/index.ts'
+import { diffSets, relDelta } from '../../src/diff/index.ts'
 import { makeRow } from '../../src/model/index.ts'
 import type { LoadedSet } from '../../src/resultset/index.ts'
 import { genSet } from '../diff-gen.ts'
@@ -175,21 +175,6 @@ test('a cell: delta and direction, exact p, regression or improvement; busbw unt
     asked.cells.every((c) => c.tested && c.p <= 0.05),
     'asked.cells.every((c) => c.tested && c.p <= 0.05)',
   )
-})
-
-test('regressions: worse than PCT percent strictly, worst first, BH q ≤ alpha unless correction none', () => {
-  const cell = (key: string, worse: number, q: number, regression = true) => ({ key, worse, q, regression })
-  const r = {
-    alpha: 0.05,
-    cells: [cell('a', 0.1, 0.01), cell('b', 0.3, 0.2), cell('c', 0.2, 0.05), cell('d', 0.5, 0.01, false)],
-  } as unknown as DiffResult
-  const keys = (cs: { key: string }[]) => cs.map((c) => c.key)
-  // 'b' is past alpha after BH; 'd' is not a regression; q = alpha exactly counts.
-  assert.deepEqual(keys(regressions(r, 5)), ['c', 'a'])
-  assert.deepEqual(keys(regressions(r, 5, 'none')), ['b', 'c', 'a'])
-  // Strictly more than PCT: 10 % worse is not more than 10 %.
-  assert.deepEqual(keys(regressions(r, 10)), ['c'])
-  assert.deepEqual(keys(regressions(r, 20, 'none')), ['b'])
 })
 
 test('p = alpha exactly is significant: 3 vs 3 fully apart has the exact p 2/C(6,3) = 0.1', () => {

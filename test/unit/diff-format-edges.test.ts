@@ -22,23 +22,28 @@ import {
 } from '../../src/diff/index.ts'
 import { DIFF_HEAD, diffCell, diffResult, diffSide, summary } from '../diff-cells.ts'
 
-test('medianPm: the larger CI half-width relative to the median; ±∞ unbounded, ±0% exact, absolute around 0', () => {
-  // Half-widths 10 below and 20 above a median of 100: the larger, 20 %.
-  assert.equal(medianPm(summary(100, [90, 120]), 'count'), '100 ±20%')
-  assert.equal(medianPm(summary(100, [80, 110]), 'count'), '100 ±20%')
-  // ≥ 10 %: no decimals; 1–10 %: one; below 1 %: two.
+test('medianPm: ± when the CI prints symmetric, [lo, hi] when not; one launch has no interval; ±∞ unbounded', () => {
+  // Bounds 10 below and 20 above a median of 100: asymmetric, printed as they are.
+  assert.equal(medianPm(summary(100, [90, 120]), 'count'), '100 [-10%, +20%]')
+  assert.equal(medianPm(summary(100, [80, 110]), 'count'), '100 [-20%, +10%]')
+  // A large asymmetric interval is never a "±179 %".
+  assert.equal(medianPm(summary(100, [95, 279]), 'count'), '100 [-5.0%, +180%]')
+  // Symmetric as printed (two significant digits): ±; ≥ 10 %: no decimals; 1–10 %: one; below 1 %: two.
   assert.equal(medianPm(summary(100, [90, 110]), 'count'), '100 ±10%')
+  assert.equal(medianPm(summary(1e-5, [9e-6, 1.1e-5]), 's'), '10 µs ±10%')
   assert.equal(medianPm(summary(100, [99, 101]), 'count'), '100 ±1.0%')
-  assert.equal(medianPm(summary(100, [95, 100]), 'count'), '100 ±5.0%')
-  assert.equal(medianPm(summary(1000, [999, 1000.5]), 'count'), '1000 ±0.10%')
+  assert.equal(medianPm(summary(100, [95, 100]), 'count'), '100 [-5.0%, 0.00%]')
+  assert.equal(medianPm(summary(1000, [999, 1001.04]), 'count'), '1000 ±0.10%')
   // Relative to |median|: a negative median still gives a positive percentage.
-  assert.equal(medianPm(summary(-100, [-110, -95]), 'count'), '-100 ±10%')
-  assert.equal(medianPm(summary(100, [100, 100]), 'count'), '100 ±0%')
-  assert.equal(medianPm(summary(0, [0, 0]), 'count'), '0 ±0%')
-  assert.equal(medianPm(summary(0, [-2e-6, 1e-6]), 's'), '0 s ±2 µs')
+  assert.equal(medianPm(summary(-100, [-110, -90]), 'count'), '-100 ±10%')
+  assert.equal(medianPm(summary(100, [100, 100]), 'count'), '100 ±0.00%')
+  // Around a zero median: the bounds themselves.
+  assert.equal(medianPm(summary(0, [-2e-6, 1e-6]), 's'), '0 s [-2 µs, 1 µs]')
   assert.equal(medianPm(summary(1e-5, [-Infinity, Infinity]), 's'), '10 µs ±∞')
   assert.equal(medianPm(summary(1e-5, [9e-6, Infinity]), 's'), '10 µs ±∞')
-  assert.equal(medianPm(summary(1e-5, [-Infinity, 1.1e-5]), 's'), '10 µs ±∞')
+  // One launch: no interval at all, whatever the summary's CI says.
+  assert.equal(medianPm(summary(1e-5, [1e-5, 1e-5], 1), 's'), '10 µs (one launch: no interval)')
+  assert.equal(medianPm(summary(1e-5, [-Infinity, Infinity], 1), 's'), '10 µs (one launch: no interval)')
 })
 
 test('signedPct: + on gains only, digits by size (two below 10 %, one below 100 %), ±∞', () => {
@@ -73,7 +78,7 @@ test('testingLines: tested and shown metrics, chance findings (singular, plural,
       }),
     )[2]
   const tail =
-    'by chance alone if nothing changed; --fail-on-regression counts only cells that pass the Benjamini–Hochberg false-discovery-rate control (q ≤ 0.05)'
+    'by chance alone if nothing changed; --fail-on-regression PCT fails a cell only when its one-sided bound lies beyond PCT after the Benjamini–Hochberg false-discovery-rate control (q ≤ 0.05)'
   assert.equal(chance(1, 0.05), `1 cell tested at alpha 0.05: about 0.1 would show p ≤ 0.05 ${tail}`)
   assert.equal(chance(10, 0.5), `10 cells tested at alpha 0.05: about 0.5 would show p ≤ 0.05 ${tail}`)
   assert.equal(chance(200, 10), `200 cells tested at alpha 0.05: about 10 would show p ≤ 0.05 ${tail}`)
@@ -100,7 +105,7 @@ test('testingLines: tested and shown metrics, chance findings (singular, plural,
     'n = 2+4 (2 cells) cannot reach p ≤ 0.01: the smallest possible p is 0.133; deltas in ( ) are untested; 5 trials on each side can reach it',
     'ERROR bench=x metric=wrong: 3 wrong elements in A',
   ])
-  assert.match(testingLines(r)[0] ?? '', /p > 0\.01, .* ± = 99% CI of the median$/)
+  assert.match(testingLines(r)[0] ?? '', /p > 0\.01, .* \[lo, hi\] = 99% CI of the median; .* = 99% CI of the change/)
 })
 
 /** Four cells of one table: significant, not significant, untested, unreachable, plus a wrong one. */
@@ -134,13 +139,14 @@ test('text: the sides, the statement, one table with each kind of delta and p, c
     'tested: latency',
     '',
     'p2p.latency latency',
-    'pair  A           B            delta     p                      changed',
-    '----  ----------  -----------  --------  ---------------------  ---------------------',
-    '0→1   10 µs ±10%  20 µs ±5.0%  +100%     p=0.012 q=0.046 n=6+7',
-    '1→0   10 µs ±10%  20 µs ±5.0%  ~         p=0.012 q=0.046 n=6+7',
-    '0→2   10 µs ±10%  20 µs ±5.0%  (-12.5%)  n=6+7',
-    '2→0   10 µs ±10%  20 µs ±5.0%  (+50.0%)  n=6+7                  peer access: yes → no',
-    '1→2   < 100 ns    20 µs ±5.0%  ERROR     p=0.012 q=0.046 n=6+7',
+    // The change's CI follows the delta; an untested metric shows none, an unreachable cell's is in ( ).
+    'pair  A           B            delta                     p                               changed',
+    '----  ----------  -----------  ------------------------  ------------------------------  ---------------------',
+    '0→1   10 µs ±10%  20 µs ±5.0%  +100% [+80.0%, +120%]     p=0.012 q=0.046 n=6+7 launches',
+    '1→0   10 µs ±10%  20 µs ±5.0%  ~ [+80.0%, +120%]         p=0.012 q=0.046 n=6+7 launches',
+    '0→2   10 µs ±10%  20 µs ±5.0%  (-12.5%)                  n=6+7 launches',
+    '2→0   10 µs ±10%  20 µs ±5.0%  (+50.0%) [+80.0%, +120%]  n=6+7 launches                  peer access: yes → no',
+    '1→2   < 100 ns    20 µs ±5.0%  ERROR                     p=0.012 q=0.046 n=6+7 launches',
     '',
     'only in A (10 cells):',
     ...keys('  a', 10),
@@ -160,7 +166,7 @@ test('text: the sides, the statement, one table with each kind of delta and p, c
     'B: runs/b: sweep id-b, 30 rows, 5 cells',
   ])
   assert.deepEqual(plain.slice(-5), [
-    '-     10 µs ±10%  20 µs ±5.0%  +100%  p=0.012 q=0.046 n=6+7',
+    '-     10 µs ±10%  20 µs ±5.0%  +100% [+80.0%, +120%]  p=0.012 q=0.046 n=6+7 launches',
     '',
     'only in B (1 cell):',
     '  k',
@@ -174,9 +180,9 @@ test('text: one cell, no label field ("cell", "-"); several cells with a geomean
     .slice(5, 9)
   assert.deepEqual(one, [
     'p2p.latency latency (pair=0→1)',
-    'cell  A           B            delta  p',
-    '----  ----------  -----------  -----  ---------------------',
-    '-     10 µs ±10%  20 µs ±5.0%  +100%  p=0.012 q=0.046 n=6+7',
+    'cell  A           B            delta                  p',
+    '----  ----------  -----------  ---------------------  ------------------------------',
+    '-     10 µs ±10%  20 µs ±5.0%  +100% [+80.0%, +120%]  p=0.012 q=0.046 n=6+7 launches',
   ])
   // Two sizes of pair 0→1: A medians 10 µs and 40 µs (geomean 20 µs), B 20 µs and 80 µs (40 µs): +100 %.
   const two = [
@@ -198,8 +204,8 @@ test('text: one cell, no label field ("cell", "-"); several cells with a geomean
   const [v] = diffTables(diffResult([...four.slice(0, 3)]), { col: parseFields('--col', ['size']) })
   assert.deepEqual(v?.header, ['pair', 'size=8 B', 'size=1 KiB'])
   assert.deepEqual(v?.lines, [
-    ['0→1', '10 µs ±10% → 20 µs ±5.0% +100%', '40 µs ±10% → 80 µs ±5.0% +100%'],
-    ['1→0', '10 µs ±10% → 20 µs ±5.0% +100%', ''],
+    ['0→1', '10 µs ±10% → 20 µs ±5.0% +100% [+80.0%, +120%]', '40 µs ±10% → 80 µs ±5.0% +100% [+80.0%, +120%]'],
+    ['1→0', '10 µs ±10% → 20 µs ±5.0% +100% [+80.0%, +120%]', ''],
   ])
   // A change in any cell of a --col row shows once for the row.
   const changed = { changed: [{ field: 'peerAccess' as const, a: 'yes', b: 'no' }] }
@@ -216,5 +222,5 @@ test('text: one cell, no label field ("cell", "-"); several cells with a geomean
   assert.deepEqual(w1?.lines[0]?.at(-1), 'peer access: yes → no')
   // A median of 0 prints as "< resolution" only when the resolution is known (> 0).
   const zero = diffCell({}, { a: summary(0, [0, 0]), resolution: 0 })
-  assert.deepEqual(diffTables(diffResult([zero]))[0]?.lines[0]?.slice(1, 3), ['0 s ±0%', '20 µs ±5.0%'])
+  assert.deepEqual(diffTables(diffResult([zero]))[0]?.lines[0]?.slice(1, 3), ['0 s [0 s, 0 s]', '20 µs ±5.0%'])
 })

@@ -30,8 +30,8 @@ test('Markdown: sides, statement, right-aligned value columns, | escaped, only-l
     '',
     '| size | A | B | delta | p |',
     '|---|---:|---:|---:|---:|',
-    '| 8 B | 10 µs ±10% | 20 µs ±5.0% | +100% | p=0.012 q=0.046 n=6+7 |',
-    '| 16 B | 10 µs ±10% | 20 µs ±5.0% | ~ | p=0.012 q=0.046 n=6+7 |',
+    '| 8 B | 10 µs ±10% | 20 µs ±5.0% | +100% [+80.0%, +120%] | p=0.012 q=0.046 n=6+7 launches |',
+    '| 16 B | 10 µs ±10% | 20 µs ±5.0% | ~ [+80.0%, +120%] | p=0.012 q=0.046 n=6+7 launches |',
     '| geomean | 10 µs | 20 µs | +100% | 2 cells |',
     '',
     '**only in A (1 cell):**',
@@ -97,6 +97,8 @@ test('CSV: one line per cell in base units, conditions in named columns, 12 sign
     'b_ci_lo',
     'b_ci_hi',
     'delta',
+    'delta_ci_lo',
+    'delta_ci_hi',
     'p',
     'q',
     'exact',
@@ -139,6 +141,9 @@ test('CSV: one line per cell in base units, conditions in named columns, 12 sign
     b_ci_lo: '-inf',
     b_ci_hi: '0.000021',
     delta: '1',
+    // The change's CI as fractions, like delta; empty when a side has one launch.
+    delta_ci_lo: '0.8',
+    delta_ci_hi: '1.2',
     p: '0.0123',
     q: '',
     // csv-stringify writes true as 1 and false as an empty field.
@@ -154,6 +159,8 @@ test('CSV: one line per cell in base units, conditions in named columns, 12 sign
   // A cell with no observed change has an empty changed column.
   const [h2, l2] = diffCsv(diffResult([diffCell({})])).split('\n')
   assert.equal(l2?.split(',')[h2?.split(',').indexOf('changed') ?? -1], '')
+  const [h3, l3] = diffCsv(diffResult([diffCell({}, { fit: null, deltaCi: null })])).split('\n')
+  assert.equal(l3?.split(',')[h3?.split(',').indexOf('delta_ci_lo') ?? -1], '')
 })
 
 test('JSON: the result itself, pretty, one trailing newline; formatDiff dispatches on the format', () => {

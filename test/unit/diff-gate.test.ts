@@ -65,7 +65,7 @@ test('A/A at the 3 trials of the README example: nothing flagged, and it says on
   const text = formatDiff(r, 'text')
   assert.equal(text.match(/cannot reach p ≤ 0\.05/g)?.length, 1)
   assert.doesNotMatch(text, /\s~\s+p=/)
-  assert.match(text, /\([+-]?\d\S*%\)\s+n=3\+3$/m)
+  assert.match(text, /\([+-]?\d\S*%\) \[[+-]\S+%, [+-]\S+%\]\s+n=3\+3 launches$/m)
 })
 
 /** Share of tested cells a 10 % slowdown is caught in (regression with q ≤ 0.05), and gate failures. */

@@ -66,15 +66,29 @@ test('--ignore pair pools every pair of a size into one cell (n adds up), and le
   const set = (await bare) as LoadedSet
   const before = set.rows.filter((r) => r.src === null).length
   const d = await diffOf('bench:p2p.latency -pair:0-0,1-1,2-2,3-3', ['pair'])
-  // 3 sizes × P2P on/off, each holding the 12 ordered pairs × 6 iterations.
+  // 3 sizes × P2P on/off, each holding the 12 ordered pairs × 6 iterations of the one launch.
   assert.equal(d.cells.length, 3 * 2)
   for (const c of d.cells) {
     assert.equal(c.config.src, null)
-    assert.equal(c.a.n, 12 * 6)
+    assert.deepEqual(c.values, [12 * 6, 12 * 6])
+    assert.equal(c.a.n, 1)
   }
   assert.equal(set.rows.filter((r) => r.src === null).length, before)
   const on = d.cells.find((c) => c.config.p2p === 'enabled' && c.config.sizeBytes === 8)
   assert.ok(on && on.a.median < 1e-6 && Math.abs(on.b.median - 13.7e-6) < 1.5e-6, `${on?.a.median} ${on?.b.median}`)
+})
+
+test('--ignore pair pools self-copies only with self-copies, never with cross-GPU pairs', async () => {
+  const d = await diffOf('bench:p2p.latency size:8', ['pair'])
+  // P2P on: the 4 self-copies in one cell ("same GPU"), the 12 cross pairs in another; P2P off: cross only.
+  const cells = d.cells.map((c) => `${c.config.p2p} ${c.config.group ?? 'cross'} ${c.values[0]}`).sort()
+  assert.deepEqual(cells, ['disabled cross 72', 'enabled cross 72', 'enabled same GPU 24'])
+  const self = d.cells.find((c) => c.config.group === 'same GPU')!
+  const cross = d.cells.find((c) => c.config.group === undefined && c.config.p2p === 'enabled')!
+  // A copy inside one GPU costs something else than one across GPUs (here 1.4 µs vs 0.4 µs):
+  // pooling them would blur both.
+  assert.ok(Math.abs(Math.log(self.a.median / cross.a.median)) > Math.log(2), `${self.a.median} vs ${cross.a.median}`)
+  assert.match(formatDiff(d, 'text'), /^same GPU\s/m)
 })
 
 test('tables: one per bench and metric, common fields in the heading, --row order and --col values across', async () => {
@@ -92,7 +106,10 @@ test('tables: one per bench and metric, common fields in the heading, --row orde
   assert.ok(cols?.rows.every((r) => r.cells.every((c) => c !== undefined)))
   const text = formatDiff(d, 'text', { col: parseFields('--col', ['size']) })
   assert.match(text, /^pair\s+size=8 B\s+size=1 KiB\s+size=4 KiB\s+changed$/m)
-  assert.match(text, /^0→1\s+\S+ ns ±\S+ → 1\d\.\d+ µs ±\S+ \+\d+%\s+.*peer access: yes → no$/m)
+  assert.match(
+    text,
+    /^0→1\s+\S+ ns \(one launch: no interval\) → 1\d\.\d+ µs \(one launch: no interval\) \(\+\d+%\)\s+.*peer access: yes → no$/m,
+  )
 })
 
 test('human units in text and Markdown; CSV in base units with named columns', async () => {
@@ -105,8 +122,9 @@ test('human units in text and Markdown; CSV in base units with named columns', a
     assert.doesNotMatch(out, /\d\.\d{5,}/, `${f}: no long fractions`)
     assert.doesNotMatch(out, /Infinity|NaN/, `${f}: no Infinity or NaN`)
     assert.doesNotMatch(out, /size=\d+\b(?! ?[KMG]?i?B)/, `${f}: no raw-byte sizes`)
-    assert.match(out, / (ns|µs) ±/)
-    assert.match(out, / GB\/s ±/)
+    // One launch a side: the median alone, said to have no interval.
+    assert.match(out, / (ns|µs) \(one launch: no interval\)/)
+    assert.match(out, / GB\/s \(one launch: no interval\)/)
   }
   const [head, ...lines] = formatDiff(d, 'csv').split('\n')
   const first = lines.find((l) => l.includes(',p2p.latency,latency,'))

@@ -9,7 +9,8 @@ import { loadSet } from '../../src/resultset/index.ts'
 import { simSet } from '../simset.ts'
 
 test('VM vs bare metal: per-pair p2p latency cells compared, peer access yes → no shown beside them', async () => {
-  const spec = { seed: 5, groups: [], bench: { sizes: [8, 1024], iters: 6 } }
+  // Four launches a side: the fewest whose U test can reach 0.05 (2/C(8,4) = 0.029).
+  const spec = { seed: 5, groups: [], trials: 4, bench: { sizes: [8, 1024], iters: 6 } }
   const bare = await loadSet(await simSet({ preset: 'baremetal-turin', ...spec }))
   const vm = await loadSet(await simSet({ preset: 'seed-vm', ...spec }))
   const d = diffSets(bare, vm)
@@ -30,6 +31,9 @@ test('VM vs bare metal: per-pair p2p latency cells compared, peer access yes →
   assert.deepEqual(d.onlyB, [])
   const text = diffText(d)
   assert.match(text, /^p2p\.latency latency \(copy=ce timer=gpu\)\npair\s+size\s+p2p\s+A\s+B\s+delta\s+p\s+changed$/m)
-  assert.match(text, /^0→1\s+8 B\s+enabled\s+\S+ ns ±\S+\s+1\d\.\d+ µs ±\S+\s+\+\d+%.*peer access: yes → no$/m)
-  assert.match(text, /^0→1\s+8 B\s+disabled\s+.*n=6\+6$/m)
+  assert.match(
+    text,
+    /^0→1\s+8 B\s+enabled\s+\S+ ns ±∞\s+1\d\.\d+ µs ±∞\s+\+\d+% \[\+\d+%, \+\d+%\].*peer access: yes → no$/m,
+  )
+  assert.match(text, /^0→1\s+8 B\s+disabled\s+.*n=4\+4 launches$/m)
 })

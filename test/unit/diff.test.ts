@@ -170,11 +170,19 @@ test('formats: text table with ~ and geomean rows, Markdown, CSV and JSON agree'
   const r = smallDiff()
   const text = formatDiff(r, 'text')
   assert.match(text, /^p2p\.latency latency \(pair=0→1 p2p=disabled copy=ce timer=gpu\)\nsize\s+A\s+B\s+delta\s+p$/m)
-  assert.match(text, /^8 B\s+\S+ µs ±[\d.]+%\s+\S+ µs ±[\d.]+%\s+\+1\d\.\d%\s+p=0\.000 q=0\.000 n=10\+10$/m)
+  // Medians over launches with their CI (± or [lo, hi]), the change with its CI, n counting launches.
+  const ci = String.raw`(±[\d.]+%|\[[-+][\d.]+%, [-+][\d.]+%\])`
+  assert.match(
+    text,
+    new RegExp(
+      String.raw`^8 B\s+\S+ µs ${ci}\s+\S+ µs ${ci}\s+\+1\d\.\d% \[\+\S+%, \+\S+%\]\s+p=0\.000 q=0\.000 n=10\+10 launches$`,
+      'm',
+    ),
+  )
   assert.equal(text.match(/^geomean /gm)?.length, 2)
   const md = formatDiff(r, 'md')
   assert.match(md, /^### p2p\.bw_uni bandwidth \(pair=0→1 p2p=disabled copy=ce timer=gpu\)$/m)
-  assert.match(md, /^\| 32 B \| \S+ GB\/s ±\S+ \| \S+ GB\/s ±/m)
+  assert.match(md, /^\| 32 B \| \S+ GB\/s (±|\[)\S+ .*\| \S+ GB\/s (±|\[)/m)
   // No field of these cells holds a comma or a quote, so a plain split reads the CSV.
   const [head, ...lines] = formatDiff(r, 'csv')
     .trimEnd()
@@ -192,7 +200,7 @@ test('formats: text table with ~ and geomean rows, Markdown, CSV and JSON agree'
   assert.equal(json.cells[0]?.significant, true)
   // An unbounded CI (n < 6) is ±∞ in text and null in JSON.
   const tiny = diffSets(genSet({ seed: 1, pairs: 1, sizes: 1, n: 3 }), genSet({ seed: 2, pairs: 1, sizes: 1, n: 3 }))
-  assert.match(formatDiff(tiny, 'text'), /±∞.*±∞\s+\([+-]?\d\S*%\)\s+n=3\+3/)
+  assert.match(formatDiff(tiny, 'text'), /±∞.*±∞\s+\([+-]?\d\S*%\) \[\S+, \S+\]\s+n=3\+3 launches/)
   assert.deepEqual((JSON.parse(formatDiff(tiny, 'json')) as { cells: { a: { ci: unknown } }[] }).cells[0]?.a.ci, [
     null,
     null,

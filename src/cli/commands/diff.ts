@@ -32,14 +32,15 @@ export const diffCommand = defineCommand({
       .option('fail-on-regression', {
         type: 'number',
         describe:
-          'exit 1 when a significant regression (slower, or lower bandwidth) exceeds this many ' +
-          'percent, or B has data errors; significant = passes the Benjamini–Hochberg ' +
-          'false-discovery-rate control at --alpha',
+          'exit 1 when the data show a regression (slower, or lower bandwidth) larger than this many ' +
+          'percent: a cell fails when the one-sided confidence bound of its change over launches lies ' +
+          'beyond PCT after the Benjamini–Hochberg false-discovery-rate control at --alpha; or when B has data errors',
       })
       .option('fdr', {
         type: 'boolean',
         default: true,
-        describe: 'gate on Benjamini–Hochberg q ≤ alpha over all tested cells (--no-fdr: each p ≤ alpha)',
+        describe:
+          'gate with the Benjamini–Hochberg control over all tested cells (--no-fdr: each cell at its own one-sided 1 − alpha)',
       })
       .option('filter', {
         type: 'string',
@@ -74,10 +75,13 @@ export const diffCommand = defineCommand({
         'gpucomm diff vm bare --filter "bench:p2p.latency size:<=1KiB" --col size',
         'small-copy latency per pair, sizes across',
       )
-      .example('gpucomm diff base head --fail-on-regression 5', 'a CI gate: exit 1 on a significant slowdown over 5%'),
+      .example(
+        'gpucomm diff base head --fail-on-regression 5',
+        'a CI gate: exit 1 when a slowdown over 5% is shown at 95% confidence',
+      ),
   run: async (args, io) => {
     const { loadSamples } = await import('../../resultset/index.ts')
-    const { diffAnswerText, diffSets, formatDiff, parseFields, parseFilter, projectSet, regressions, signedPct } =
+    const { diffAnswerText, diffSets, failureText, formatDiff, gate, parseFields, parseFilter, projectSet } =
       await import('../../diff/index.ts')
     const { badInput } = await import('../../errors/index.ts')
     const pct = args['fail-on-regression'] as number | undefined
@@ -111,18 +115,18 @@ export const diffCommand = defineCommand({
     } else io.stdout(formatDiff(result, args.format as 'text' | 'md' | 'csv' | 'json', table))
     if (pct === undefined) return 0
     const correction = args.fdr === false ? 'none' : 'bh'
-    const bad = regressions(result, pct, correction)
-    const how = correction === 'bh' ? `Benjamini–Hochberg q ≤ ${result.alpha}` : `p ≤ ${result.alpha} per cell`
-    for (const c of bad)
-      io.stderr(`regression: ${c.key}: ${signedPct(c.delta)} (p=${c.p.toPrecision(3)}, q=${c.q.toPrecision(3)})\n`)
+    const verdict = gate(result, pct, correction)
+    const bad = verdict.failures
+    const how =
+      correction === 'bh'
+        ? `Benjamini–Hochberg q ≤ ${result.alpha} over ${verdict.cells} tested cells`
+        : `one-sided ${(1 - result.alpha) * 100} % per cell, ${verdict.cells} cells tested`
+    for (const f of bad) io.stderr(`regression: ${f.cell.key}: ${failureText(f, verdict.threshold)}\n`)
     const dataErrors = result.errors.filter((e) => /: B: /.test(e))
     for (const e of dataErrors) io.stderr(`data error: ${e}\n`)
     if (bad.length > 0)
-      io.stderr(
-        `gpucomm diff: ${bad.length} significant regression${bad.length === 1 ? '' : 's'} over ${pct}% (${how})\n`,
-      )
-    else
-      io.stderr(`gpucomm diff: no significant regression over ${pct}% (${how}, ${result.testing.cells} cells tested)\n`)
+      io.stderr(`gpucomm diff: ${bad.length} cell${bad.length === 1 ? '' : 's'} shown worse by over ${pct}% (${how})\n`)
+    else io.stderr(`gpucomm diff: no cell shown worse by over ${pct}% (${how})\n`)
     return bad.length > 0 || dataErrors.length > 0 ? 1 : 0
   },
 })
