@@ -1,6 +1,7 @@
 import { describeClusterPlan, planCluster, runCluster, slurmNodeNames } from '../cluster/index.ts'
 import { badInput } from '../errors/index.ts'
 import type { SweepSpec } from '../sweep/index.ts'
+import { stagesFor } from './_stages.ts'
 import { defaultOutDir } from './_sweep-defaults.ts'
 import type { SweepIo, SweepOutcome, SweepRequest } from './_sweep-flow.ts'
 
@@ -28,18 +29,24 @@ export async function clusterFlow(
     return { code: 0 }
   }
   const out = req.resume ?? req.out ?? defaultOutDir(req.root, plan.simulated)
-  const r = await runCluster({
-    spec,
-    plan,
-    out,
-    command: req.command,
-    resume: req.resume !== undefined,
-    onStep: (p) => {
-      if (io.isTTY) io.stderr(`\r[${p.index + 1}/${p.total}] ${p.id}`)
-    },
-    ...(io.signal ? { signal: io.signal } : {}),
-  })
-  if (io.isTTY) io.stderr('\n')
+  // Each step's start on stderr: one redrawn line on a terminal, a plain line per step elsewhere.
+  const progress = stagesFor('cluster', { stderr: io.stderr, isTTY: io.tty !== undefined })
+  let r: Awaited<ReturnType<typeof runCluster>>
+  try {
+    r = await runCluster({
+      spec,
+      plan,
+      out,
+      command: req.command,
+      resume: req.resume !== undefined,
+      onStep: (p) => progress.stage(p.id, p.index, p.total),
+      ...(io.signal ? { signal: io.signal } : {}),
+    })
+  } catch (e) {
+    progress.stop()
+    throw e
+  }
+  progress.done()
   const rows = r.manifest.outcomes
     ? Object.values(r.manifest.outcomes).reduce((s, o) => s + ('rows' in o ? o.rows : 0), 0)
     : 0

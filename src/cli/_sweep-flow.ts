@@ -23,6 +23,8 @@ export interface SweepRequest {
   command: string[]
   /** Where `results/` goes for the default output directory. */
   root: string
+  /** Once the points are written: analyze the set (its answer opens the summary) and write DIR/report.html. */
+  after?: boolean
 }
 
 /** The signals that stop a sweep (the abort reason names one) and the exit code each gives (128 + its number). */
@@ -36,6 +38,8 @@ export interface SweepIo {
   /** The terminal the live progress bar draws on; without it, plain progress lines go to stderr. */
   tty?: NodeJS.WritableStream
   signal?: AbortSignal
+  /** Called once the set is written, before the analysis and report: signals may end the process from here on. */
+  written?: () => void
 }
 
 /** What the command did: the exit code and the result-set directory (when one was written). */
@@ -89,11 +93,14 @@ export async function sweepCommand(
   } finally {
     progress.stop()
   }
+  io.written?.()
   for (const t of result.resumeTorn) io.stderr(`resume: dropped a torn line: ${t}\n`)
   if (result.resumeDropped)
     io.stderr(`resume: dropped ${result.resumeDropped} rows of points that had not finished; they run again\n`)
   const set = await loadSet(out)
-  for (const line of summarizeSweep(set.manifest, set.rows, sweepExtra(set.manifest).noVisibleEffect))
+  const { analyzeAfterSweep, reportAfterSweep } = await import('./_after-sweep.ts')
+  const answer = req.after && !result.interrupted ? await analyzeAfterSweep(out, io) : undefined
+  for (const line of summarizeSweep(set.manifest, set.rows, sweepExtra(set.manifest).noVisibleEffect, answer))
     io.stdout(`${line}\n`)
   if (result.interrupted) {
     const reason: unknown = io.signal?.reason
@@ -103,6 +110,7 @@ export async function sweepCommand(
     return { code: STOP_SIGNALS[sig], dir: out, result }
   }
   io.stdout(`result set: ${out}\n`)
+  if (answer) io.stdout(`report: ${await reportAfterSweep(out, io)} (every fit: gpucomm analyze ${out} --all)\n`)
   const bad = ['failed', 'hung', 'corrupt'].some((s) => (result.counts[s] ?? 0) > 0)
   return { code: bad ? 1 : 0, dir: out, result }
 }

@@ -14,24 +14,58 @@ export function outcomeCounts(m: Manifest): string {
   )
 }
 
+/** The question a sweep answers and the answer (numbers and mechanism), from the analysis of the set. */
+export interface SweepHeadline {
+  question: string
+  answer: string[]
+}
+
 /**
- * A short text summary of a sweep's result set: outcomes, the p2p latency and bandwidth
- * across pairs, and each collective's small-message time and large-message bus bandwidth
- * per grouping (TP8 beside TP4), then env axes that made no visible difference.
+ * A sweep's closing summary, answer first: the outcome of its points; the question and its
+ * answer (the analysis' sentences when given, else the small-copy latency across pairs and the
+ * collectives' groupings compared); then the measurements themselves (p2p latency and
+ * bandwidth across pairs, each collective's small-message time and large-message bus bandwidth
+ * per grouping), env axes that made no visible difference, and the adaptive trials.
  */
-export function summarizeSweep(m: Manifest, rows: readonly Row[], noEffect: readonly NoEffectFlag[] = []): string[] {
+export function summarizeSweep(
+  m: Manifest,
+  rows: readonly Row[],
+  noEffect: readonly NoEffectFlag[] = [],
+  headline?: SweepHeadline,
+): string[] {
   const total = Object.keys(m.outcomes ?? {}).length
-  const lines = [
+  const head =
     `${m.simulated ? 'SIMULATED ' : ''}sweep (${m.instrument?.name ?? '?'}` +
-      `${m.instrument?.version ? `, ${m.instrument.version}` : ''}): ${total} points: ` +
-      `${outcomeCounts(m)}`,
-  ]
-  lines.push(...p2pLines(rows), ...collectiveLines(rows))
+    `${m.instrument?.version ? `, ${m.instrument.version}` : ''}): ${total} points: ` +
+    `${outcomeCounts(m)}`
+  const p2p = p2pLines(rows)
+  const coll = collectiveLines(rows)
+  const answer = headline ?? {
+    question: 'What does moving data between these GPUs cost?',
+    answer: [p2p[0], groupingSentence(rows)].filter((x): x is string => x !== undefined),
+  }
+  const details = [...p2p, ...coll]
   for (const f of noEffect)
-    lines.push(`no visible effect: ${f.axis}=${f.values.join(',')} on ${f.bench} ${f.grouping} (${f.detail})`)
+    details.push(`no visible effect: ${f.axis}=${f.values.join(',')} on ${f.bench} ${f.grouping} (${f.detail})`)
   const adaptive = adaptiveLine(m)
-  if (adaptive) lines.push(adaptive)
+  if (adaptive) details.push(adaptive)
+  const lines = [head]
+  if (answer.answer.length) lines.push(answer.question, ...answer.answer.map((l) => `  ${l}`))
+  if (details.length) lines.push('Measured:', ...details.map((l) => `  ${l}`))
   return lines
+}
+
+/** The groupings of the first collective compared at its smallest size: "nccl.all_reduce at 8 B: tp4 1.91× faster than tp8 (20.02 µs vs 38.26 µs)". */
+function groupingSentence(rows: readonly Row[]): string | undefined {
+  const t = collectiveTimes(rows)[0]
+  if (!t || t.times.length < 2) return undefined
+  const sorted = [...t.times].sort((x, y) => x.s - y.s)
+  const best = sorted[0] as { g: string; s: number }
+  const worst = sorted[sorted.length - 1] as { g: string; s: number }
+  return (
+    `${t.bench} at ${formatBytes(t.size)}: ${best.g} ${(worst.s / best.s).toFixed(2)}× faster than ${worst.g} ` +
+    `(${formatSeconds(best.s)} vs ${formatSeconds(worst.s)})`
+  )
 }
 
 /** --target-ci: how many trials the configurations took and how many met the target. */
@@ -86,13 +120,21 @@ function pairMedians(rows: readonly Row[]): number[] {
   return [...by.values()].map((v) => medianOf(sortSample(v)))
 }
 
-function collectiveLines(rows: readonly Row[]): string[] {
+/** Per collective: the median time per grouping at its smallest size, the median busbw at its largest. */
+interface CollectiveAtEnds {
+  bench: string
+  size: number
+  times: { g: string; s: number }[]
+  bwSize: number
+  bws: { g: string; bps: number }[]
+}
+
+function collectiveTimes(rows: readonly Row[]): CollectiveAtEnds[] {
   const coll = rows.filter(
     (r) =>
       r.bench.startsWith('nccl.') && r.grouping !== undefined && r.placement !== 'in-place' && r.sizeBytes !== null,
   )
-  const out: string[] = []
-  for (const bench of [...new Set(coll.map((r) => r.bench))]) {
+  return [...new Set(coll.map((r) => r.bench))].map((bench) => {
     const b = coll.filter((r) => r.bench === bench)
     const groupings = [...new Set(b.map((r) => r.grouping as string))]
     const sizes = b.map((r) => r.sizeBytes as number)
@@ -100,17 +142,33 @@ function collectiveLines(rows: readonly Row[]): string[] {
     const hi = Math.max(...sizes)
     const at = (g: string, size: number, metric: string): number[] =>
       b.filter((r) => r.grouping === g && r.sizeBytes === size && r.metric === metric).map((r) => r.value)
-    const t = groupings.map((g) => ({ g, v: at(g, lo, 'time') })).filter((x) => x.v.length)
-    if (t.length)
+    const med = (v: number[]): number => medianOf(sortSample(v))
+    return {
+      bench,
+      size: lo,
+      times: groupings
+        .map((g) => ({ g, v: at(g, lo, 'time') }))
+        .filter((x) => x.v.length)
+        .map((x) => ({ g: x.g, s: med(x.v) })),
+      bwSize: hi,
+      bws: groupings
+        .map((g) => ({ g, v: at(g, hi, 'busbw') }))
+        .filter((x) => x.v.length)
+        .map((x) => ({ g: x.g, bps: med(x.v) })),
+    }
+  })
+}
+
+function collectiveLines(rows: readonly Row[]): string[] {
+  const out: string[] = []
+  for (const c of collectiveTimes(rows)) {
+    if (c.times.length)
       out.push(
-        `${bench} time at ${formatBytes(lo)}: ` +
-          `${t.map((x) => `${x.g} ${formatSeconds(medianOf(sortSample(x.v)))}`).join(' · ')}`,
+        `${c.bench} time at ${formatBytes(c.size)}: ${c.times.map((x) => `${x.g} ${formatSeconds(x.s)}`).join(' · ')}`,
       )
-    const bw = groupings.map((g) => ({ g, v: at(g, hi, 'busbw') })).filter((x) => x.v.length)
-    if (bw.length)
+    if (c.bws.length)
       out.push(
-        `${bench} busbw at ${formatBytes(hi)}: ` +
-          `${bw.map((x) => `${x.g} ${formatRate(medianOf(sortSample(x.v)))}`).join(' · ')}`,
+        `${c.bench} busbw at ${formatBytes(c.bwSize)}: ${c.bws.map((x) => `${x.g} ${formatRate(x.bps)}`).join(' · ')}`,
       )
   }
   return out

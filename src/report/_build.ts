@@ -23,6 +23,24 @@ export interface ReportOptions {
   allowSim?: boolean
   /** Decode-model preset for the grouping section (default glm-5). */
   model?: string
+  /** Called as each step of REPORT_STEPS starts (progress; the diff step only with a baseline). */
+  onStage?: (name: string, index: number, total: number) => void
+}
+
+/** The steps of writing a report, in order. */
+export const REPORT_STEPS = [
+  'reading the set',
+  'analysis',
+  'groupings compared',
+  'diff against the baseline',
+  'charts',
+  'writing the page',
+] as const
+
+/** Reports the start of a step to `onStage`, numbered among the steps this report takes. */
+function stepper(opts: Omit<ReportOptions, 'out'>): (name: (typeof REPORT_STEPS)[number]) => void {
+  const steps = REPORT_STEPS.filter((x) => opts.baseline || x !== 'diff against the baseline')
+  return (name) => opts.onStage?.(name, steps.indexOf(name), steps.length)
 }
 
 const s = (v: number | null | undefined): string =>
@@ -193,6 +211,7 @@ function leadCharts(floors: NamedChart[], groups: NamedChart[]): NamedChart[] {
 /** Builds the report page of a result set (and, with a baseline, the diff against it). */
 export async function buildReport(dir: string, opts: Omit<ReportOptions, 'out'> = {}): Promise<ReportPage> {
   // Rows replayed from 12 bytes each (loadSamples): memory holds the values, not row objects.
+  stepper(opts)('reading the set')
   return reportPage(await loadSamples(dir), opts)
 }
 
@@ -200,17 +219,22 @@ export async function buildReport(dir: string, opts: Omit<ReportOptions, 'out'> 
 export async function reportPage(set: ReadSet, opts: Omit<ReportOptions, 'out'> = {}): Promise<ReportPage> {
   const dir = set.dir
   const ctx = chartContext(set)
+  const step = stepper(opts)
+  step('analysis')
   const a = await analyze(set)
   const model = resolveModel(opts.model ?? 'glm-5')
+  step('groupings compared')
   const c = await compare(set, { by: 'grouping', ...(model ? { model } : {}) })
   let d: DiffResult | undefined
   let classes: DigestClasses = {}
   if (opts.baseline) {
+    step('diff against the baseline')
     const { diffSets } = await import('../diff/index.ts')
     const base = await loadSamples(opts.baseline)
     d = diffSets(base, set, { allowSim: opts.allowSim ?? false })
     classes = await linkClassesOf(base, set)
   }
+  step('charts')
   const floorCharts = [...plot.latencyCharts(set.rows, a, ctx), ...plot.heatmapCharts(a, ctx)]
   const groupCharts = [...plot.groupsCharts(c, ctx), ...(await busbwChartsOf(set, ctx))]
   const changeCharts = d ? plot.diffCharts(d, { ...ctx, simulated: d.simulated }, classes) : []
@@ -249,6 +273,7 @@ export async function reportPage(set: ReadSet, opts: Omit<ReportOptions, 'out'> 
 /** Writes the self-contained HTML report of a result set; returns its path. */
 export async function writeReport(dir: string, opts: ReportOptions): Promise<string> {
   const page = await buildReport(dir, opts)
+  stepper(opts)('writing the page')
   writeFileSync(opts.out, renderHtml(page))
   return opts.out
 }

@@ -19,6 +19,8 @@ export interface PlotOptions {
   /** The baseline result set (diff charts compare the set against it). */
   baseline?: string
   allowSim?: boolean
+  /** Called as each step starts: building the charts (total unknown), then rendering each one. */
+  onStage?: (name: string, index: number, total: number) => void
 }
 
 /**
@@ -69,12 +71,14 @@ export async function linkClassesOf(a: ReadSet, b: ReadSet): Promise<DigestClass
 
 /** Writes `<name>.vl.json`, `<name>.svg` and `<name>.png` for every chart of a kind; returns the paths. */
 export async function plotSet(dir: string, opts: PlotOptions): Promise<string[]> {
+  opts.onStage?.(`reading the set, building the ${opts.kind} charts`, 0, 0)
   const charts = await chartsOf(dir, opts.kind, opts.baseline, opts.allowSim)
   if (charts.length === 0) throw badInput(`${dir}: nothing to draw as '${opts.kind}' (no matching measurements)`)
   const { renderChart } = await import('../render/index.ts')
   mkdirSync(opts.out, { recursive: true })
   const written: string[] = []
-  for (const c of charts) {
+  for (const [i, c] of charts.entries()) {
+    opts.onStage?.(`rendering ${c.name}`, i, charts.length)
     const r = await renderChart(c.spec)
     const base = join(opts.out, c.name)
     writeFileSync(`${base}.vl.json`, `${JSON.stringify(c.spec, null, 1)}\n`)

@@ -23,12 +23,23 @@ export const plotCommand = defineCommand({
       .example('gpucomm plot results/box1 --kind heatmap --out charts/', 'pair heatmaps of the floors'),
   run: async (args, io) => {
     const { plotSet } = await import('../../report/index.ts')
-    const files = await plotSet(args.dir as string, {
-      kind: args.kind as string,
-      out: args.out as string,
-      ...(args.baseline ? { baseline: args.baseline as string } : {}),
-      allowSim: args.allowSim as boolean,
-    })
+    const { stagesFor } = await import('../_stages.ts')
+    // Progress on stderr: on a terminal, or as plain lines for a large set.
+    const progress = stagesFor('plot', io, args.dir as string)
+    let files: string[]
+    try {
+      files = await plotSet(args.dir as string, {
+        kind: args.kind as string,
+        out: args.out as string,
+        ...(args.baseline ? { baseline: args.baseline as string } : {}),
+        allowSim: args.allowSim as boolean,
+        onStage: progress.stage,
+      })
+    } catch (e) {
+      progress.stop()
+      throw e
+    }
+    progress.done()
     for (const f of files) io.stdout(`${f}\n`)
     return 0
   },

@@ -18,12 +18,23 @@ export const reportCommand = defineCommand({
       .example('gpucomm report results/box1 --out box1.html', 'open box1.html in any browser, offline'),
   run: async (args, io) => {
     const { writeReport } = await import('../../report/index.ts')
-    const path = await writeReport(args.dir as string, {
-      out: args.out as string,
-      model: args.model as string,
-      allowSim: args.allowSim as boolean,
-      ...(args.baseline ? { baseline: args.baseline as string } : {}),
-    })
+    const { stagesFor } = await import('../_stages.ts')
+    // Progress on stderr: on a terminal, or as plain lines for a large set.
+    const progress = stagesFor('report', io, args.dir as string)
+    let path: string
+    try {
+      path = await writeReport(args.dir as string, {
+        out: args.out as string,
+        model: args.model as string,
+        allowSim: args.allowSim as boolean,
+        ...(args.baseline ? { baseline: args.baseline as string } : {}),
+        onStage: progress.stage,
+      })
+    } catch (e) {
+      progress.stop()
+      throw e
+    }
+    progress.done()
     io.stdout(`report written to ${path}\n`)
     return 0
   },

@@ -1,5 +1,4 @@
 import { FABRIC_IDS, INJECT_KINDS, presetNames } from '../../sim/index.ts'
-import type { Io } from '../_types.ts'
 import { defineCommand } from '../_types.ts'
 
 // Spec flags → SpecInput keys (flags not given stay undefined, so presets and defaults apply).
@@ -40,19 +39,6 @@ const SPEC_FLAGS: Record<string, string> = {
   pairsPerNode: 'pairsPerNode',
   inject: 'inject',
   fabric: 'fabric',
-}
-
-/** After a sweep that wrote a result set: the HTML report beside it, and where it is. */
-async function afterSweep(dir: string, io: Io): Promise<void> {
-  const { writeReport } = await import('../../report/index.ts')
-  const { analyze } = await import('../../analysis/index.ts')
-  const { join } = await import('node:path')
-  const a = await analyze(dir)
-  for (const v of a.verdicts.filter((x) => x.kind === 'class' || x.kind === 'outlier'))
-    io.stdout(`verdict: ${v.subject}: ${v.text}\n`)
-  for (const n of a.notes) io.stdout(`note: ${n}\n`)
-  const path = await writeReport(dir, { out: join(dir, 'report.html') })
-  io.stdout(`report: ${path}\n`)
 }
 
 /** `gpucomm sweep`: plan → launch → parse → append, into a result set (the main job). */
@@ -208,6 +194,10 @@ export const sweepCommand = defineCommand({
       process.on(s, h)
       return [s, h] as const
     })
+    // The set is written: from here on a signal ends the process as it normally would.
+    const release = (): void => {
+      for (const [s, h] of handlers) process.off(s, h)
+    }
     let r: Awaited<ReturnType<typeof sweep>>
     try {
       r = await sweep(
@@ -216,6 +206,8 @@ export const sweepCommand = defineCommand({
           command: ['gpucomm', ...process.argv.slice(2)],
           root: '.',
           dryRun: args.dryRun as boolean,
+          // Then the analysis (its answer opens the summary) and the report beside the set.
+          after: true,
           ...(args.spec ? { specFile: args.spec as string } : {}),
           ...(args.out ? { out: args.out as string } : {}),
           ...(args.resume ? { resume: args.resume as string } : {}),
@@ -227,13 +219,12 @@ export const sweepCommand = defineCommand({
           // A live bar on a terminal; plain lines in CI (CI set) and when stderr is not a terminal.
           ...(io.isTTY && !process.env.CI ? { tty: process.stderr } : {}),
           signal: ac.signal,
+          written: release,
         },
       )
     } finally {
-      // The set is written: from here on a signal ends the process as it normally would.
-      for (const [s, h] of handlers) process.off(s, h)
+      release()
     }
-    if (r.dir && !r.result?.interrupted && !args.pattern) await afterSweep(r.dir, io)
     return r.code
   },
 })
