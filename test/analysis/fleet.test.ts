@@ -1,81 +1,17 @@
 /**
  * Fleet analysis of simulated clusters (issue 16 acceptance): with one degraded NIC and one
  * node without P2P, `analyze` names exactly those two nodes, at 20 seeds, on 16 nodes (every
- * pair) and 64 nodes (a 6-regular subset of the pairs); every injected kind gets its mechanism;
- * a slow pair whose nodes are healthy is a link outlier. The simulator runs in-process.
+ * pair; 64 nodes in fleet-64.test.ts, a flapping NIC in fleet-tail.test.ts); every injected
+ * kind gets its mechanism; a slow pair whose nodes are healthy is a link outlier. The
+ * simulator runs in-process.
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { analyzeFleet } from '../../src/analysis/index.ts'
-import { planCluster, runCluster } from '../../src/cluster/index.ts'
 import type { Row } from '../../src/model/index.ts'
-import { resolveSpec } from '../../src/sweep/index.ts'
+import { fleet, named, namesTwoNodes } from './_fleet.ts'
 
-async function fleet(nodes: number, inject: string, seed: number, more: Record<string, unknown> = {}) {
-  const spec = resolveSpec(
-    {
-      instrument: 'sim',
-      preset: 'seed-vm',
-      gpus: '0-7',
-      sizes: '8,32,128,8M,32M,128M',
-      trials: 1,
-      nodes,
-      pattern: 'per-node,node-pairs',
-      inject,
-      ...more,
-    },
-    seed,
-  )
-  const plan = planCluster(spec, {})
-  const { rows } = await runCluster({ spec, plan, out: '', command: [], write: false })
-  return { rows, nodes: plan.nodes }
-}
-
-const named = (rows: Row[], nodes: string[]): string[] =>
-  analyzeFleet(rows, nodes)
-    .outliers.map((o) => `${o.kind}:${o.hosts.join('+')}`)
-    .sort()
-
-for (const [n, more] of [
-  [16, {}],
-  [64, { pairsPerNode: 6 }],
-] as const) {
-  test(`${n} nodes, slow-nic@node05 and no-p2p@node11: exactly those two nodes, 20 seeds`, async () => {
-    for (let seed = 1; seed <= 20; seed++) {
-      const { rows, nodes } = await fleet(n, 'slow-nic@node05,no-p2p@node11', seed, more)
-      assert.deepEqual(named(rows, nodes), ['node:node05', 'node:node11'], `seed ${seed}`)
-    }
-  })
-}
-
-for (const [n, seeds, more] of [
-  [16, 20, {}],
-  [64, 10, { pairsPerNode: 6 }],
-] as const) {
-  test(`${n} nodes, flapping-nic@node07 beside slow-nic@node05: exactly those two, node07 named for its tail, ${seeds} seeds`, async () => {
-    let byTail = 0
-    for (let seed = 1; seed <= seeds; seed++) {
-      const { rows, nodes } = await fleet(n, 'slow-nic@node05,flapping-nic@node07', seed, more)
-      const out = analyzeFleet(rows, nodes).outliers
-      assert.deepEqual(
-        out.map((o) => `${o.kind}:${o.hosts.join('+')}`),
-        ['node:node05', 'node:node07'],
-        `seed ${seed}`,
-      )
-      const flap = out[1]
-      assert.match(flap?.mechanism ?? '', /^a flapping NIC: \d+ of \d+ network cells/, `seed ${seed}`)
-      assert.match(out[0]?.mechanism ?? '', /the node's NIC/)
-      if (flap?.metric === 'net.busbw.tail') {
-        byTail++
-        // The slow cells are a quarter of the fleet's; the node's median is not what gave it away.
-        assert.ok(Math.abs((flap.delta ?? 0) + 0.75) < 0.05, String(flap.delta))
-        assert.match(flap.mechanism, /the rest normal \(median ×(0\.9\d|1\.0\d)\)/)
-      }
-    }
-    // Most seeds: the median of node07's links is normal and only the tail names it.
-    assert.ok(byTail >= seeds / 4, `named by the tail at ${byTail} of ${seeds} seeds`)
-  })
-}
+namesTwoNodes(16)
 
 test('a healthy cluster has no outlier', async () => {
   for (let seed = 1; seed <= 5; seed++) {
