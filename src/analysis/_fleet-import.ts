@@ -9,6 +9,7 @@
  */
 import type { Row } from '../model/index.ts'
 import { DEFAULT_THRESHOLDS, mannWhitney, medianOf, modifiedZ, sortSample } from '../stats/index.ts'
+import { aboveNetwork } from './_network.ts'
 import type { Fleet, FleetOutlier, FleetPair } from './fleet/_fleet.ts'
 import { MIN_FLEET_DELTA } from './fleet/_fleet.ts'
 import type { Unit } from './fleet/_fleet-units.ts'
@@ -119,6 +120,12 @@ function notesOf(launches: readonly FleetLaunch[], pairs: number): string[] {
         'communicator, so a slow host, GPU, NIC or link cannot be told apart from the rest (per-host and ' +
         'per-node-pair figures need single-host and two-host runs, as a cluster sweep makes)',
     )
+  }
+  for (const x of launches) {
+    const n = x.ranks
+    if (x.bench !== 'nccl.all_reduce' || !n || n < 2 || x.busbwBps === undefined) continue
+    const mn = aboveNetwork((x.busbwBps * n) / (2 * (n - 1)), n, x.hosts)
+    if (mn) notes.push(`${x.bench} on ${n} ranks over ${x.hosts} hosts: ${mn.fact}`)
   }
   if (pairs > 0 && pairs < 3)
     notes.push(`${pairs} two-host run(s): at least 3 node pairs are needed to call one an outlier`)

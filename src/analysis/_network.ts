@@ -6,6 +6,7 @@
  * NCCL_NET_PLUGIN, NCCL_IB_HCA, NCCL_IB_GID_INDEX), else "network, transport not stated".
  */
 
+import { formatRate } from '../units/index.ts'
 import type { Evidence } from './_types.ts'
 import type { LaunchSeen, Sourced } from './verdict/_context.ts'
 
@@ -90,7 +91,7 @@ export function crossHosts(
   const evidence: Evidence[] = [
     {
       strength: 1,
-      fact: `the ranks run on ${l.count} hosts${shown ? ` (${shown})` : ''}, from ${l.countFrom}: the collective crosses the network`,
+      fact: `the ranks run on ${l.count} hosts${shown ? ` (${shown})` : ''}, from ${l.countFrom}: the collective crosses hosts`,
       source: launch.source,
     },
   ]
@@ -113,4 +114,38 @@ export function crossHosts(
         },
   )
   return { hosts: l.count, network, evidence }
+}
+
+/** The fastest NIC port shipping: 800 Gb/s, 100 GB/s per direction. */
+export const NIC_MAX = { bps: 100e9, source: 'NVIDIA ConnectX-8 SuperNIC: 800 Gb/s per port (product brief)' }
+
+/**
+ * An all_reduce faster than any network between its hosts could carry. Every host must take in
+ * at least the whole message (the other hosts' sum, reduced on the way or not), so algbw is at
+ * most the host's network ingress: at most one NIC per GPU (rail-optimised servers), each at most
+ * NIC_MAX. Above that ceiling the ranks reach each other over NVLink across the hosts (multi-node
+ * NVLink, MNNVL: one NVLink domain over several trays, as in GB200 NVL72). `algbw` is the fit's β.
+ */
+export function aboveNetwork(
+  algbwBps: number,
+  ranks: number,
+  hosts: number,
+): (Evidence & { short: string }) | undefined {
+  if (!(algbwBps > 0) || hosts < 2 || ranks < hosts) return undefined
+  const perHost = Math.ceil(ranks / hosts)
+  const ceiling = perHost * NIC_MAX.bps
+  if (algbwBps <= ceiling) return undefined
+  const busbw = (algbwBps * 2 * (ranks - 1)) / ranks
+  return {
+    strength: 3,
+    fact:
+      `algbw ${formatRate(algbwBps)} at large sizes (busbw ${formatRate(busbw)}) is ${(algbwBps / ceiling).toFixed(2)}× ` +
+      `what a network can carry into a host of ${perHost} GPUs (${formatRate(ceiling)}: one 800 Gb/s NIC per GPU; ` +
+      'every host must receive the whole message): the ranks reach each other over multi-node NVLink (MNNVL), ' +
+      'not the network',
+    source: `the fit's β; ${NIC_MAX.source}`,
+    short:
+      `algbw ${formatRate(algbwBps)}, ${(algbwBps / ceiling).toFixed(2)}× what a network carries into a host of ` +
+      `${perHost} GPUs (${formatRate(ceiling)})`,
+  }
 }

@@ -21,6 +21,7 @@ export type MechanismId =
   | 'nccl-shm'
   | 'nccl-net'
   | 'nccl-nvls'
+  | 'nccl-mnnvl'
   | 'undetermined'
 
 /** A mechanism in plain words, with the detail that names it fully. */

@@ -31,6 +31,7 @@ export const MECHANISM_WORDS: Record<MechanismId, string> = {
   'nccl-shm': 'NCCL over SHM (no P2P: every ring step staged through shared host memory)',
   'nccl-net': 'NCCL over its network transport (NET)',
   'nccl-nvls': 'NCCL NVLS (NVLink SHARP in the NVSwitch)',
+  'nccl-mnnvl': 'NCCL over multi-node NVLink (MNNVL: one NVLink domain across the hosts)',
   undetermined: 'mechanism not determined',
 }
 

@@ -85,6 +85,11 @@ test('generated 2080 Ti -g 2 log with SHM lines: NCCL over SHM; with NET lines o
   ])
   const n = (await importText('generated-gb200-net', net)).a.fits.find((x) => x.bench === 'nccl.all_reduce')!
   assert.equal(n.mechanism.id, 'nccl-net')
+  // NCCL's own account wins over the bandwidth, which is said as a conflict (847 GB/s busbw is above any NIC).
+  assert.ok(
+    n.conflicts.some((c) => /^NCCL reported NET, but algbw .* multi-node NVLink/.test(c.text)),
+    JSON.stringify(n.conflicts),
+  )
   assert.deepEqual(n.mechanism.transports, ['NET/IB/GDRDMA'])
 })
 

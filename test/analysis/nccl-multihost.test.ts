@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import type { Analysis, Fit } from '../../src/analysis/index.ts'
-import { analyze, renderAnalysis } from '../../src/analysis/index.ts'
+import { analysisAnswerText, analyze, renderAnalysis } from '../../src/analysis/index.ts'
 import { importFiles } from '../../src/importer/index.ts'
 import type { Manifest } from '../../src/model/index.ts'
 import { FIXTURES, tmp } from '../helpers.ts'
@@ -58,14 +58,45 @@ test('real GH200 2-host all_reduce (Slingshot, not named in the file): NET, tran
   assert.ok(!f.cited.some((c) => c.role !== 'reference'))
 })
 
-test('real GB200 log tail without rank lines: the hosts of its NCCL INFO prefixes make it NET across 2 hosts', async () => {
-  const { m, f } = await importText('gb200', fixture('oci-gb200-2node-8rank-allreduce-tail-with-nccl-info'))
+test('real GB200 log tail without rank lines: 2 hosts from its NCCL INFO prefixes, and 847 GB/s busbw is above any network: multi-node NVLink (MNNVL), in the verdict and the fleet view', async () => {
+  const { m, a, f } = await importText('gb200', fixture('oci-gb200-2node-8rank-allreduce-tail-with-nccl-info'))
   assert.deepEqual(m.sources?.[0]?.nccl?.hosts, ['nccl-test-worker-0', 'nccl-test-worker-1'])
-  assert.equal(f.mechanism.id, 'nccl-net')
+  assert.equal(f.mechanism.id, 'nccl-mnnvl')
   assert.match(
     facts(f),
     /2 hosts \(nccl-test-worker-0, nccl-test-worker-1\), from the host names of its NCCL INFO lines/,
   )
+  // algbw ≈ 482 GB/s against 4 GPUs per host × one 800 Gb/s NIC = 400 GB/s into a host.
+  assert.match(
+    f.mechanism.text,
+    /not the network: algbw 4\d\d\.\d GB\/s, 1\.2\d× what a network carries into a host of 4 GPUs \(400 GB\/s\)/,
+  )
+  assert.ok(
+    f.cited.some((c) => c.id === 'nccl-model-nvlink-ll-n8'),
+    f.cited.map((c) => c.id).join(),
+  )
+  assert.ok(!f.cited.some((c) => c.id.startsWith('nccl-model-net-')))
+  assert.match(
+    a.fleet?.notes.join('\n') ?? '',
+    /over 2 hosts: algbw .* \(busbw 84\d\.\d GB\/s\) .* multi-node NVLink \(MNNVL\)/,
+  )
+  // The same log at a tenth of the bandwidth (48 GB/s algbw) is NET: no MNNVL finding.
+  const tenth = (c: string[]): string[] => [
+    (Number(c[0]) * 10).toFixed(1),
+    (Number(c[1]) / 10).toFixed(2),
+    (Number(c[2]) / 10).toFixed(2),
+    c[3] as string,
+  ]
+  const slow = fixture('oci-gb200-2node-8rank-allreduce-tail-with-nccl-info').replace(
+    /^\s+\d+\s+\d+\s+float\s+sum\s+-1\s+.*$/gm,
+    (line) => {
+      const c = line.trim().split(/\s+/)
+      return `  ${[...c.slice(0, 5), ...tenth(c.slice(5, 9)), ...tenth(c.slice(9, 13))].join('  ')}`
+    },
+  )
+  const s = await importText('generated-gb200-slow', slow)
+  assert.equal(s.f.mechanism.id, 'nccl-net')
+  assert.doesNotMatch(s.a.fleet?.notes.join('\n') ?? '', /MNNVL/)
 })
 
 test('generated 8-host log with NCCL_IB_DISABLE=1: sockets; generated 128-host log cut at 99 with -np 1024: NET across 128 hosts on 1024 ranks', async () => {
@@ -124,6 +155,11 @@ test('fleet view of imports (item 3): the real 2-host RTX 6000D log and the gene
   assert.ok(Math.abs((f.launches?.[0]?.busbwBps as number) - 41.02e9) < 0.05e9, String(f.launches?.[0]?.busbwBps))
   const text = renderAnalysis(a)
   assert.match(text, /Fleet \(imported runs\): 2 hosts \(R6KD-CX8aaS-GPU-11…R6KD-CX8aaS-GPU-12\), 1 multi-host launch/)
+  // The default (answer-first) analyze text shows the fleet view too, not only --all.
+  const answer = analysisAnswerText(a)
+  assert.doesNotMatch(answer, /Every fit:/)
+  assert.match(answer, /Fleet \(imported runs\): 2 hosts/)
+  assert.match(answer, /- none found: nothing to compare with/)
   assert.match(text, /- none found: nothing to compare with/)
   assert.match(text, /8 ranks on each named host: one time per size for the whole communicator/)
   const cut = multiHostLog({

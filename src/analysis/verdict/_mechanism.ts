@@ -212,6 +212,7 @@ export function pairCandidates(id: MechanismId, same: boolean): Band[] {
     'nccl-shm': [],
     'nccl-net': [],
     'nccl-nvls': [],
+    'nccl-mnnvl': [],
   }
   const k = same ? ['same-gpu'] : kinds[id]
   return LATENCY_BANDS.filter((b) => b.metric === 'p2p-latency' && k.includes(b.kind))

@@ -10,7 +10,7 @@
 import type { NcclModelKey } from '../../bands/index.ts'
 import { COLLECTIVE_BANDS, ncclModelBand, ncclNetModelBands } from '../../bands/index.ts'
 import { formatSeconds } from '../../units/index.ts'
-import { crossHosts, networkOf } from '../_network.ts'
+import { aboveNetwork, crossHosts, networkOf } from '../_network.ts'
 import type { Band, Conflict, Evidence, Fit, Mechanism, MechanismId, NcclTransport } from '../_types.ts'
 import { MECHANISM_WORDS } from '../_words.ts'
 import type { Series } from '../fit/_series.ts'
@@ -48,7 +48,7 @@ export interface CollectiveJudgement {
   candidates: Band[]
 }
 
-type CollFit = Pick<Fit, 'bench' | 'group' | 'ranks' | 'env' | 'alpha'>
+type CollFit = Pick<Fit, 'bench' | 'group' | 'ranks' | 'env' | 'alpha'> & Partial<Pick<Fit, 'beta'>>
 
 const WORDS: Record<NcclTransport, MechanismId> = {
   P2P: 'nccl-p2p',
@@ -170,18 +170,27 @@ export function judgeCollective(f: CollFit, s: Pick<Series, 'origins'>, ctx: Mac
       facts: [account?.fact ?? '', why],
     })
   t ??= inferred
-  // Ranks on several hosts: the slowest hop, the network, sets the floor.
-  if (cross) t = 'NET'
-  const id: MechanismId = t ? WORDS[t] : 'undetermined'
-  const overNv = nvAll || (ctx.nvlink?.value === true && !allLinks)
+  // Ranks on several hosts: the slowest hop, the network, sets the floor, unless the bandwidth is
+  // above what a network carries and NCCL did not report NET: then NVLink spans the hosts.
+  const mn = cross && f.bench === 'nccl.all_reduce' && n ? aboveNetwork(f.beta ?? 0, n, cross.hosts) : undefined
+  const saidNet = acc?.value.transports.some((x) => x.startsWith('NET')) === true
+  if (mn) ev.push({ strength: mn.strength, fact: mn.fact, source: mn.source })
+  if (mn && saidNet)
+    conflicts.push({ text: `NCCL reported NET, but ${mn.fact}`, facts: [account?.fact ?? '', mn.fact] })
+  const mnnvl = mn !== undefined && !saidNet
+  if (cross) t = mnnvl ? undefined : 'NET'
+  const id: MechanismId = mnnvl ? 'nccl-mnnvl' : t ? WORDS[t] : 'undetermined'
+  const overNv = nvAll || (ctx.nvlink?.value === true && !allLinks) || mnnvl
   const text =
-    id === 'nccl-p2p'
-      ? `${MECHANISM_WORDS[id]} (${overNv ? 'over NVLink' : 'over PCIe'})`
-      : id === 'undetermined'
-        ? 'NCCL transport not determined (no NCCL_DEBUG=INFO output, and the topology does not settle it)'
-        : id === 'nccl-net'
-          ? `${MECHANISM_WORDS[id]}${cross ? ` across ${cross.hosts} hosts` : ''}: ${(cross?.network ?? networkOf(acc?.value.transports ?? [], env)).words}`
-          : MECHANISM_WORDS[id]
+    id === 'nccl-mnnvl'
+      ? `${MECHANISM_WORDS[id]}, ${cross?.hosts} hosts, not the network: ${mn?.short}`
+      : id === 'nccl-p2p'
+        ? `${MECHANISM_WORDS[id]} (${overNv ? 'over NVLink' : 'over PCIe'})`
+        : id === 'undetermined'
+          ? 'NCCL transport not determined (no NCCL_DEBUG=INFO output, and the topology does not settle it)'
+          : id === 'nccl-net'
+            ? `${MECHANISM_WORDS[id]}${cross ? ` across ${cross.hosts} hosts` : ''}: ${(cross?.network ?? networkOf(acc?.value.transports ?? [], env)).words}`
+            : MECHANISM_WORDS[id]
   const mechanism: Mechanism = {
     id,
     text,
@@ -191,13 +200,13 @@ export function judgeCollective(f: CollFit, s: Pick<Series, 'origins'>, ctx: Mac
   const proto = env.NCCL_PROTO
   const key: NcclModelKey = overNv ? 'NVLink/LL' : proto === 'Simple' ? 'PCI/Simple' : 'PCI/LL'
   const references =
-    n !== undefined && cross
+    n !== undefined && cross && !mnnvl
       ? ncclNetModelBands(n, cross.hosts, overNv)
       : n !== undefined && t !== 'NET' && t !== 'NVLS'
         ? [ncclModelBand(key, n)]
         : []
   const m = references[0]
-  if (m && cross) {
+  if (m && cross && !mnnvl) {
     const [ring, tree] = references as [Band, Band]
     ev.push({
       strength: 3,
