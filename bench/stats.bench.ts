@@ -1,87 +1,69 @@
 /**
- * The statistics of `diff` on the simulator, whose truth is known (SIMULATED seed-vm sets:
- * p2p matrices of 8 GPUs and all_reduce on tp8 and both tp4 groups, 8 B … 64 MiB):
- * - A/A: 100 pairs of sets of the same preset with different seeds at the sweep's default
- *   trials; the share of primary-metric cells flagged at α = 0.05 (budget ≤ 5 %) and the
- *   pairs on which `--fail-on-regression 5` (Benjamini–Hochberg) fails (budget ≤ 5 of 100);
- * - a real 10 % slowdown (every time ×1.1, printed again): the share of cells flagged
- *   (budget ≥ 95 %) and the pairs the gate fails on (budget: all).
- * In process. Run alone with `npx tsx bench/stats.bench.ts`.
+ * The statistics of `diff` calibrated on the simulator, whose truth is known (issue 31; sets
+ * in bench/_stats-study.ts: SIMULATED, 6 trials, p2p matrices and p2p_bench latency of 4 GPUs,
+ * all_reduce on 4), for each preset named (default seed-vm and baremetal-turin):
+ * - A/A, 100 pairs of the same preset with different seeds: cells flagged at α = 0.05 per
+ *   class, same-GPU p2p, cross-GPU p2p, NCCL (budget ≤ 5 % each); pairs on which
+ *   `--fail-on-regression 1` fails (budget ≤ 5 %);
+ * - B 3 % slower (every time × 1.03): `--fail-on-regression 5` fails ≤ 5 % of 100 pairs, and
+ *   the 95 % CI of the change holds the true +3 % in ≥ 93 % of cells of each class;
+ * - B 10 % slower: `--fail-on-regression 5` fails on ≥ 95 % of 100 pairs.
+ * In process, about 15 s a study. Run alone with `npx tsx bench/stats.bench.ts [PRESET…]`.
  */
 
-import { diffSets, regressions } from '../src/diff/index.ts'
-import { SPEC_DEFAULTS } from '../src/sweep/index.ts'
-import { simLoaded } from '../test/sim-loaded.ts'
+import type { Tally } from './_stats-study.ts'
+import { CLASSES, share, study } from './_stats-study.ts'
 import type { Metric } from './_util.ts'
 import { round } from './_util.ts'
 
-const SPEC = {
-  preset: 'seed-vm',
-  p2pGpus: [0, 1, 2, 3, 4, 5, 6, 7],
-  groups: [
-    [0, 1, 2, 3, 4, 5, 6, 7],
-    [0, 1, 2, 3],
-    [4, 5, 6, 7],
-  ],
+const PAIRS = 100
+
+function classMetrics(t: Tally, what: 'flagged' | 'covered'): Metric[] {
+  return CLASSES.map((k) => {
+    const [num, den] = what === 'flagged' ? [t.flagged[k], t.tested[k]] : [t.covered[k], t.withCi[k]]
+    const rate = den ? num / den : NaN
+    const flagged = what === 'flagged'
+    return {
+      metric: flagged
+        ? `diff ${t.preset} A/A: ${k} cells flagged at α = 0.05 (${t.pairs} pairs)`
+        : `diff ${t.preset} ×${t.scale}: ${k} cells whose 95 % CI of the change holds +${round((t.scale - 1) * 100)} %`,
+      value: round(rate * 100, 3),
+      unit: '%',
+      budget: flagged ? '≤ 5 %' : '≥ 93 %',
+      holds: flagged ? rate <= 0.05 : rate >= 0.93,
+      note: share(num, den),
+    }
+  })
 }
 
-/** Flagged share of tested cells and gate failures over `pairs` pairs. */
-function study(pairs: number, trials: number, slowdown: number): { rate: number; fails: number; cells: number } {
-  let tested = 0
-  let flagged = 0
-  let fails = 0
-  for (let i = 0; i < pairs; i++) {
-    const r = diffSets(
-      simLoaded({ ...SPEC, seed: 10_000 + i, trials }),
-      simLoaded({ ...SPEC, seed: 20_000 + i, trials, slowdown }),
-    )
-    const t = r.cells.filter((c) => c.tested)
-    tested += t.length
-    flagged += t.filter((c) => (slowdown === 1 ? c.significant : c.regression && c.q <= r.alpha)).length
-    if (regressions(r, 5).length > 0) fails++
+function gateMetric(t: Tally, budget: 'at most 5 %' | 'at least 95 %'): Metric {
+  const rate = t.gateFails / t.pairs
+  const low = budget === 'at most 5 %'
+  return {
+    metric: `diff ${t.preset} ${t.scale === 1 ? 'A/A' : `×${t.scale}`}: --fail-on-regression ${t.gatePct} fails`,
+    value: round(rate * 100, 3),
+    unit: '% of pairs',
+    budget: low ? '≤ 5 %' : '≥ 95 %',
+    holds: low ? rate <= 0.05 : rate >= 0.95,
+    note: `${t.gateFails} of ${t.pairs} pairs; Benjamini–Hochberg over the tested cells`,
   }
-  return { rate: flagged / tested, fails, cells: tested }
 }
 
-/** The A/A and shift studies as bench metrics. */
-export async function statsBench(pairs = 100): Promise<Metric[]> {
-  const trials = SPEC_DEFAULTS.trials
-  const aa = study(pairs, trials, 1)
-  const shift = study(20, trials, 1.1)
-  const note = `seed-vm, ${trials} trials, ${aa.cells / pairs} tested cells per pair`
-  return [
-    {
-      metric: `diff A/A: primary-metric cells flagged at α = 0.05 (${pairs} pairs)`,
-      value: round(aa.rate * 100, 3),
-      unit: '%',
-      budget: '≤ 5 %',
-      holds: aa.rate <= 0.05,
-      note,
-    },
-    {
-      metric: `diff A/A: --fail-on-regression 5 fails (${pairs} pairs)`,
-      value: aa.fails,
-      unit: 'pairs',
-      budget: `≤ ${pairs / 20}`,
-      holds: aa.fails <= pairs / 20,
-      note: 'Benjamini–Hochberg q ≤ 0.05',
-    },
-    {
-      metric: 'diff, 10 % slower: cells flagged (20 pairs)',
-      value: round(shift.rate * 100, 3),
-      unit: '%',
-      budget: '≥ 95 %',
-      holds: shift.rate >= 0.95,
-      note,
-    },
-    {
-      metric: 'diff, 10 % slower: --fail-on-regression 5 fails (20 pairs)',
-      value: shift.fails,
-      unit: 'pairs',
-      budget: '20',
-      holds: shift.fails === 20,
-    },
-  ]
+/** The three studies for each preset, as bench metrics (seeds apart, so the studies are independent). */
+export async function statsBench(presets = ['seed-vm', 'baremetal-turin'], pairs = PAIRS): Promise<Metric[]> {
+  const out: Metric[] = []
+  for (const preset of presets) {
+    const aa = study(preset, pairs, 1, 1, 10_000)
+    const small = study(preset, pairs, 1.03, 5, 20_000)
+    const large = study(preset, pairs, 1.1, 5, 30_000)
+    out.push(...classMetrics(aa, 'flagged'), gateMetric(aa, 'at most 5 %'))
+    out.push(gateMetric(small, 'at most 5 %'), ...classMetrics(small, 'covered'))
+    out.push(gateMetric(large, 'at least 95 %'))
+  }
+  return out
 }
 
-if (process.argv[1] === import.meta.filename) console.table(await statsBench())
+if (process.argv[1] === import.meta.filename) {
+  const presets = process.argv.slice(2)
+  console.table(await statsBench(presets.length ? presets : undefined))
+}

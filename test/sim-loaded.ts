@@ -20,6 +20,8 @@ export interface SimLoadedSpec {
   p2pGpus?: number[]
   groups?: number[][]
   sizes?: number[]
+  /** p2p_bench latency copies (CE, P2P on and off) of `p2pGpus` at these sizes, `iters` iterations a launch. */
+  bench?: { sizes: number[]; iters: number }
   /** Multiplies every time and latency (and divides bandwidths): a known, real change. */
   slowdown?: number
 }
@@ -54,6 +56,20 @@ function build(spec: SimLoadedSpec): LoadedSet {
   for (let trial = 1; trial <= spec.trials; trial++) {
     const base = { preset: spec.preset, seed: spec.seed, trial }
     if (spec.p2pGpus) read(simulate({ ...base, format: 'p2p', gpus: spec.p2pGpus }), `p2p-t${trial}.txt`, trial)
+    if (spec.p2pGpus && spec.bench) {
+      const b = spec.bench
+      const text = simulate({
+        ...base,
+        format: 'p2p-bench',
+        gpus: spec.p2pGpus,
+        sizes: b.sizes,
+        bwSizes: [],
+        iters: b.iters,
+        copies: ['ce'],
+        p2pModes: ['enabled', 'disabled'],
+      })
+      read(text, `p2p-bench-t${trial}.txt`, trial)
+    }
     for (const g of spec.groups ?? [[0, 1, 2, 3, 4, 5, 6, 7]]) {
       const text = simulate({
         ...base,
