@@ -14,8 +14,10 @@ import type { Executor } from '../../src/exec/index.ts'
 import { hostEffect } from '../../src/host/index.ts'
 import { loadSet } from '../../src/resultset/index.ts'
 import { runSweep } from '../../src/run/index.ts'
+import type { SpecInput } from '../../src/sweep/index.ts'
 import { resolveSpec } from '../../src/sweep/index.ts'
-import { BIN, bin, cli, ROOT, tmp } from '../helpers.ts'
+import { BIN, cli, ROOT, tmp } from '../helpers.ts'
+import { sweepIn } from './_sweep.ts'
 
 /** A stand-in root: 2 CPUs with POLL 0 µs, C1 1 µs, C2 18 µs (all enabled). */
 function fakeRoot(): string {
@@ -37,6 +39,17 @@ const SWEEP = ['sweep', '--instrument', 'sim', '--preset', 'seed-vm', '--gpus', 
 const ARGS = [...SWEEP, '--collectives', 'all_reduce', '--groupings', 'tp2', '--sizes', '8', '--trials', '2']
 const KNOB = (root: string): string[] => ['--host-axis', 'cstates=shallow', '--sysfs-root', root]
 const HANG = ['--sim-fault', 'shallow=hang', '--timeout', '120']
+/** ARGS as the sweep command's flags (the in-process runs, through the sim executor). */
+const FLAGS: SpecInput = {
+  instrument: 'sim',
+  preset: 'seed-vm',
+  gpus: '0-1',
+  pairs: 'all',
+  collectives: 'all_reduce',
+  groupings: 'tp2',
+  sizes: '8',
+  trials: 2,
+}
 const THROW_WHEN = join(ROOT, 'test/helpers/throw-when.mjs')
 
 async function waitFor(cond: () => boolean, ms = 60_000): Promise<void> {
@@ -66,7 +79,7 @@ test('bad --host-axis: exit 2, one line, nothing written or changed', async () =
 test('both values run, shallow disables only the deep states during its points, everything is restored; the model moves staged copies by −2 µs', async () => {
   const root = fakeRoot()
   const out = join(tmp('gpucomm-knob-ok-'), 'out')
-  const r = await cli([...ARGS, '--host-axis', 'cstates=default,shallow', '--sysfs-root', root, '--out', out])
+  const r = await sweepIn({ ...FLAGS, hostAxis: ['cstates=default,shallow'], sysfsRoot: root }, { out })
   assert.equal(r.code, 0, r.stderr)
   assert.deepEqual(deep(root), ['0', '0'])
   assert.deepEqual(shallow(root), ['0', '0'])
@@ -95,19 +108,10 @@ test('both values run, shallow disables only the deep states during its points, 
 test('a failed point (crash) still restores; SIGTERM restores before the process ends', async () => {
   const root = fakeRoot()
   const out = join(tmp('gpucomm-knob-crash-'), 'out')
-  const r = await cli([
-    ...ARGS,
-    '--host-axis',
-    'cstates=default,shallow',
-    '--sysfs-root',
-    root,
-    '--sim-fault',
-    'shallow=crash',
-    '--retries',
-    '0',
-    '--out',
-    out,
-  ])
+  const r = await sweepIn(
+    { ...FLAGS, hostAxis: ['cstates=default,shallow'], sysfsRoot: root, simFaults: ['shallow=crash'], retries: 0 },
+    { out },
+  )
   assert.equal(r.code, 1, r.stderr)
   assert.deepEqual(deep(root), ['0', '0'])
   assert.equal(existsSync(join(out, 'host-restore.json')), false)
@@ -212,7 +216,7 @@ test('SIGKILL leaves the restore record; gpucomm restore DIR (or the next run in
     assert.deepEqual(deep(root), ['1', '1'])
   }
   await kill(['--out', out])
-  const r = await bin(['restore', out, '--sysfs-root', root])
+  const r = await cli(['restore', out, '--sysfs-root', root])
   assert.equal(r.code, 0, r.stderr)
   assert.match(r.stdout, /restored 2 host settings/)
   assert.deepEqual(deep(root), ['0', '0'])
@@ -220,7 +224,7 @@ test('SIGKILL leaves the restore record; gpucomm restore DIR (or the next run in
   await kill(['--resume', out])
   // The next run puts the values back before its own points (which would otherwise find the
   // deep states already disabled and leave them so).
-  const next = await bin([...knob, '--resume', out])
+  const next = await sweepIn({ ...FLAGS, hostAxis: ['cstates=shallow'], sysfsRoot: root }, { resume: out })
   assert.equal(next.code, 0, next.stderr)
   assert.deepEqual(deep(root), ['0', '0'])
   assert.equal(existsSync(join(out, 'host-restore.json')), false)
