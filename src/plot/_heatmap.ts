@@ -33,7 +33,8 @@ export function heatmapChart(
   }))
   const pairs = values.filter((v) => !v.self).map((v) => v.v)
   const [lo, hi] = spanDomain(pairs)
-  const mid = r4((lo + hi) / 2)
+  // White text only on the dark end of the scale: cells near the median (noise) keep one text colour.
+  const dark = r4(lo + 0.7 * (hi - lo))
   const n = new Set(cells.flatMap((c) => [c.src, c.dst])).size
   const side = Math.max(220, Math.min(560, n * 64))
   const off = { filter: '!datum.self' }
@@ -71,7 +72,7 @@ export function heatmapChart(
         mark: { type: 'text', fontSize: 10, lineBreak: '\n' },
         encoding: {
           text: { field: 'text' },
-          color: { condition: { test: `!datum.self && datum.v > ${mid}`, value: 'white' }, value: 'black' },
+          color: { condition: { test: `!datum.self && datum.v > ${dark}`, value: 'white' }, value: 'black' },
         },
       },
     ],

@@ -58,6 +58,11 @@ test('heatmap: colours scaled on the pairs (not the 1.4 µs diagonal), "no peer 
   const colour = spec.layer[0]?.encoding?.color as { scale: { domain: [number, number] } }
   const [lo, hi] = colour.scale.domain
   assert.ok(lo > 12 && hi < 16, `domain ${lo}–${hi}`)
+  // The pairs differ by noise alone: their numbers all print in one colour, not white and black at random.
+  const text = spec.layer.find((l) => markOf(l) === 'text')?.encoding?.color as { condition: { test: string } }
+  const dark = Number(/datum\.v > ([\d.]+)/.exec(text.condition.test)?.[1])
+  const pairs = (spec.data?.values ?? []).filter((v) => v.self === false).map((v) => Number(v.v))
+  assert.ok(pairs.length > 0 && pairs.every((v) => v <= dark), `white text above ${dark}: ${pairs.join(' ')}`)
   const bare = await simSet({ preset: 'baremetal-turin', seed: 4, groups: [], bench: BENCH })
   const [b] = (await chartsOf(bare, 'heatmap')).filter((x) => x.name.includes('enabled'))
   assert.doesNotMatch((b?.spec as unknown as Spec).title.text, /no peer access/)
