@@ -14,6 +14,7 @@ import type { LoadedSet } from '../../src/resultset/index.ts'
 import { mannWhitney } from '../../src/stats/index.ts'
 import { diffCell, diffResult } from '../diff-cells.ts'
 import { genSet } from '../diff-gen.ts'
+import { simLoaded } from '../sim-loaded.ts'
 
 /** A tested cell whose launch fit is `ratio` (B/A) with standard error `se` of its log, df 10. */
 function fitCell(key: string, ratio: number, se: number, better: 'lower' | 'higher' = 'lower'): DiffCell {
@@ -129,4 +130,22 @@ test('launches, not iterations: A/A with a 3 % launch effect and 20 iterations a
   assert.ok(flagged <= 5, `${flagged} of ${cells} flagged`)
   assert.ok(byIteration >= 24, `by iteration ${byIteration} of 40`)
   assert.ok(failed <= 2, `gate at 1 % failed ${failed} of 40 pairs`)
+})
+
+test('on the simulator: a true +3 % fails a 5 % gate in no pair, though every pair has a significant cell past 5 %', () => {
+  const spec = { preset: 'seed-vm', trials: 6, p2pGpus: [0, 1, 2, 3], groups: [[0, 1, 2, 3]], sizes: [8, 1 << 20] }
+  let fails = 0
+  let pointPast = 0
+  let aaFails = 0
+  for (let i = 0; i < 10; i++) {
+    const r = diffSets(simLoaded({ ...spec, seed: 500 + i }), simLoaded({ ...spec, seed: 600 + i, slowdown: 1.03 }))
+    if (gate(r, 5).failures.length > 0) fails++
+    // What the old gate read: a significant cell whose point estimate is past the threshold.
+    if (r.cells.some((c) => c.tested && c.significant && c.worse > 0.05)) pointPast++
+    const aa = diffSets(simLoaded({ ...spec, seed: 700 + i }), simLoaded({ ...spec, seed: 800 + i }))
+    if (gate(aa, 1).failures.length > 0) aaFails++
+  }
+  assert.ok(pointPast >= 8, `point estimates past 5 % in ${pointPast} of 10 pairs`)
+  assert.ok(fails <= 1, `the 5 % gate failed ${fails} of 10 pairs at a true +3 %`)
+  assert.ok(aaFails <= 1, `the 1 % gate failed ${aaFails} of 10 A/A pairs`)
 })
