@@ -7,7 +7,7 @@ import { medianCI, medianOrderCi } from './_binomial.ts'
 import { madAround, OrderStats, quantileRanks, scratch } from './_order-stats.ts'
 import { quantile, sortSample } from './_sorted.ts'
 
-/** Thresholds used by the statistics, in one place (STYLE.md §3.12). */
+/** Thresholds used by the statistics, in one place. */
 export const DEFAULT_THRESHOLDS = {
   /** Confidence level of the median CI. */
   ciLevel: 0.95,

@@ -1,7 +1,7 @@
 /**
  * Which collective a nccl-tests table measured, and on how many ranks, when the text does
  * not say (log tails, logs without the command line). Every printed row is evidence:
- * the redop and root cells, size / (count × type size) and busbw / algbw (FORMATS.md §1.5:
+ * the redop and root cells, size / (count × type size) and busbw / algbw (nccl-tests doc/PERFORMANCE.md:
  * busbw = algbw × 2(n-1)/n for all_reduce, (n-1)/n for the gather/scatter family, 1 for
  * broadcast/reduce/sendrecv). Candidates are intersected until one is left.
  */

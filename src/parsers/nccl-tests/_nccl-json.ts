@@ -1,5 +1,5 @@
 /**
- * Helpers of the nccl-tests `-J` JSON parser (FORMATS.md §1.9): reading loosely typed
+ * Helpers of the nccl-tests `-J` JSON parser (see nccl-tests-json.ts): reading loosely typed
  * fields, the file-level meta, and the rows of one `results[]` entry.
  */
 import type { Row } from '../../model/index.ts'

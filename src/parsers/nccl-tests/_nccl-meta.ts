@@ -1,5 +1,5 @@
 /**
- * The `#` lines of nccl-tests text output (FORMATS.md §1.1-1.4, §1.6): version line,
+ * The `#` lines of nccl-tests text output (test/fixtures/nccl-tests has real ones): version line,
  * banner, rank lines, footer. Each reader takes whitespace tokens and returns plain data.
  */
 import { isInt, isUInt, num } from './_nccl-tokens.ts'

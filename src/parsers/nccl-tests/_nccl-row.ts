@@ -1,7 +1,8 @@
 /**
  * One nccl-tests data row, split into its preamble (size, count, type, redop, root) and
  * its placement blocks (time, algbw, busbw, wrong|error; plus four i_* cells with -I).
- * Never relies on column positions (FORMATS.md §1.5, §1.8): tokens only.
+ * Never relies on column positions (they moved between versions and with -I; see the logs
+ * under test/fixtures/nccl-tests): tokens only.
  */
 import { REDOPS } from './_nccl-collective.ts'
 import { isCellShaped, isInt, isUInt, isWord } from './_nccl-tokens.ts'

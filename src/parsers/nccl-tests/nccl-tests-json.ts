@@ -1,5 +1,5 @@
 /**
- * nccl-tests `-J file.json` output, schema versions 1-3 (FORMATS.md §1.9), including the
+ * nccl-tests `-J file.json` output, schema versions 1-3 (nccl-tests src/util.cu), including the
  * `average_bus_bandwidith` / `bandwidith` keys of v2.17.3-2.17.8 and the per-iteration
  * `times_us` of `-I` (one time row per iteration, `iteration` set, CUDA-event timed).
  * The document is parsed whole at end(); each results[] entry cites the line of its `"size"`.

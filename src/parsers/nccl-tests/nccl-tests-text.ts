@@ -1,5 +1,6 @@
 /**
- * nccl-tests `*_perf` text output, every version FORMATS.md §1 describes (v1.0 … v2.19):
+ * nccl-tests `*_perf` text output, v1.0 … v2.19 (real logs of each shape, with their
+ * sources, under test/fixtures/nccl-tests):
  * banners, rank lines, `error` / `#wrong` tables, footers, launcher noise, glued error
  * lines, tag-output prefixes, log tails and aborted runs. Streaming: each line is seen once.
  */

@@ -1,5 +1,5 @@
 /**
- * What an nvbandwidth testcase's matrix means (FORMATS.md §3, read against the testcase
+ * What an nvbandwidth testcase's matrix means (read against nvbandwidth's testcase
  * sources): the unit, and which end of a copy the row and the column are.
  *
  * nvbandwidth's description arrows do not follow the data for device-to-device tests: a

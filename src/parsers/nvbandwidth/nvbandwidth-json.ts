@@ -1,5 +1,5 @@
 /**
- * Parser of nvbandwidth `-j` JSON output (v0.5+, FORMATS.md §3.3): cells are strings,
+ * Parser of nvbandwidth `-j` JSON output (v0.5+): cells are strings,
  * "N/A" where the pair could not run (no row, counted in `na-cell`). A bidirectional
  * device-to-device testcase holds three stacked matrices (Read1/Write1, Read2/Write2, Total)
  * in one `bandwidth_matrix`; they become `nvbw.<testcase>_read1|_read2|_total` like the

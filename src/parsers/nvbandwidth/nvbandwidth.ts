@@ -1,5 +1,6 @@
 /**
- * Parser of nvbandwidth plain-text output, v0.4 to v0.10 (FORMATS.md §3).
+ * Parser of nvbandwidth plain-text output, v0.4 to v0.10 (real outputs, with their sources,
+ * under test/fixtures/nvbandwidth).
  *
  * Rows: bench `nvbw.<key>` where key is the testcase (or, for the three matrices of a
  * bidirectional device-to-device test, the part key the SUM line names: `…_read1`,

@@ -1,5 +1,5 @@
 /**
- * The line shapes of cuda-samples p2pBandwidthLatencyTest (FORMATS.md §2): the banner,
+ * The line shapes of cuda-samples p2pBandwidthLatencyTest (test/fixtures/p2pBandwidthLatencyTest has real ones): the banner,
  * device and peer-access lines, matrix titles and matrix headers.
  */
 import { tokens } from '../_matrix-common.ts'

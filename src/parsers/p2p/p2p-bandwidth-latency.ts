@@ -1,5 +1,6 @@
 /**
- * Parser of cuda-samples p2pBandwidthLatencyTest output (FORMATS.md §2).
+ * Parser of cuda-samples p2pBandwidthLatencyTest output (real outputs, with their sources,
+ * under test/fixtures/p2pBandwidthLatencyTest).
  *
  * Rows: `p2p.bw_uni` / `p2p.bw_bi` (bandwidth, B/s) and `p2p.latency` (latency, s; timer
  * `gpu` or `cpu` for the two matrices of each latency section). `src`/`dst` follow the data:
