@@ -14,6 +14,7 @@ import { join } from 'node:path'
 import type { Metric } from './_util.ts'
 import { machineFacts, ROOT } from './_util.ts'
 import { adaptiveBench } from './adaptive.bench.ts'
+import { aimedBench } from './aimed.bench.ts'
 import { analyzeBench } from './analyze.bench.ts'
 import { chartBench } from './chart.bench.ts'
 import { clusterBench } from './cluster.bench.ts'
@@ -32,6 +33,7 @@ const BENCHES: [string, () => Promise<Metric[]>][] = [
   ['startup', () => startupBench()],
   ['parse', () => parseBench(50e6, false, true)],
   ['fuzz', () => fuzzBench(100_000)],
+  ['aimed', () => aimedBench()],
   ['import', () => importBench(200)],
   ['analyze', () => analyzeBench(1_000_000)],
   ['diff', () => diffBench(SCENARIOS.slice(0, 3), true)],

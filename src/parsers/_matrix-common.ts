@@ -27,8 +27,10 @@ export function tokens(s: string): string[] {
   return t === '' ? [] : t.split(/[ \t]+/)
 }
 
-const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)$/
-const FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/
+// Each digit can be matched one way only (`\d+(?:\.\d*)?`, not `\d+\.?\d*`, which splits a run
+// of digits between its two `\d` in n ways and so is quadratic in a long run that fails).
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/
+const FLOAT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/
 
 /**
  * Parses a printed number and scales it by 10^exp exactly as the decimal text says

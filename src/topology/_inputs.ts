@@ -46,7 +46,20 @@ export const noInputs = (): ParsedInputs => ({
   sources: [],
 })
 
-const QUERY_LINE = /^\s*(\d+)\s*,\s*([^,]+?)\s*,\s*((?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s*$/
+const BUS_ID = /^(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$/
+
+/**
+ * `index, name, bus id` split at its two commas, each field trimmed. Not one regex: with
+ * `\s*([^,]+?)\s*,` a run of blanks can be shared between the name and the blanks in n ways,
+ * which made a line of blanks quadratic.
+ */
+function queryLine(l: string): [number, string, string] | undefined {
+  const f = l.split(',')
+  if (f.length !== 3) return undefined
+  const [index, name, busId] = f.map((x) => x.trim()) as [string, string, string]
+  if (!/^\d+$/.test(index) || name === '' || !BUS_ID.test(busId)) return undefined
+  return [Number(index), name, busId]
+}
 
 /** Reads the --query-gpu CSV, or undefined when the text is not one. */
 export function parseQueryCsv(text: string): QueryGpu[] | undefined {
@@ -56,9 +69,9 @@ export function parseQueryCsv(text: string): QueryGpu[] | undefined {
     const l = lines[i] as string
     // Blank lines, the header, and comment lines (the simulator's SIMULATED marker) are skipped.
     if (l.trim() === '' || l.startsWith('#') || /^\s*index\s*,\s*name\s*,\s*pci\.bus_id\s*$/.test(l)) continue
-    const m = QUERY_LINE.exec(l)
+    const m = queryLine(l)
     if (!m) return undefined
-    gpus.push({ index: Number(m[1]), name: m[2] as string, busId: normalizeBdf(m[3] as string) as string, line: i + 1 })
+    gpus.push({ index: m[0], name: m[1], busId: normalizeBdf(m[2]) as string, line: i + 1 })
   }
   return gpus.length > 0 ? gpus : undefined
 }

@@ -24,7 +24,8 @@ interface OpenMatrix extends NvbwMatrix {
   sumKey: string | null
 }
 
-const CELL = /^(?:N\/A|[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|-?nan|-?inf)$/i
+// Linear: a digit run matches one way only (see _matrix-common.ts's DECIMAL).
+const CELL = /^(?:N\/A|[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|-?nan|-?inf)$/i
 const SUMMARY = /^(SUM|COEFFICIENT_OF_VARIATION|MIN|MAX|AVG)\s+(\S+)\s+(\S+)$/
 const PERF = /^&&&& PERF\s+(\S+)\s+(\S+)\s*(\S*)$/
 
@@ -78,6 +79,12 @@ class NvbwTextParser extends GuardedLineParser {
           )
         const cells = tk.length - 1 < m.cols.length ? tk.slice(1, -1) : tk.slice(1) // a short row's last cell may be cut
         m.rows.push({ row: label, cells, lines: cells.map(() => no) })
+        return true
+      }
+      const bad = label !== undefined && tk.length === m.cols.length + 1 ? tk.find((x) => !CELL.test(x)) : undefined
+      if (bad !== undefined) {
+        const shown = bad.length > 24 ? `${bad.slice(0, 12)}…${bad.slice(-6)} (${bad.length} characters)` : bad
+        this.diags.add(no, 'warn', 'bad-cell', `${m.testcase}: row ${label}: "${shown}" is not a number; row skipped`)
         return true
       }
     }
