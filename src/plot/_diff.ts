@@ -72,7 +72,7 @@ export function diffChart(bars: readonly DiffBar[], ctx: ChartContext, names: Di
             type: 'nominal',
             title: null,
             scale: { domain: DIRECTIONS.map((d) => d[0]), range: DIRECTIONS.map((d) => d[1]) },
-            legend: { orient: 'bottom', labelLimit: 0 },
+            legend: { orient: 'bottom', direction: 'vertical', labelLimit: 0 },
           },
           tooltip: [{ field: 'cell' }, { field: 'pct', title: 'delta %' }, { field: 'lo' }, { field: 'hi' }],
         },
