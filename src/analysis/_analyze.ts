@@ -178,6 +178,7 @@ export function analyzeSet(set: ReadSet, opts: AnalyzeOptions = {}): Analysis {
     dir: set.dir,
     id: set.manifest.id,
     simulated: set.manifest.simulated,
+    ...(set.manifest.simScale !== undefined ? { simScale: set.manifest.simScale } : {}),
     fits,
     cells: opts.cells === false ? [] : buildCells(set.rows).map(toAnalysisCell),
     verdicts,

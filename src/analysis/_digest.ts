@@ -4,6 +4,7 @@
  * mechanism in one row; the groups of a grouping in one row), then the verdicts, and what was
  * left out with the flag that shows it. Every fit stays in `--all` and `--json`.
  */
+import { simPrefix } from '../model/index.ts'
 import type { Answer } from '../present/index.ts'
 import { plural, rangeText, renderAnswer } from '../present/index.ts'
 import { formatRate } from '../units/index.ts'
@@ -142,7 +143,7 @@ export function analysisAnswer(a: Analysis, full = false): Answer {
 
 /** The default `analyze` text: the answer first; with `all` every fit after it (the full analysis). */
 export function analysisAnswerText(a: Analysis, all = false): string {
-  const head = `${a.simulated ? 'SIMULATED ' : ''}analysis of result set ${a.id} (${a.dir})\n`
+  const head = `${simPrefix(a)}analysis of result set ${a.id} (${a.dir})\n`
   const answer = head + renderAnswer(analysisAnswer(a, all))
   return all ? `${answer}\nEvery fit:\n${renderAnalysis(a).split('\n').slice(1).join('\n')}` : answer
 }

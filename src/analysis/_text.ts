@@ -1,4 +1,5 @@
 /** Human text of an Analysis and a Comparison (the CLI prints these without --json). */
+import { simPrefix } from '../model/index.ts'
 import { renderTable } from '../present/index.ts'
 import { formatBytes, formatRate, formatSeconds } from '../units/index.ts'
 import type { Analysis, Comparison, DecodeModel, Fit, GroupingStat } from './_types.ts'
@@ -10,8 +11,8 @@ import { subjectOf } from './verdict/_verdict.ts'
 const s = formatSeconds
 const ci = (c: [number | null, number | null]): string =>
   `[${c[0] === null ? '-∞' : s(c[0])}, ${c[1] === null ? '∞' : s(c[1])}]`
-const head = (simulated: boolean, what: string, id: string, dir: string): string =>
-  `${simulated ? 'SIMULATED ' : ''}${what} of result set ${id} (${dir})\n`
+const head = (set: { simulated: boolean; simScale?: number }, what: string, id: string, dir: string): string =>
+  `${simPrefix(set)}${what} of result set ${id} (${dir})\n`
 
 function fitLine(f: Fit): string[] {
   return [
@@ -44,7 +45,7 @@ function foldedVerdicts(a: Analysis): string[] {
 
 /** The `analyze` text: fits table, verdicts (alike pairs folded), classes, outliers and notes. */
 export function renderAnalysis(a: Analysis): string {
-  let out = head(a.simulated, 'analysis', a.id, a.dir)
+  let out = head(a, 'analysis', a.id, a.dir)
   out += `\nα–β fits (time = α + size/β; α 95% bootstrap CI; topology: ${a.topology.note})\n`
   out += renderTable(['subject', 'mechanism', 'link', 'α (floor)', 'α CI', 'β', 'segs', 'bands'], a.fits.map(fitLine))
   return out + verdictSections(a)
@@ -112,7 +113,7 @@ function decodeText(d: DecodeModel): string {
 
 /** The `compare` text: one table per bench (median ± CI per value of the axis) and its conclusions, then the decode model. */
 export function renderComparison(c: Comparison): string {
-  let out = head(c.simulated, `comparison by ${c.by}`, c.id, c.dir)
+  let out = head(c, `comparison by ${c.by}`, c.id, c.dir)
   const note = combinedNote(c)
   if (note) out += `${note}\n`
   for (const b of c.benches) {

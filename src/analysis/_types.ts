@@ -173,6 +173,8 @@ export interface Analysis {
   dir: string
   id: string
   simulated: boolean
+  /** The simulator's known shift (`--sim-scale`), when the set was made with one. */
+  simScale?: number
   fits: Fit[]
   cells: AnalysisCell[]
   verdicts: Verdict[]

@@ -34,7 +34,8 @@ export function relDelta(a: number, b: number): number {
 
 function side(set: ReadSet, n: number): DiffSide {
   const m = set.manifest
-  return { dir: set.dir, id: m.id, origin: m.origin, simulated: m.simulated, rows: rowCount(set), cells: n }
+  const scale = m.simScale !== undefined ? { simScale: m.simScale } : {}
+  return { dir: set.dir, id: m.id, origin: m.origin, simulated: m.simulated, ...scale, rows: rowCount(set), cells: n }
 }
 
 function compareCell(

@@ -3,6 +3,7 @@
  * row), Markdown, CSV (one line per cell, base units) and JSON (the `DiffResult` itself).
  */
 import { stringify } from 'csv-stringify/sync'
+import { simLabel } from '../model/index.ts'
 import { renderTable } from '../present/index.ts'
 import type { Summary } from '../stats/index.ts'
 import { formatValue } from '../units/index.ts'
@@ -88,7 +89,7 @@ const CELL_TEXT: CellText = {
 }
 
 const sideLine = (name: string, s: DiffSide): string =>
-  `${name}: ${s.dir}${s.simulated ? ' (SIMULATED)' : ''}: ${s.origin} ${s.id}, ${s.rows} rows, ${s.cells} cells`
+  `${name}: ${s.dir}${s.simulated ? ` (${simLabel(s)})` : ''}: ${s.origin} ${s.id}, ${s.rows} rows, ${s.cells} cells`
 
 function onlyLines(name: string, keys: readonly string[]): string[] {
   if (keys.length === 0) return []
@@ -155,8 +156,8 @@ export function diffMarkdown(r: DiffResult, p: TableProjection = {}): string {
   const out: string[] = []
   if (r.simulated) out.push('**SIMULATED data**: these numbers come from gpucomm sim, not from hardware.', '')
   out.push(
-    `- A: \`${r.a.dir}\`${r.a.simulated ? ' (SIMULATED)' : ''}, ${r.a.rows} rows`,
-    `- B: \`${r.b.dir}\`${r.b.simulated ? ' (SIMULATED)' : ''}, ${r.b.rows} rows`,
+    `- A: \`${r.a.dir}\`${r.a.simulated ? ` (${simLabel(r.a)})` : ''}, ${r.a.rows} rows`,
+    `- B: \`${r.b.dir}\`${r.b.simulated ? ` (${simLabel(r.b)})` : ''}, ${r.b.rows} rows`,
     ...testingLines(r).map((l) => `- ${mdCell(l)}`),
     '',
   )

@@ -29,6 +29,8 @@ export interface DiffSide {
   id: string
   origin: string
   simulated: boolean
+  /** The simulator's known shift (`--sim-scale`), when the set was made with one. */
+  simScale?: number
   rows: number
   cells: number
 }

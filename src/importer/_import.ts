@@ -16,7 +16,7 @@ import { COLLECTIVE_DEFS, collectiveDef } from '../collectives/index.ts'
 import { badInput } from '../errors/index.ts'
 import { acquireLock } from '../exec/index.ts'
 import type { Diagnostic, Manifest, SourceFile } from '../model/index.ts'
-import { SIM_MARKER } from '../model/index.ts'
+import { SIM_MARKER, simScaleIn, simScaleWords } from '../model/index.ts'
 import { NcclInfoCollector } from '../nccl-log/index.ts'
 import type { Parser } from '../parsers/index.ts'
 import { DETECT_BYTES, detectParser } from '../parsers/index.ts'
@@ -76,9 +76,9 @@ function head(input: ImportInput): string {
 function plan(
   inputs: readonly ImportInput[],
   diagnostics: Diagnostic[],
-): { input: ImportInput; parser: Parser; simulated: boolean }[] {
+): { input: ImportInput; parser: Parser; simulated: boolean; scale: number }[] {
   if (inputs.length === 0) throw badInput('import: no input files given')
-  return inputs.map((input) => {
+  const planned = inputs.map((input) => {
     if (!input.data) {
       if (!existsSync(input.path)) throw badInput(`${input.path}: no such file`)
       if (!statSync(input.path).isFile()) throw badInput(`${input.path}: not a regular file`)
@@ -90,8 +90,16 @@ function plan(
         `${input.path}: not in any format gpucomm knows (nccl-tests, p2pBandwidthLatencyTest, nvbandwidth, ` +
           `nvidia-smi topo, lspci, native benches)`,
       )
-    return { input, parser, simulated: h.includes(SIM_MARKER) }
+    const simulated = h.includes(SIM_MARKER)
+    return { input, parser, simulated, scale: (simulated && simScaleIn(h)) || 1 }
   })
+  const scaled = planned.find((p) => p.scale !== planned[0]?.scale)
+  if (scaled)
+    throw badInput(
+      `${scaled.input.path}: simulated ${scaled.scale === 1 ? 'unscaled' : simScaleWords(scaled.scale)}, unlike ` +
+        `${planned[0]?.input.path} (import sets of different --sim-scale separately)`,
+    )
+  return planned
 }
 
 /**
@@ -138,6 +146,12 @@ async function appendTo(
         `${opts.out}, a ` +
         `${manifest.simulated ? 'SIMULATED' : 'real'} result set (import it into its own set)`,
     )
+  const other = planned.find((p) => p.scale !== (manifest.simScale ?? 1))
+  if (other)
+    throw badInput(
+      `${other.input.path}: its --sim-scale (${other.scale}) differs from ${opts.out}'s ` +
+        `(${manifest.simScale ?? 1}); import it into its own set`,
+    )
   const before = (manifest.sources ?? []).length
   try {
     return await importInto(opts.out, planned, opts, manifest, diagnostics)
@@ -181,7 +195,13 @@ async function importInto(
   diagnostics: Diagnostic[],
 ): Promise<ImportSummary> {
   const manifest =
-    existing ?? newManifest({ origin: 'import', simulated: planned.some((p) => p.simulated), command: opts.command })
+    existing ??
+    newManifest({
+      origin: 'import',
+      simulated: planned.some((p) => p.simulated),
+      command: opts.command,
+      ...((planned[0]?.scale ?? 1) !== 1 ? { simScale: planned[0]?.scale } : {}),
+    })
   mkdirSync(join(dir, RAW), { recursive: true })
   const sources = manifest.sources ?? []
   // A worker thread writes the parts while this one parses the next batch.

@@ -73,6 +73,7 @@ export const simInstrument: Instrument = {
       )
     argv.push('--gpus', formatGpuList(shape.gpus), '--iters', String(s.iters), '--warmup', String(s.warmup))
     argv.push('--seed', String(s.seed), '--trial', String(point.trial))
+    if (s.simScale !== undefined && s.simScale !== 1) argv.push('--sim-scale', String(s.simScale))
     for (const [k, v] of Object.entries(point.env)) argv.push('--env', `${k}=${v}`)
     for (const [k, v] of Object.entries(point.host ?? {})) argv.push('--host', `${k}=${v}`)
     const fault = s.faults.find(
@@ -86,6 +87,8 @@ export const simInstrument: Instrument = {
   identity: (ctx) => ({
     name: 'sim',
     paths: [join(ctx.repoRoot, 'src', 'sim')],
-    extra: `preset=${ctx.spec.preset ?? DEFAULT_PRESET} seed=${ctx.spec.seed}`,
+    extra:
+      `preset=${ctx.spec.preset ?? DEFAULT_PRESET} seed=${ctx.spec.seed}` +
+      `${ctx.spec.simScale !== undefined && ctx.spec.simScale !== 1 ? ` scale=${ctx.spec.simScale}` : ''}`,
   }),
 }

@@ -4,6 +4,7 @@ export type { IndexedRows } from './_indexed.ts'
 export { eachRow, indexedRows, isIndexed } from './_indexed.ts'
 export { rowMemo } from './_memo.ts'
 export type { NcclAccount } from './_nccl-account.ts'
+export { simLabel, simPrefix, simScaleIn, simScaleWords } from './_sim-scale.ts'
 export { makeRow, rowProblem } from './_validate.ts'
 export type {
   Diagnostic,

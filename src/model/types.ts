@@ -135,6 +135,11 @@ export interface Manifest {
   created: string
   origin: 'import' | 'sweep'
   simulated: boolean
+  /**
+   * Simulated sets made with `--sim-scale F`: every time × F, bandwidths ÷ F (a known shift
+   * for calibrating gates). Absent: 1.
+   */
+  simScale?: number
   instrument?: { name: string; version?: string; hash?: string }
   host?: HostFacts
   command: string[]

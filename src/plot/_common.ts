@@ -1,16 +1,19 @@
 import type { TopLevelSpec } from 'vega-lite'
+import { simLabel } from '../model/index.ts'
 
 /** Inputs every chart shares. */
 export interface ChartContext {
   /** Labels every title SIMULATED when the data came from the simulator. */
   simulated: boolean
+  /** The simulator's known shift (`--sim-scale`), said in every title beside SIMULATED. */
+  simScale?: number
   /** Short name of the result set or host, shown in the subtitle. */
   subject?: string
 }
 
 /** The chart title, always saying SIMULATED for simulated data. */
 export function chartTitle(text: string, ctx: ChartContext): { text: string; subtitle?: string } {
-  const t = ctx.simulated ? `SIMULATED: ${text}` : text
+  const t = ctx.simulated ? `${simLabel(ctx)}: ${text}` : text
   return ctx.subject ? { text: t, subtitle: ctx.subject } : { text: t }
 }
 

@@ -1,4 +1,5 @@
 import type { Manifest, Row } from '../model/index.ts'
+import { simPrefix } from '../model/index.ts'
 import type { NoEffectFlag } from '../nccl-log/index.ts'
 import { medianOf, sortSample } from '../stats/index.ts'
 import { formatBytes, formatRate, formatSeconds } from '../units/index.ts'
@@ -35,7 +36,7 @@ export function summarizeSweep(
 ): string[] {
   const total = Object.keys(m.outcomes ?? {}).length
   const head =
-    `${m.simulated ? 'SIMULATED ' : ''}sweep (${m.instrument?.name ?? '?'}` +
+    `${simPrefix(m)}sweep (${m.instrument?.name ?? '?'}` +
     `${m.instrument?.version ? `, ${m.instrument.version}` : ''}): ${total} points: ` +
     `${outcomeCounts(m)}`
   const p2p = p2pLines(rows)

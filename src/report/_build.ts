@@ -5,6 +5,7 @@ import { analyze, compare, resolveModel, subjectOf } from '../analysis/index.ts'
 import type { DiffResult, DigestClasses } from '../diff/index.ts'
 import { diffTables, testingLines } from '../diff/index.ts'
 import type { Manifest } from '../model/index.ts'
+import { simPrefix } from '../model/index.ts'
 import type { NamedChart } from '../plot/index.ts'
 import * as plot from '../plot/index.ts'
 import type { ReadSet } from '../resultset/index.ts'
@@ -261,9 +262,7 @@ export async function reportPage(set: ReadSet, opts: Omit<ReportOptions, 'out'> 
   sections.push(provenanceSection(set.manifest, set))
   const host = set.manifest.host?.hostname
   return {
-    title:
-      `${set.manifest.simulated ? 'SIMULATED ' : ''}gpucomm report: ` +
-      `${host ? `${host}, ` : ''}result set ${set.manifest.id}`,
+    title: `${simPrefix(set.manifest)}gpucomm report: ` + `${host ? `${host}, ` : ''}result set ${set.manifest.id}`,
     simulated: set.manifest.simulated,
     generated: new Date().toISOString(),
     sections,

@@ -30,7 +30,11 @@ export interface PlotOptions {
 export function chartContext(set: Pick<ReadSet, 'manifest'>): ChartContext {
   const m = set.manifest
   const preset = /preset (\S+)/.exec(m.instrument?.version ?? '')?.[1]
-  return { simulated: m.simulated, subject: `result set ${m.id}${preset ? `, preset ${preset}` : ''}` }
+  return {
+    simulated: m.simulated,
+    ...(m.simScale !== undefined ? { simScale: m.simScale } : {}),
+    subject: `result set ${m.id}${preset ? `, preset ${preset}` : ''}`,
+  }
 }
 
 /** Builds the charts of one kind for a result set (loads and analyzes it). */

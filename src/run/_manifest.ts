@@ -38,6 +38,7 @@ export async function freshManifest(
   return newManifest({
     origin: 'sweep',
     simulated: prep.simulated,
+    ...(prep.simulated && spec.simScale !== undefined ? { simScale: spec.simScale } : {}),
     command: opts.command,
     instrument: {
       name: ids.join('+'),

@@ -89,7 +89,14 @@ function rows(r: Run): { lines: string[]; busbw: number[]; failures: number } {
   const hostStep = staged ? hostDeltaS(r.preset, r.host, model.transport === r.preset.nccl.shmMemcpy.label) : 0
   const where = r.cluster ? `${r.cluster.hosts.join(',')}:${r.gpus.join(',')}` : r.gpus.join(',')
   const scope = `${r.preset.name}|nccl|${r.collective}|${where}|${JSON.stringify(r.env)}`
-  const noise = makeNoise({ params: r.preset.noise, seed: r.seed, trial: r.trial, scope, iters: r.iters })
+  const noise = makeNoise({
+    params: r.preset.noise,
+    seed: r.seed,
+    trial: r.trial,
+    scope,
+    scale: r.scale ?? 1,
+    iters: r.iters,
+  })
   const def = simulated(r.collective)
   const redop = def.reduction ? 'sum' : 'none'
   const root = def.rooted ? '0' : '-1'

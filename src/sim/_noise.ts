@@ -26,6 +26,8 @@ export interface NoiseRun {
   scope: string
   /** nccl-tests iterations averaged into one printed value (σ scales with 1/√iters, 20 = σ). */
   iters?: number
+  /** `--sim-scale`: times × scale, bandwidths ÷ scale, after the same draws (default 1). */
+  scale?: number
 }
 
 /** The noise of one run. */
@@ -42,8 +44,9 @@ export function makeNoise(run: NoiseRun): Noise {
     if (cold) f *= 1 + (np.coldFactor - 1) / Math.max(1, iters)
     return f
   }
+  const scale = run.scale ?? 1
   return {
-    time: (truth, key, cold = false) => truth * factor(key, cold),
-    bandwidth: (truth, key, cold = false) => truth / factor(key, cold),
+    time: (truth, key, cold = false) => truth * scale * factor(key, cold),
+    bandwidth: (truth, key, cold = false) => truth / (scale * factor(key, cold)),
   }
 }

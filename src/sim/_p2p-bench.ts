@@ -112,7 +112,17 @@ export function renderP2pBench(r: Run): Rendered {
   const noiseOf = (batch: number) => {
     let n = noises.get(batch)
     if (!n)
-      noises.set(batch, (n = makeNoise({ params: r.preset.noise, seed: r.seed, trial: r.trial, scope, iters: batch })))
+      noises.set(
+        batch,
+        (n = makeNoise({
+          params: r.preset.noise,
+          seed: r.seed,
+          trial: r.trial,
+          scope,
+          iters: batch,
+          scale: r.scale ?? 1,
+        })),
+      )
     return n
   }
   const head = [...simHeader(SIM_MARKER, r), ...configLines(r)]

@@ -95,7 +95,7 @@ function connectivity(r: Run): string[] {
 /** The whole p2pBandwidthLatencyTest output of a run. */
 export function renderP2p(r: Run): Rendered {
   const scope = `${r.preset.name}|p2p|${r.gpus.join(',')}`
-  const noise = makeNoise({ params: r.preset.noise, seed: r.seed, trial: r.trial, scope })
+  const noise = makeNoise({ params: r.preset.noise, seed: r.seed, trial: r.trial, scope, scale: r.scale ?? 1 })
   const head = [...simHeader(SIM_MARKER, r), '[P2P (Peer-to-Peer) GPU Bandwidth Latency Test]', ...devices(r)]
   const data = [
     ...connectivity(r),

@@ -1,4 +1,5 @@
 /** A simulated run with every option resolved to its value (defaults filled in, checked). */
+import { simScaleWords } from '../model/index.ts'
 import type { Collective, CollectiveModel, Fault, P2pMode, P2pPairs, Preset, SimFormat } from './_types.ts'
 
 /** Everything a renderer needs. */
@@ -28,6 +29,8 @@ export interface Run {
   processes: number
   /** Pid of the first process (the others count up from it). */
   pid: number
+  /** `--sim-scale`: every time × scale, bandwidth ÷ scale (absent: 1). */
+  scale?: number
   /** A run across nodes: one process per host, each driving `gpus`, under this model. */
   /** A job across nodes; `flap`: the model a share of the cells take (a flapping NIC). */
   cluster?: { hosts: readonly string[]; model: CollectiveModel; flap?: { model: CollectiveModel; share: number } }
@@ -62,5 +65,6 @@ export const simHeader = (marker: string, r: Run): string[] => [
             .join(' ')} (modelled)`
         : ''
     }` +
-    `${r.fault ? ` fault ${r.fault}` : ''} (simulated data, not a measurement)`,
+    `${r.fault ? ` fault ${r.fault}` : ''}` +
+    `${r.scale !== undefined && r.scale !== 1 ? ` ${simScaleWords(r.scale)}` : ''} (simulated data, not a measurement)`,
 ]

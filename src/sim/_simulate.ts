@@ -58,6 +58,7 @@ export function resolve(o: SimOptions): Run {
     throw badInput(`${gpus.length} GPUs cannot be spread evenly over ${processes} MPI/Slurm processes`)
   const seed = positiveInt(o.seed, 0, '--seed')
   const trial = positiveInt(o.trial, 0, '--trial')
+  const scale = checkScale(o.scale)
   return {
     preset,
     format: o.format,
@@ -78,7 +79,15 @@ export function resolve(o: SimOptions): Run {
     fault: o.fault,
     processes,
     pid: 1000 + (hash53(`pid|${trial}`, seed) % 90000),
+    ...(scale !== 1 ? { scale } : {}),
   }
+}
+
+/** `--sim-scale F`: a finite factor > 0 (default 1). */
+export function checkScale(f: number | undefined): number {
+  if (f === undefined) return 1
+  if (!(Number.isFinite(f) && f > 0)) throw badInput(`--sim-scale ${f}: expected a number > 0 (e.g. 1.03)`)
+  return f
 }
 
 const lines = (ls: readonly string[]): string => ls.map((l) => `${l}\n`).join('')

@@ -224,6 +224,11 @@ export interface SimOptions {
   fault?: Fault
   /** Number of MPI/Slurm processes the ranks are spread over (1 = a single `-g N` process). */
   processes?: number
+  /**
+   * A known shift (`--sim-scale F`): every simulated time × F, every bandwidth ÷ F, with the
+   * same noise draws. Default 1. Exists so gates and tests can be calibrated on a known truth.
+   */
+  scale?: number
 }
 
 /** A question about the model's true value (what noise-free hardware would print). */

@@ -10,7 +10,7 @@ import type { BandwidthQuery, Collective, CollectiveModel, NoiseParams, TruthQue
 export { parseBytes, parseEnvList, parseGpuList, parseP2pModes, parsePairs, parseSizes } from './_args.ts'
 export { hostDeltaS, parseSimHost, SIM_HOST_VALUES } from './_host.ts'
 export { busFactor, modelTime, protocolAt, ringSteps } from './_physics.ts'
-export { simulate } from './_simulate.ts'
+export { checkScale, simulate } from './_simulate.ts'
 export type {
   AlphaBeta,
   BandwidthQuery,

@@ -46,6 +46,8 @@ export interface SpecInput {
   inject?: string | string[]
   /** Simulated inter-node network: ib, roce or socket. */
   fabric?: string
+  /** The simulator's known shift: times × F, bandwidths ÷ F (sim only). */
+  simScale?: number
 }
 
 type Kind = 'string' | 'list' | 'int' | 'number' | 'boolean' | 'strings'
@@ -88,6 +90,7 @@ export const SPEC_SCHEMA: Readonly<Record<keyof SpecInput, Kind>> = {
   pairsPerNode: 'int',
   inject: 'list',
   fabric: 'string',
+  simScale: 'number',
 }
 
 /** Keys a preset may carry for people only. */

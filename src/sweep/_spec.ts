@@ -77,6 +77,7 @@ export function resolveSpec(input: SpecInput, seed: number): SweepSpec {
     faults: (i.simFaults ?? []).map(parseFault),
   }
   if (i.preset !== undefined) spec.preset = i.preset
+  if (i.simScale !== undefined && i.simScale !== 1) spec.simScale = simScale(i.simScale, instruments, i.nodes)
   const cluster = clusterInput(i)
   if (cluster) spec.cluster = cluster
   if (i.sysfsRoot !== undefined) spec.hostRoot = i.sysfsRoot
@@ -88,6 +89,14 @@ export function resolveSpec(input: SpecInput, seed: number): SweepSpec {
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
     throw badInput('--seed: must be an integer in [0, 4294967295]')
   return spec
+}
+
+/** `--sim-scale F`: > 0, finite, and only for the one-machine simulator. */
+function simScale(f: number, instruments: readonly string[], nodes: number | undefined): number {
+  if (!(Number.isFinite(f) && f > 0)) throw badInput(`--sim-scale ${f}: expected a number > 0 (e.g. 1.03)`)
+  if (instruments.some((x) => x !== 'sim')) throw badInput('--sim-scale: only --instrument sim has simulated times')
+  if (nodes !== undefined) throw badInput('--sim-scale: not modelled for simulated clusters (--nodes)')
+  return f
 }
 
 const words = (v: string | readonly (string | number)[] | undefined): string[] =>

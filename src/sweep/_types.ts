@@ -32,6 +32,8 @@ export interface SweepSpec {
   instruments: string[]
   /** Simulator preset (sim only). */
   preset?: string
+  /** The simulator's known shift (`--sim-scale`, sim only): times × F, bandwidths ÷ F. Absent: 1. */
+  simScale?: number
   gpus: number[]
   /** Ordered GPU pairs to measure; "none" skips the pair benches. */
   pairs: 'none' | [number, number][]

@@ -4,6 +4,7 @@
  * the conclusions per size band.
  */
 import { stringify } from 'csv-stringify/sync'
+import { simLabel } from '../../model/index.ts'
 import { formatBytes, formatSeconds } from '../../units/index.ts'
 import type { Comparison, GroupingStat } from '../_types.ts'
 
@@ -41,7 +42,7 @@ export function combinedNote(c: Comparison): string | null {
 /** The comparison as Markdown: a table per bench, then its conclusions. */
 export function comparisonMarkdown(c: Comparison): string {
   const out: string[] = []
-  if (c.simulated) out.push('**SIMULATED data**: these numbers come from gpucomm sim, not from hardware.', '')
+  if (c.simulated) out.push(`**${simLabel(c)} data**: these numbers come from gpucomm sim, not from hardware.`, '')
   out.push(`Comparison by \`${c.by}\` of result set \`${c.id}\` (\`${c.dir}\`)`, '')
   const note = combinedNote(c)
   if (note) out.push(`- ${note}`, '')

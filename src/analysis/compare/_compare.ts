@@ -144,7 +144,18 @@ export function compareSet(set: ReadSet, opts: CompareOptions = {}): Comparison 
       }
     })
   const decode = opts.model ? decodeModel(set, opts.model) : null
-  return { dir: set.dir, id: set.manifest.id, simulated: set.manifest.simulated, by, pool, benches, decode, warnings }
+  const { simulated, simScale } = set.manifest
+  return {
+    dir: set.dir,
+    id: set.manifest.id,
+    simulated,
+    ...(simScale !== undefined ? { simScale } : {}),
+    by,
+    pool,
+    benches,
+    decode,
+    warnings,
+  }
 }
 
 /** Ranks of each axis value when all its rows agree (what the α–β reason needs). */

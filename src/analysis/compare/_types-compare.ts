@@ -132,6 +132,8 @@ export interface Comparison {
   dir: string
   id: string
   simulated: boolean
+  /** The simulator's known shift (`--sim-scale`), when the set was made with one. */
+  simScale?: number
   by: string
   /** Concurrent groups pooled (`--pool`) instead of the slowest per trial. */
   pool: boolean

@@ -23,6 +23,7 @@ export const importCommand = defineCommand({
       .example('gpucomm import run7.log --collective alltoall --out results/a2a', 'a log without its banner'),
   run: async (args, io) => {
     const { importFiles } = await import('../../importer/index.ts')
+    const { simLabel } = await import('../../model/index.ts')
     const files = (args.files as string[]).map(fromStdinArg)
     const inputs = await Promise.all(
       files.map(async (path) => (path === '-' ? { path, data: await io.readStdin() } : { path })),
@@ -38,7 +39,7 @@ export const importCommand = defineCommand({
     const formats = [...new Set((s.manifest.sources ?? []).map((f) => f.format))].join(', ')
     io.stdout(
       `imported ${s.rows} rows from ${files.length} file(s) (${formats}) into ` +
-        `${args.out as string}${s.manifest.simulated ? ' [SIMULATED]' : ''}\n`,
+        `${args.out as string}${s.manifest.simulated ? ` [${simLabel(s.manifest)}]` : ''}\n`,
     )
     // The set keeps what was read (and the raw copy), but a run the tool itself found corrupt fails.
     return s.diagnostics.some((d) => d.code === 'corrupt-run') ? 1 : 0

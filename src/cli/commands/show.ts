@@ -16,6 +16,7 @@ export const showCommand = defineCommand({
       .example('gpucomm show results/box1', 'summarize a result set'),
   run: async (args, io) => {
     const { loadSamples } = await import('../../resultset/index.ts')
+    const { simPrefix } = await import('../../model/index.ts')
     const { showAnswerText, showLines } = await import('../../present/index.ts')
     // Rows replayed from 12 bytes each (loadSamples): memory holds the values, not row objects.
     const set = await loadSamples(args.dir as string)
@@ -26,7 +27,7 @@ export const showCommand = defineCommand({
       )
     } else {
       const m = set.manifest
-      io.stdout(`${m.simulated ? 'SIMULATED ' : ''}result set ${m.id} (${m.origin}, ${m.created}), ${set.count} rows\n`)
+      io.stdout(`${simPrefix(m)}result set ${m.id} (${m.origin}, ${m.created}), ${set.count} rows\n`)
       io.stdout(showAnswerText(set.rows, set.count, args.all as boolean))
     }
     return 0 // corrupt lines: one warning per file from main (the rule of every command reading a set)

@@ -85,6 +85,12 @@ export const simCommand = defineCommand({
         default: [],
         describe: 'with --fabric: simulated node faults KIND@NODE (slow-nic, no-p2p, pcie-gen3, straggler-gpu)',
       })
+      .option('sim-scale', {
+        type: 'number',
+        describe:
+          'a known shift: every simulated time × F, bandwidths ÷ F, same noise draws (default 1; ' +
+          'labelled "SIMULATED, times xF"), to calibrate gates and tests',
+      })
       .option('fault', {
         type: 'string',
         choices: ['hang', 'crash', 'garbage', 'truncated', 'corrupt', 'exit'],
@@ -107,6 +113,9 @@ export const simCommand = defineCommand({
       )
       return 0
     }
+    const scale = args.simScale === undefined ? 1 : sim.checkScale(args.simScale as number)
+    if (scale !== 1 && typeof args.fabric === 'string')
+      throw (await import('../../errors/index.ts')).badInput('--sim-scale: not modelled for --fabric jobs')
     const launch = sim.launchContext(process.env)
     const list = (v: unknown) =>
       typeof v !== 'string' ? undefined : v === 'none' ? { sizes: [], step: '' } : sim.parseSizes(v)
@@ -148,6 +157,7 @@ export const simCommand = defineCommand({
             host: sim.parseSimHost((args.host as string[]).map(String)),
             ...(fault ? { fault } : {}),
             processes: launch.size,
+            ...(scale !== 1 ? { scale } : {}),
           })
     // Under MPI/Slurm only rank 0 prints, as nccl-tests does; the others print nothing.
     if (launch.rank === 0) io.stdout(text)

@@ -39,6 +39,7 @@ const SPEC_FLAGS: Record<string, string> = {
   pairsPerNode: 'pairsPerNode',
   inject: 'inject',
   fabric: 'fabric',
+  simScale: 'simScale',
 }
 
 /** `gpucomm sweep`: plan → launch → parse → append, into a result set (the main job). */
@@ -111,6 +112,12 @@ export const sweepCommand = defineCommand({
       .option('seed', {
         type: 'number',
         describe: 'seed of the shuffle and the simulator noise (recorded; random when absent)',
+      })
+      .option('sim-scale', {
+        type: 'number',
+        describe:
+          '--instrument sim: every simulated time × F, bandwidths ÷ F (a known shift, recorded and labelled ' +
+          '"SIMULATED, times xF")',
       })
       .option('launcher', {
         type: 'string',
