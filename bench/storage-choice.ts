@@ -80,7 +80,8 @@ async function arrow(A: ArrowLib, rows: readonly Row[], dir: string) {
     const vecs: Record<string, unknown> = {}
     for (const c of COLUMNS) {
       const v = part.map((r) => {
-        const x = c.get(r)
+        // Every column is the Row field of its name, but file and line (source.file, source.line).
+        const x = c.name === 'file' ? r.source.file : c.name === 'line' ? r.source.line : r[c.name as keyof Row]
         return x === undefined ? null : c.kind === 'json' ? JSON.stringify(x) : x
       })
       vecs[c.name] = A.vectorFromArray(v, type(c.kind))

@@ -8,84 +8,45 @@ import type { Row } from '../model/index.ts'
 /** How a column is encoded in a batch before it becomes Parquet (_parquet.ts). */
 export type ColumnKind = 'str' | 'json' | 'num' | 'int' | 'bool'
 
-type Value = string | number | boolean | null | Record<string, string> | undefined
-
-/** One column: its name, kind, and how a row yields its value. */
+/** One column: its name and kind (ColumnBatch.add reads the row's fields in this order). */
 interface Column {
   name: string
   kind: ColumnKind
-  get: (r: Row) => Value
 }
 
 /** The columns, in file order. Numbers that are not always integers are DOUBLE, so they round-trip exactly. */
 export const COLUMNS: readonly Column[] = [
-  { name: 'bench', kind: 'str', get: (r) => r.bench },
-  { name: 'metric', kind: 'str', get: (r) => r.metric },
-  { name: 'unit', kind: 'str', get: (r) => r.unit },
-  { name: 'value', kind: 'num', get: (r) => r.value },
-  { name: 'sizeBytes', kind: 'num', get: (r) => r.sizeBytes },
-  { name: 'ranks', kind: 'num', get: (r) => r.ranks },
-  { name: 'src', kind: 'num', get: (r) => r.src },
-  { name: 'dst', kind: 'num', get: (r) => r.dst },
-  { name: 'placement', kind: 'str', get: (r) => r.placement },
-  { name: 'p2p', kind: 'str', get: (r) => r.p2p },
-  { name: 'timer', kind: 'str', get: (r) => r.timer },
-  { name: 'trial', kind: 'int', get: (r) => r.trial },
-  { name: 'file', kind: 'str', get: (r) => r.source.file },
-  { name: 'line', kind: 'int', get: (r) => r.source.line },
-  { name: 'dtype', kind: 'str', get: (r) => r.dtype },
-  { name: 'redop', kind: 'str', get: (r) => r.redop },
-  { name: 'root', kind: 'num', get: (r) => r.root },
-  { name: 'peerAccess', kind: 'bool', get: (r) => r.peerAccess },
-  { name: 'copy', kind: 'str', get: (r) => r.copy },
-  { name: 'staging', kind: 'str', get: (r) => r.staging },
-  { name: 'batch', kind: 'num', get: (r) => r.batch },
-  { name: 'direction', kind: 'str', get: (r) => r.direction },
-  { name: 'iteration', kind: 'num', get: (r) => r.iteration },
-  { name: 'group', kind: 'str', get: (r) => r.group },
-  { name: 'grouping', kind: 'str', get: (r) => r.grouping },
-  { name: 'point', kind: 'str', get: (r) => r.point },
-  { name: 'env', kind: 'json', get: (r) => r.env },
-  { name: 'hostAxis', kind: 'json', get: (r) => r.hostAxis },
-  { name: 'host', kind: 'str', get: (r) => r.host },
-  { name: 'requestedBytes', kind: 'num', get: (r) => r.requestedBytes },
+  { name: 'bench', kind: 'str' },
+  { name: 'metric', kind: 'str' },
+  { name: 'unit', kind: 'str' },
+  { name: 'value', kind: 'num' },
+  { name: 'sizeBytes', kind: 'num' },
+  { name: 'ranks', kind: 'num' },
+  { name: 'src', kind: 'num' },
+  { name: 'dst', kind: 'num' },
+  { name: 'placement', kind: 'str' },
+  { name: 'p2p', kind: 'str' },
+  { name: 'timer', kind: 'str' },
+  { name: 'trial', kind: 'int' },
+  { name: 'file', kind: 'str' },
+  { name: 'line', kind: 'int' },
+  { name: 'dtype', kind: 'str' },
+  { name: 'redop', kind: 'str' },
+  { name: 'root', kind: 'num' },
+  { name: 'peerAccess', kind: 'bool' },
+  { name: 'copy', kind: 'str' },
+  { name: 'staging', kind: 'str' },
+  { name: 'batch', kind: 'num' },
+  { name: 'direction', kind: 'str' },
+  { name: 'iteration', kind: 'num' },
+  { name: 'group', kind: 'str' },
+  { name: 'grouping', kind: 'str' },
+  { name: 'point', kind: 'str' },
+  { name: 'env', kind: 'json' },
+  { name: 'hostAxis', kind: 'json' },
+  { name: 'host', kind: 'str' },
+  { name: 'requestedBytes', kind: 'num' },
 ]
-
-/**
- * Every Row field and the column that stores it: adding a field to Row without a column
- * here fails to compile, so a row never loses a field on its way to disk.
- */
-export const FIELD_COLUMN: Record<keyof Row, string> = {
-  bench: 'bench',
-  metric: 'metric',
-  unit: 'unit',
-  value: 'value',
-  sizeBytes: 'sizeBytes',
-  ranks: 'ranks',
-  src: 'src',
-  dst: 'dst',
-  placement: 'placement',
-  p2p: 'p2p',
-  timer: 'timer',
-  trial: 'trial',
-  source: 'file',
-  dtype: 'dtype',
-  redop: 'redop',
-  root: 'root',
-  peerAccess: 'peerAccess',
-  copy: 'copy',
-  staging: 'staging',
-  batch: 'batch',
-  direction: 'direction',
-  iteration: 'iteration',
-  group: 'group',
-  grouping: 'grouping',
-  point: 'point',
-  env: 'env',
-  hostAxis: 'hostAxis',
-  host: 'host',
-  requestedBytes: 'requestedBytes',
-}
 
 /**
  * One column of a batch, encoded without nulls: strings (and JSON objects)

@@ -47,8 +47,12 @@ test('schema 1: a torn line in samples.jsonl is reported with file:line and the 
   assert.match(set.diagnostics[0]!.message, /samples\.jsonl:3: not valid JSON/)
 })
 
-/** A row with every optional field set (and nulls where the type allows them). */
-const full = (value: number): Row => ({
+/**
+ * A row with every optional field set (and nulls where the type allows them). Typed
+ * Required<Row>: a field added to Row without one here fails to compile, and the round trip
+ * below then fails unless the parts store it.
+ */
+const full = (value: number): Required<Row> => ({
   ...row(value, 2),
   sizeBytes: 2 ** 40 + 3,
   requestedBytes: 2 ** 40 + 8,
