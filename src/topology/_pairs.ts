@@ -50,6 +50,38 @@ export const BANDS: Record<'staged' | 'nvlink' | 'pcieSwitch' | 'hostBridge' | '
   },
 }
 
+/** NVLink bands by GPU model (name pattern → band); the only published one is A100's. */
+const NVLINK_BY_MODEL: readonly { model: RegExp; name: string; band: LatencyBand }[] = [
+  { model: /\bA100\b/i, name: 'A100', band: BANDS.nvlink },
+]
+
+/**
+ * The NVLink band of a pair from its GPUs' names: the same model's band when one is published;
+ * else the nearest (A100's, another model or generation) and a why that says so. `topo -m` names
+ * no GPU: without a --query-gpu CSV, lspci or sysfs name the band is generic.
+ */
+export function nvlinkBand(names: readonly (string | undefined)[]): LatencyBand {
+  const named = [...new Set(names.filter((n): n is string => n !== undefined && n !== ''))]
+  const own = named.length === 1 ? NVLINK_BY_MODEL.find((m) => m.model.test(named[0] as string)) : undefined
+  if (own) return { ...own.band, why: `${own.band.why}; ${own.name}: this GPU model's own published band` }
+  const nearest = 'the nearest published band is A100-SXM4 ×8 NVSwitch'
+  if (named.length === 0)
+    return {
+      ...BANDS.nvlink,
+      why: `${BANDS.nvlink.why}; the input does not name the GPU model: generic band (${nearest})`,
+    }
+  return {
+    ...BANDS.nvlink,
+    why: `${BANDS.nvlink.why}; no published band for ${named.join(' / ')}: ${nearest}, another GPU model`,
+  }
+}
+
+/** The NVLink band's source, and whether it is the GPUs' own model's (nvlinkBand). */
+export function nvlinkSource(names: readonly (string | undefined)[]): string {
+  const b = nvlinkBand(names)
+  return `${b.reference}; ${b.why.replace(/^NVLink peer copy;? ?/, '')}`
+}
+
 /** Capabilities whose non-OK status means copies cannot go peer to peer. */
 export const COPY_CAPS: readonly P2PCapability[] = ['read', 'write', 'pci']
 
@@ -63,8 +95,11 @@ export const p2pBlocked = (p: Pick<TopoPair, 'p2p'>): boolean =>
 /** True when some copy capability is reported OK and none is blocked. */
 export const p2pOk = (p: Pick<TopoPair, 'p2p'>): boolean => !p2pBlocked(p) && COPY_CAPS.some((c) => p.p2p[c] === 'OK')
 
-/** The expected per-copy band of a pair from its link class and P2P status. */
-export function expectedBand(p: Pick<TopoPair, 'p2p' | 'link' | 'sameSwitch' | 'pciPath'>): LatencyBand {
+/** The expected per-copy band of a pair from its link class, P2P status and (NVLink) GPU names. */
+export function expectedBand(
+  p: Pick<TopoPair, 'p2p' | 'link' | 'sameSwitch' | 'pciPath'>,
+  names: readonly (string | undefined)[] = [],
+): LatencyBand {
   if (p2pBlocked(p)) return BANDS.staged
   if (p.link === undefined && p.pciPath !== undefined) {
     // topo -mp hides NVLink: the PCIe path's band holds only if the pair has no NVLink.
@@ -73,7 +108,7 @@ export function expectedBand(p: Pick<TopoPair, 'p2p' | 'link' | 'sameSwitch' | '
   }
   const l = p.link ?? ''
   const band = /^NV\d+$/.test(l)
-    ? BANDS.nvlink
+    ? nvlinkBand(names)
     : l === 'PIX' || l === 'PXB' || (l === '' && p.sameSwitch)
       ? BANDS.pcieSwitch
       : l === 'PHB'
@@ -161,7 +196,7 @@ export function buildPairs(gpus: readonly TopoGpu[], inp: ParsedInputs): TopoPai
       if (ga.switchPath && gb.switchPath) pair.sameSwitch = ga.switchPath.some((s) => gb.switchPath?.includes(s))
       const nu = same(ga.numa, gb.numa)
       if (nu !== undefined) pair.sameNuma = nu
-      pair.expected = expectedBand(pair)
+      pair.expected = expectedBand(pair, [ga.name, gb.name])
       pair.cost = pairCost(pair)
       pairs.push(pair)
     }

@@ -45,6 +45,23 @@ test('--input FILE... --json: gpus, pairs (link as printed, p2p by capability), 
     rep.findings.map((f) => f.id),
     ['nvlink', 'expected-latency'],
   )
+  // topo -m names no GPU: the NVLink band is generic, and says so.
+  assert.match(rep.findings[0]?.reference ?? '', /does not name the GPU model: generic band/)
+  assert.match(rep.pairs[0]?.expected?.why ?? '', /generic band \(the nearest published band is A100-SXM4/)
+  // With a --query-gpu CSV naming the H100s: no H100 band exists, the nearest (A100) is named as such.
+  const csv = join(tmp('gpucomm-topo-'), 'query.csv')
+  writeFileSync(
+    csv,
+    `index, name, pci.bus_id\n${[0, 1, 2, 3, 4, 5, 6, 7].map((i) => `${i}, NVIDIA H100 80GB HBM3, 0000:${(0x18 + 16 * i).toString(16)}:00.0`).join('\n')}\n`,
+  )
+  const named = json(
+    (await cli(['topo', '--input', fx('nvidia-smi-topo-m', 'ml-engineering-8x-h100-nv18-2numa.txt'), csv, '--json']))
+      .stdout,
+  )
+  assert.match(
+    named.findings[0]?.reference ?? '',
+    /no published band for NVIDIA H100 80GB HBM3: the nearest published band is A100-SXM4/,
+  )
   assert.deepEqual(
     rep.groupings.find((g) => g.size === 4)?.groups,
     [

@@ -6,7 +6,7 @@
 
 import type { HostFacts } from '../../host/index.ts'
 import { formatGpuList } from '../../lists/index.ts'
-import { BANDS, p2pBlocked, p2pOk } from '../_pairs.ts'
+import { BANDS, nvlinkSource, p2pBlocked, p2pOk } from '../_pairs.ts'
 import type { Finding, HypervisorInfo, TopoGpu, TopoPair } from '../_types.ts'
 import { HOST_RULES } from './_rules-host.ts'
 import { pciOnlyFinding } from './_rules-pci-only.ts'
@@ -157,7 +157,7 @@ const ncclP2pLevel: Rule = {
 
 const nvlink: Rule = {
   id: 'nvlink',
-  check: ({ pairs }) => {
+  check: ({ gpus, pairs }) => {
     const nv = pairs.filter((p) => /^NV\d+$/.test(p.link ?? ''))
     if (nv.length === 0) return undefined
     return {
@@ -168,7 +168,7 @@ const nvlink: Rule = {
         `${nv.length === pairs.length ? 'Every GPU pair is' : `${nv.length} of ${pairs.length} GPU pairs are`} joined by NVLink (` +
         `${[...new Set(nv.map((p) => p.link))].join(', ')}): peer copies and NCCL collectives go over NVLink, not PCIe.`,
       facts: nv.slice(0, 4).map((p) => `pair ${pairName(p)}: ${p.link as string} (${p.from.link ?? '?'})`),
-      reference: BANDS.nvlink.reference,
+      reference: nvlinkSource(nv.flatMap((p) => [gpus[p.a]?.name, gpus[p.b]?.name])),
     }
   },
 }

@@ -110,7 +110,16 @@ test('pairLinkClass is symmetric; expected bands follow P2P status first, then l
   assert.equal(pairLinkClass(r, 3, 0), 'SYS')
   assert.equal(pairLinkClass(r, 0, 1), 'NODE')
   assert.equal(pairLinkClass(r, 0, 9), undefined)
-  assert.equal(expectedBand({ link: 'NV18', p2p: { read: 'OK' } }), BANDS.nvlink)
+  // NVLink bands by GPU model: A100's own; H100 has none published (nearest A100, said); no name: generic.
+  const nv = (names: (string | undefined)[]) => expectedBand({ link: 'NV18', p2p: { read: 'OK' } }, names)
+  assert.equal(nv(['NVIDIA A100-SXM4-80GB', 'NVIDIA A100-SXM4-80GB']).lowS, BANDS.nvlink.lowS)
+  assert.match(nv(['NVIDIA A100-SXM4-80GB', 'NVIDIA A100-SXM4-80GB']).why, /A100: this GPU model's own published band/)
+  assert.match(
+    nv(['NVIDIA H100 80GB HBM3', 'NVIDIA H100 80GB HBM3']).why,
+    /no published band for NVIDIA H100 80GB HBM3: the nearest published band is A100-SXM4 ×8 NVSwitch, another GPU model/,
+  )
+  assert.match(nv([undefined, undefined]).why, /does not name the GPU model: generic band/)
+  assert.doesNotMatch(nv(['NVIDIA H100 80GB HBM3', 'NVIDIA H100 80GB HBM3']).why, /own published band/)
   assert.equal(expectedBand({ link: 'NV18', p2p: { read: 'OK', write: 'NS' } }), BANDS.staged)
   assert.equal(expectedBand({ link: 'PHB', p2p: { pci: 'OK' } }), BANDS.hostBridge)
   assert.equal(
