@@ -1,7 +1,7 @@
 /**
  * The calibration studies of `diff` on the simulator, whose truth is known (issue 31): pairs
- * of SIMULATED sets of one preset with different seeds, B optionally slowed by a known factor
- * (every time × F, bandwidth ÷ F, printed again as the tool prints it). Per cell class
+ * of SIMULATED sets of one preset with different seeds, B optionally made with a known shift
+ * (`--sim-scale F`: every simulated time × F, bandwidth ÷ F). Per cell class
  * (same-GPU p2p, cross-GPU p2p, NCCL): the share of tested cells flagged (significant at
  * α = 0.05) and the coverage of the 95 % CI of the change; per pair: whether
  * `--fail-on-regression PCT` fails. In process, library calls only.
@@ -69,7 +69,7 @@ export function study(preset: string, pairs: number, scale: number, gatePct: num
   }
   for (let i = 0; i < pairs; i++) {
     const a = simLoaded({ ...STUDY_SET, preset, seed: seedBase + 2 * i })
-    const b = simLoaded({ ...STUDY_SET, preset, seed: seedBase + 2 * i + 1, slowdown: scale })
+    const b = simLoaded({ ...STUDY_SET, preset, seed: seedBase + 2 * i + 1, simScale: scale })
     const r = diffSets(a, b)
     for (const c of r.cells) {
       if (!c.tested) continue

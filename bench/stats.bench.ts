@@ -5,9 +5,9 @@
  * - A/A, 100 pairs of the same preset with different seeds: cells flagged at α = 0.05 per
  *   class, same-GPU p2p, cross-GPU p2p, NCCL (budget ≤ 5 % each); pairs on which
  *   `--fail-on-regression 1` fails (budget ≤ 5 %);
- * - B 3 % slower (every time × 1.03): `--fail-on-regression 5` fails ≤ 5 % of 100 pairs, and
+ * - B made with `--sim-scale 1.03` (every time × 1.03): `--fail-on-regression 5` fails ≤ 5 % of 100 pairs, and
  *   the 95 % CI of the change holds the true +3 % in ≥ 93 % of cells of each class;
- * - B 10 % slower: `--fail-on-regression 5` fails on ≥ 95 % of 100 pairs.
+ * - B with `--sim-scale 1.10`: `--fail-on-regression 5` fails on ≥ 95 % of 100 pairs.
  * In process, about 15 s a study. Run alone with `npx tsx bench/stats.bench.ts [PRESET…]`.
  */
 

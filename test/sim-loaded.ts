@@ -22,6 +22,8 @@ export interface SimLoadedSpec {
   sizes?: number[]
   /** p2p_bench latency copies (CE, P2P on and off) of `p2pGpus` at these sizes, `iters` iterations a launch. */
   bench?: { sizes: number[]; iters: number }
+  /** `--sim-scale F`: the simulator multiplies every time by F (bandwidths ÷ F), same noise draws. */
+  simScale?: number
   /** Multiplies every time and latency (and divides bandwidths): a known, real change. */
   slowdown?: number
 }
@@ -54,7 +56,7 @@ function build(spec: SimLoadedSpec): LoadedSet {
     for (const r of parseText(parser, text, { file }).rows) rows.push({ ...r, trial })
   }
   for (let trial = 1; trial <= spec.trials; trial++) {
-    const base = { preset: spec.preset, seed: spec.seed, trial }
+    const base = { preset: spec.preset, seed: spec.seed, trial, ...(spec.simScale ? { scale: spec.simScale } : {}) }
     if (spec.p2pGpus) read(simulate({ ...base, format: 'p2p', gpus: spec.p2pGpus }), `p2p-t${trial}.txt`, trial)
     if (spec.p2pGpus && spec.bench) {
       const b = spec.bench

@@ -138,7 +138,7 @@ test('on the simulator: a true +3 % fails a 5 % gate in no pair, though every pa
   let pointPast = 0
   let aaFails = 0
   for (let i = 0; i < 10; i++) {
-    const r = diffSets(simLoaded({ ...spec, seed: 500 + i }), simLoaded({ ...spec, seed: 600 + i, slowdown: 1.03 }))
+    const r = diffSets(simLoaded({ ...spec, seed: 500 + i }), simLoaded({ ...spec, seed: 600 + i, simScale: 1.03 }))
     if (gate(r, 5).failures.length > 0) fails++
     // What the old gate read: a significant cell whose point estimate is past the threshold.
     if (r.cells.some((c) => c.tested && c.significant && c.worse > 0.05)) pointPast++
