@@ -244,3 +244,18 @@ test('mechanismOf, pairCandidates and slowCauses', () => {
 })
 
 const MECH_STAGED = 'host-staged copy through pinned host memory (no peer access)'
+
+test('RTX 4090/5090 by name (stock driver: P2P off): a floor between the ranges is host-staged; a P2P floor is a conflict (a patched driver); the tool’s CAN access wins', () => {
+  const g = (value: string) => ctx({ gpuName: { value, source: 'smi.txt:1' } })
+  assert.equal(id(fit(5), g('NVIDIA GeForce RTX 4090')), 'host-staged')
+  assert.equal(id(fit(5), g('NVIDIA RTX 6000 Ada Generation')), 'undetermined')
+  const fast = judgePair(fit(1.2), g('NVIDIA GeForce RTX 5090'))
+  assert.equal(fast.mechanism.id, 'p2p-pcie')
+  assert.match(
+    fast.conflicts[0]?.text ?? '',
+    /^RTX 5090's stock driver disables P2P, but copies cost 1\.2 µs, as P2P copies do/,
+  )
+  const told = judgePair(fit(1.2, { peerAccess: true }), g('NVIDIA GeForce RTX 4090'))
+  assert.equal(told.conflicts.length, 0)
+  assert.ok(!told.evidence.some((e) => /stock driver/.test(e.fact)))
+})

@@ -298,3 +298,27 @@ test('the cite context: machine facts, NVLink from the context, one process driv
   const s = judge(fit({ env: { NCCL_PROTO: 'LL' } }), c).evidence.map((e) => e.strength)
   assert.deepEqual(s, [1, 2, 3])
 })
+
+test('RTX 4090/5090 (stock driver: P2P disabled) is weak evidence for SHM: it decides only where nothing stronger does', () => {
+  const g = (value: string) => ({ gpuName: { value, source: 'ranks.txt:3' } })
+  const pix = links(() => 'PIX')
+  // Nothing else known: SHM, with the published fact and its source.
+  const alone = judge(fit(), ctx(g('NVIDIA GeForce RTX 4090')))
+  assert.equal(alone.mechanism.id, 'nccl-shm')
+  assert.ok(
+    alone.evidence.some(
+      (e) => /RTX 4090 on NVIDIA's stock driver has P2P disabled/.test(e.fact) && /chlc/.test(e.source),
+    ),
+  )
+  // Over the link classes (PIX would otherwise give P2P), and for the 5090 too.
+  assert.equal(judge(fit(), ctx({ ...g('NVIDIA GeForce RTX 5090'), linkClass: pix })).mechanism.id, 'nccl-shm')
+  // NCCL's own account is stronger: P2P stays P2P.
+  const told = judge(
+    fit(),
+    ctx({ ...g('NVIDIA GeForce RTX 4090'), nccl: said({ transports: ['P2P/IPC'], infoLines: 4 }) }),
+  )
+  assert.equal(told.mechanism.id, 'nccl-p2p')
+  // Neither the RTX PRO 6000 nor a 3090 is named by it.
+  assert.equal(judge(fit(), ctx({ ...g('NVIDIA RTX PRO 6000 Blackwell'), linkClass: pix })).mechanism.id, 'nccl-p2p')
+  assert.equal(judge(fit(), ctx(g('NVIDIA GeForce RTX 3090'))).mechanism.id, 'undetermined')
+})

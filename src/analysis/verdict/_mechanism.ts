@@ -8,6 +8,7 @@
 
 import { BAND_TOLERANCE, LATENCY_BANDS } from '../../bands/index.ts'
 import { formatRate, formatSeconds } from '../../units/index.ts'
+import { stockNoP2p, stockNoP2pEvidence } from '../_consumer.ts'
 import { beyondPcie, overPcieText } from '../_nvlink.ts'
 import type { Band, Conflict, Evidence, Fit, Mechanism, MechanismId } from '../_types.ts'
 import { MECHANISM_WORDS, p2pPcieWords } from '../_words.ts'
@@ -142,6 +143,17 @@ export function judgePair(f: PairFit, ctx: MachineContext): PairJudgement {
     decided = 'by its latency alone'
   } else if (tool.peer) id = lc && /^NV/i.test(lc) ? 'p2p-nvlink' : 'p2p-pcie'
   else id = byValue(v, lc)
+  // A GeForce whose stock driver disables P2P: weak evidence, where no tool said.
+  const stock = toolSays ? undefined : stockNoP2pEvidence(ctx.gpuName?.value, ctx.gpuName?.source ?? '')
+  if (stock) {
+    ev.push(stock)
+    if (id === 'undetermined') id = 'host-staged'
+    else if (id === 'p2p-pcie')
+      conflicts.push({
+        text: `${stockNoP2p(ctx.gpuName?.value)}'s stock driver disables P2P, but copies cost ${formatSeconds(v)}, as P2P copies do: a P2P-enabled (patched) driver is likely in use`,
+        facts: [stock.fact, measured],
+      })
+  }
   // The measured value against the ranges, and conflicts with what the tools said.
   const staged = RANGES['host-staged']
   const p2pRange = id === 'p2p-nvlink' ? RANGES['p2p-nvlink'] : RANGES['p2p-pcie']

@@ -10,6 +10,7 @@
 import type { NcclModelKey } from '../../bands/index.ts'
 import { COLLECTIVE_BANDS, ncclModelBand, ncclNetModelBands } from '../../bands/index.ts'
 import { formatSeconds } from '../../units/index.ts'
+import { stockNoP2p, stockNoP2pEvidence } from '../_consumer.ts'
 import { aboveNetwork, crossHosts, networkOf } from '../_network.ts'
 import type { Band, Conflict, Evidence, Fit, Mechanism, MechanismId, NcclTransport } from '../_types.ts'
 import { MECHANISM_WORDS } from '../_words.ts'
@@ -146,12 +147,17 @@ export function judgeCollective(f: CollFit, s: Pick<Series, 'origins'>, ctx: Mac
     })
   }
   const nvAll = allLinks && links.every((l) => linkKey(l) === 'NV')
+  const stock = stockNoP2pEvidence(ctx.gpuName?.value, ctx.gpuName?.source ?? '')
   const amd = ctx.cpuVendor?.value === 'AuthenticAMD'
   let inferred: NcclTransport | undefined
   let why = ''
   if (p2pOff || noPeer.length) {
     inferred = shmOff ? 'NET' : 'SHM'
     why = p2pOff ? 'NCCL_P2P_DISABLE=1' : 'pairs without P2P'
+  } else if (stock && !acc?.value.transports.length) {
+    inferred = shmOff ? 'NET' : 'SHM'
+    why = `${stockNoP2p(ctx.gpuName?.value)} on the stock driver has P2P disabled (weak evidence)`
+    ev.push(stock)
   } else if (allLinks && links.every((l) => PXB_OR_CLOSER.has(linkKey(l)))) {
     inferred = 'P2P'
     why = nvAll ? 'every pair NVLink' : 'every pair within PCIe switches (PIX/PXB)'
