@@ -6,7 +6,7 @@
 import { SIM_MARKER } from '../model/index.ts'
 import { fit, fmtG } from './_fmt.ts'
 import { hostDeltaS } from './_host.ts'
-import { makeNoise } from './_noise.ts'
+import { armOf, makeNoise } from './_noise.ts'
 import { busFactor, collectiveModel, modelTime, simulated } from './_physics.ts'
 import { rngFor } from './_prng.ts'
 import type { Rendered, Run } from './_run.ts'
@@ -95,6 +95,7 @@ function rows(r: Run): { lines: string[]; busbw: number[]; failures: number } {
     trial: r.trial,
     scope,
     scale: r.scale ?? 1,
+    arm: armOf(r),
     iters: r.iters,
   })
   const def = simulated(r.collective)

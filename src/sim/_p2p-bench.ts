@@ -10,7 +10,7 @@
  */
 import { SIM_MARKER } from '../model/index.ts'
 import { hostDeltaS } from './_host.ts'
-import { makeNoise } from './_noise.ts'
+import { armOf, makeNoise } from './_noise.ts'
 import { p2pBandwidth, p2pLatency } from './_physics.ts'
 import type { Rendered, Run } from './_run.ts'
 import { simHeader } from './_run.ts'
@@ -121,6 +121,7 @@ export function renderP2pBench(r: Run): Rendered {
           scope,
           iters: batch,
           scale: r.scale ?? 1,
+          arm: armOf(r),
         })),
       )
     return n

@@ -14,24 +14,28 @@ import { loadSet } from '../../src/resultset/index.ts'
 import { presetByName } from '../../src/sim/_physics.ts'
 import { presetNames, simulate } from '../../src/sim/index.ts'
 import { cli, tmp } from '../helpers.ts'
+import { median } from './_helpers.ts'
 
-const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length
 const native = parserById('native') as NonNullable<ReturnType<typeof parserById>>
 
 /** Mean 8 B CE latency (µs) of cross-GPU copies, by P2P mode, under `host`. */
 function latencies(preset: string, host: Record<string, string>): { direct: number[]; staged: number[] } {
-  const text = simulate({
-    preset,
-    format: 'p2p-bench',
-    gpus: [0, 1],
-    sizes: [8],
-    bwSizes: [],
-    copies: ['ce'],
-    iters: 10,
-    seed: 4,
-    host,
-  })
-  const rows = parseText(native, text, { file: 'sim.txt' }).rows.filter((r) => r.src !== r.dst)
+  // Twelve trials: each arm draws its own drift and noise, so one trial is not enough.
+  const text = Array.from({ length: 12 }, (_, trial) =>
+    simulate({
+      preset,
+      format: 'p2p-bench',
+      gpus: [0, 1],
+      sizes: [8],
+      bwSizes: [],
+      copies: ['ce'],
+      iters: 10,
+      seed: 4,
+      trial,
+      host,
+    }),
+  )
+  const rows = text.flatMap((t) => parseText(native, t, { file: 'sim.txt' }).rows).filter((r) => r.src !== r.dst)
   const us = (f: (r: Row) => boolean): number[] => rows.filter(f).map((r) => r.value * 1e6)
   return { direct: us((r) => r.peerAccess === true), staged: us((r) => r.p2p === 'disabled') }
 }
@@ -55,9 +59,9 @@ for (const preset of ['baremetal-turin', 'pcie-switch', 'nvlink']) {
     ] as const) {
       const k = latencies(preset, host)
       assert.ok(base.direct.length >= 10 && k.direct.length === base.direct.length, `${preset}: direct rows`)
-      const direct = mean(k.direct) - mean(base.direct)
+      const direct = median(k.direct) - median(base.direct)
       assert.ok(Math.abs(direct) < 0.05, `${preset} ${JSON.stringify(host)}: direct P2P moved ${direct} µs`)
-      const staged = mean(k.staged) - mean(base.staged)
+      const staged = median(k.staged) - median(base.staged)
       assert.ok(Math.abs(staged - shift) < 0.3, `${preset} ${JSON.stringify(host)}: staged moved ${staged} µs`)
     }
   })
@@ -67,7 +71,7 @@ test('seed-vm: every cross copy is staged, so the knob moves them all', () => {
   const base = latencies('seed-vm', {})
   const k = latencies('seed-vm', { cstates: 'shallow' })
   assert.equal(base.direct.length, 0)
-  const staged = mean(k.staged) - mean(base.staged)
+  const staged = median(k.staged) - median(base.staged)
   assert.ok(Math.abs(staged + 2) < 0.3, `${staged} µs`)
 })
 
@@ -77,14 +81,14 @@ test('sweep --host-axis runs on every preset; on nvlink only the P2P-disabled ro
     const r = await cli([
       'sweep',
       ...['--instrument', 'sim', '--preset', preset, '--gpus', '0-1', '--pairs', 'all', '--collectives', 'all_reduce'],
-      ...['--groupings', 'tp2', '--sizes', '8', '--trials', '1', '--iters', '10', '--seed', '4'],
+      ...['--groupings', 'tp2', '--sizes', '8', '--trials', '3', '--iters', '10', '--seed', '4'],
       ...['--host-axis', 'cstates=default,shallow', '--out', out],
     ])
     assert.equal(r.code, 0, `${preset}: ${r.stderr}`)
     if (preset !== 'nvlink') continue
     const { rows } = await loadSet(out)
     const lat = (v: string, f: (x: Row) => boolean): number =>
-      mean(
+      median(
         rows
           .filter((x) => x.bench === 'p2p.latency' && x.timer === 'gpu' && x.src !== x.dst && x.hostAxis?.cstates === v)
           .filter(f)
