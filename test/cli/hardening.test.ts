@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { execa } from 'execa'
-import { BIN, bin, FIXTURES, ROOT, snapshot, tmp } from '../helpers.ts'
+import { BIN, bin, cli, FIXTURES, ROOT, snapshot, tmp } from '../helpers.ts'
 import { simSet } from '../simset.ts'
 
 const A100 = join(FIXTURES, 'nccl-tests', 'a100-sxm4-8gpu-single-process-g8-v2.13.txt')
@@ -38,20 +38,20 @@ test('SIGKILL in the middle of an import leaves no set without a manifest', asyn
 
 test('export of a simulated set labels every row SIMULATED (csv column, jsonl field); a real set has no such label', async () => {
   const set = await simSet({ preset: 'seed-vm', seed: 63 })
-  const csv = await bin(['export', set, '--format', 'csv'])
+  const csv = await cli(['export', set, '--format', 'csv'])
   const [head, ...lines] = csv.stdout.trim().split('\n')
   const at = (head ?? '').split(',').indexOf('simulated')
   assert.ok(at >= 0, head)
   assert.ok(lines.length > 10 && lines.every((l) => l.split(',')[at] === 'SIMULATED'))
-  const jsonl = await bin(['export', set, '--format', 'jsonl'])
+  const jsonl = await cli(['export', set, '--format', 'jsonl'])
   const rows = jsonl.stdout
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as { simulated?: boolean })
   assert.ok(rows.length > 10 && rows.every((r) => r.simulated === true))
   const real = join(tmp(), 'real')
-  assert.equal((await bin(['import', A100, '--out', real])).code, 0)
-  assert.doesNotMatch((await bin(['export', real, '--format', 'csv'])).stdout, /simulated|SIMULATED/)
+  assert.equal((await cli(['import', A100, '--out', real])).code, 0)
+  assert.doesNotMatch((await cli(['export', real, '--format', 'csv'])).stdout, /simulated|SIMULATED/)
 })
 
 test('paths that cannot be written are bad input: one line, exit 2, nothing overwritten', async () => {
@@ -69,8 +69,9 @@ test('paths that cannot be written are bad input: one line, exit 2, nothing over
     ['export', set, '--format', 'parquet', '--out', join(dir, 'missing', 'x.parquet')],
     ['export', set, '--out', join(file, 'x.jsonl')],
   ]
-  for (const args of cases) {
-    const r = await bin(args)
+  // The first through the installed bin (what the process prints, warnings included), the rest in-process.
+  for (const [k, args] of cases.entries()) {
+    const r = k === 0 ? await bin(args) : await cli(args)
     assert.equal(r.code, 2, `${args.join(' ')}: exit ${r.code}: ${r.stderr}`)
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr)
     assert.doesNotMatch(r.stderr, /internal error|\n\s+at /)
@@ -81,15 +82,15 @@ test('paths that cannot be written are bad input: one line, exit 2, nothing over
 test('import --append refuses real rows into a SIMULATED set and the reverse: exit 2, the set unchanged', async () => {
   const sim = await simSet({ preset: 'seed-vm', seed: 65, groups: [] })
   const before = snapshot(sim)
-  const r = await bin(['import', A100, '--out', sim, '--append'])
+  const r = await cli(['import', A100, '--out', sim, '--append'])
   assert.equal(r.code, 2, r.stderr)
   assert.match(r.stderr, /real output cannot be appended to .*, a SIMULATED result set/)
   assert.deepEqual(snapshot(sim), before)
   const real = join(tmp(), 'real')
-  assert.equal((await bin(['import', A100, '--out', real])).code, 0)
+  assert.equal((await cli(['import', A100, '--out', real])).code, 0)
   const simText = join(tmp(), 'sim.txt')
-  writeFileSync(simText, (await bin(['sim', '--preset', 'seed-vm', '--format', 'p2p'])).stdout)
-  const back = await bin(['import', simText, '--out', real, '--append'])
+  writeFileSync(simText, (await cli(['sim', '--preset', 'seed-vm', '--format', 'p2p'])).stdout)
+  const back = await cli(['import', simText, '--out', real, '--append'])
   assert.equal(back.code, 2, back.stderr)
   assert.match(back.stderr, /SIMULATED output cannot be appended/)
 })
