@@ -70,45 +70,12 @@ export async function execWatched(req: ExecRequest): Promise<ExecResult> {
     killGroup(sub.pid, 'SIGTERM')
     setTimeout(() => killGroup(sub.pid, 'SIGKILL'), req.killGraceMs ?? 2000).unref()
   }
-  const feed = (stream: 'stdout' | 'stderr', fd: number) => {
-    const dec = new StringDecoder('utf8')
-    let partial = ''
-    return {
-      data(chunk: Buffer) {
-        last = performance.now()
-        writeSync(fd, chunk)
-        if (stream === 'stdout') res.stdoutBytes += chunk.length
-        else res.stderrBytes += chunk.length
-        partial += dec.write(chunk)
-        let nl: number
-        while ((nl = partial.indexOf('\n')) >= 0) {
-          const line = partial.slice(0, nl)
-          partial = partial.slice(nl + 1)
-          req.onLine?.(stream, line.endsWith('\r') ? line.slice(0, -1) : line)
-        }
-      },
-      end() {
-        partial += dec.end()
-        if (partial !== '') req.onLine?.(stream, partial)
-        partial = ''
-      },
-    }
-  }
-  const fo = feed('stdout', out)
-  const fe = feed('stderr', err)
+  const seen = (): void => void (last = performance.now())
+  const fo = lineFeed('stdout', out, req, res, seen)
+  const fe = lineFeed('stderr', err, req, res, seen)
   sub.stdout?.on('data', fo.data)
   sub.stderr?.on('data', fe.data)
-  const tick = setInterval(
-    () => {
-      const now = performance.now()
-      if (now - t0 > req.hardMs) kill('hard-cap')
-      else if (now - last > req.noOutputMs) kill('no-output')
-    },
-    Math.max(20, Math.min(250, req.noOutputMs / 4)),
-  )
-  const onAbort = (): void => kill('abort')
-  req.signal?.addEventListener('abort', onAbort)
-  if (req.signal?.aborted) onAbort()
+  const unwatch = watchdog(req, t0, () => last, kill)
   sub.on('exit', () => {
     exited = true
     res.wallS = (performance.now() - t0) / 1000
@@ -129,15 +96,77 @@ export async function execWatched(req: ExecRequest): Promise<ExecResult> {
       res.spawnError = r.code ? `${r.code}: cannot start ${req.command.file}` : r.shortMessage
     }
   } finally {
-    clearInterval(tick)
+    unwatch()
     unguard()
-    req.signal?.removeEventListener('abort', onAbort)
     fo.end()
     fe.end()
     closeSync(out)
     closeSync(err)
   }
   return res
+}
+
+/**
+ * Calls `kill` when the process runs past `req.hardMs`, has been silent (since `lastOutput()`)
+ * for `req.noOutputMs`, or `req.signal` aborts; the function returned stops watching.
+ */
+function watchdog(
+  req: ExecRequest,
+  t0: number,
+  lastOutput: () => number,
+  kill: (why: NonNullable<ExecResult['killed']>) => void,
+): () => void {
+  const tick = setInterval(
+    () => {
+      const now = performance.now()
+      if (now - t0 > req.hardMs) kill('hard-cap')
+      else if (now - lastOutput() > req.noOutputMs) kill('no-output')
+    },
+    Math.max(20, Math.min(250, req.noOutputMs / 4)),
+  )
+  const onAbort = (): void => kill('abort')
+  req.signal?.addEventListener('abort', onAbort)
+  if (req.signal?.aborted) onAbort()
+  return () => {
+    clearInterval(tick)
+    req.signal?.removeEventListener('abort', onAbort)
+  }
+}
+
+/**
+ * One output stream of a watched process: each chunk goes to its raw file as it arrives (and
+ * `seen` is told), each complete line (without its newline, or \r\n) to `req.onLine`; `end`
+ * hands over a last line without a newline.
+ */
+function lineFeed(
+  stream: 'stdout' | 'stderr',
+  fd: number,
+  req: ExecRequest,
+  res: ExecResult,
+  seen: () => void,
+): { data: (chunk: Buffer) => void; end: () => void } {
+  const dec = new StringDecoder('utf8')
+  let partial = ''
+  return {
+    data(chunk: Buffer) {
+      seen()
+      writeSync(fd, chunk)
+      if (stream === 'stdout') res.stdoutBytes += chunk.length
+      else res.stderrBytes += chunk.length
+      partial += dec.write(chunk)
+      let nl: number
+      while ((nl = partial.indexOf('\n')) >= 0) {
+        const line = partial.slice(0, nl)
+        partial = partial.slice(nl + 1)
+        req.onLine?.(stream, line.endsWith('\r') ? line.slice(0, -1) : line)
+      }
+    },
+    end() {
+      partial += dec.end()
+      if (partial !== '') req.onLine?.(stream, partial)
+      partial = ''
+    },
+  }
 }
 
 function killGroup(pid: number | undefined, sig: NodeJS.Signals): void {
