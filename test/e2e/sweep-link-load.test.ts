@@ -10,14 +10,24 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import type { UnderLoadRecord } from '../../src/host/index.ts'
 import type { SweepExtra } from '../../src/run/index.ts'
+import type { SpecInput } from '../../src/sweep/index.ts'
 import type { TopologyReport } from '../../src/topology/index.ts'
 import { cli, tmp } from '../helpers.ts'
-import { manifestOf } from './_sweep.ts'
+import { manifestOf, sweepIn } from './_sweep.ts'
 
-const SPEC = ['sweep', '--instrument', 'sim', '--preset', 'seed-vm', '--gpus', '0-1', '--pairs', 'all']
-const ARGS = [...SPEC, '--collectives', 'all_reduce', '--groupings', 'tp2', '--trials', '1', '--iters', '2']
+/** The sweep (in-process, through the sim executor): 2 GPUs, their pair and one all_reduce. */
+const FLAGS: SpecInput = {
+  instrument: 'sim',
+  preset: 'seed-vm',
+  gpus: '0-1',
+  pairs: 'all',
+  collectives: 'all_reduce',
+  groupings: 'tp2',
+  trials: 1,
+  iters: 2,
+}
 // 8 B … 128 KiB: the p2p point runs bandwidth tests at 128 KiB.
-const BW = ['--sizes', '8:128K:x128']
+const BW: SpecInput = { sizes: '8:128K:x128' }
 
 /** A stand-in root whose two GPUs (the seed-vm's bus ids) report `speed` now, Gen5 x16 at most. */
 function root(speed: string): string {
@@ -33,9 +43,9 @@ function root(speed: string): string {
   return r
 }
 
-async function sweepTo(args: string[]): Promise<{ out: string; extra: SweepExtra }> {
+async function sweepTo(flags: SpecInput): Promise<{ out: string; extra: SweepExtra }> {
   const out = join(tmp('gpucomm-link-'), 'out')
-  const r = await cli([...ARGS, ...args, '--out', out])
+  const r = await sweepIn({ ...FLAGS, ...flags }, { out })
   assert.equal(r.code, 0, r.stderr)
   return { out, extra: manifestOf(out).extra?.sweep as SweepExtra }
 }
@@ -47,7 +57,7 @@ async function topoOf(out: string): Promise<TopologyReport> {
 }
 
 test('a link read at Gen1 during the bandwidth point is downtrained, and the finding says it used the under-load reading', async () => {
-  const { out, extra } = await sweepTo([...BW, '--sysfs-root', root('2.5 GT/s PCIe')])
+  const { out, extra } = await sweepTo({ ...BW, sysfsRoot: root('2.5 GT/s PCIe') })
   const rec = extra.linkUnderLoad as { point: string; source: string; samples: number; file: string }
   assert.equal(rec.source, 'sysfs')
   assert.match(rec.point, /^p2p~/)
@@ -65,7 +75,7 @@ test('a link read at Gen1 during the bandwidth point is downtrained, and the fin
 })
 
 test('the same link trained at Gen5 under load is not downtrained', async () => {
-  const { out, extra } = await sweepTo([...BW, '--sysfs-root', root('32.0 GT/s PCIe')])
+  const { out, extra } = await sweepTo({ ...BW, sysfsRoot: root('32.0 GT/s PCIe') })
   assert.equal((extra.linkUnderLoad as { source: string }).source, 'sysfs')
   const t = await topoOf(out)
   assert.equal(
@@ -101,7 +111,7 @@ test('the simulator provides a SIMULATED under-load reading; no bandwidth point,
   const link = (await topoOf(out)).host?.links[0]?.[0]
   assert.equal(link?.reading, 'simulated')
   assert.match(link?.underLoad ?? '', /^under load: /)
-  const small = await sweepTo(['--sizes', '8'])
+  const small = await sweepTo({ sizes: '8' })
   assert.equal(small.extra.linkUnderLoad, undefined)
   assert.equal(existsSync(join(small.out, 'topology', 'under-load.json')), false)
 })
