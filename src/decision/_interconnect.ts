@@ -6,6 +6,7 @@
  * source github.com/lukealonso/sglang commit d39236a; vLLM's custom all-reduce is the same idea
  * over NVLink).
  */
+import { NCCL_MODEL } from '../bands/index.ts'
 import type { Interconnect, Timed } from './_step.ts'
 
 const US = 1e-6
@@ -57,5 +58,35 @@ export function withOneShot(nccl: Interconnect, p2pBw: number): Interconnect {
       const t = ONE_SHOT.fixed + ((n - 1) * bytes) / (ONE_SHOT.bwFraction * p2pBw)
       return t < base.t ? { t, from: `${ONE_SHOT.source}, at ${(p2pBw / 1e9).toFixed(1)} GB/s P2P` } : base
     },
+  }
+}
+
+/**
+ * NCCL over P2P, LL, from a set's measured P2P pairs: tuning.cc's ring latency (base + one hop
+ * per ring step; the hop is NCCL's PCI/LL hop or the measured P2P floor α, whichever is longer)
+ * plus the ring's bytes at the measured pair bandwidth β.
+ */
+export function p2pNcclNet(p2p: { alpha: number; bw: number; pairs: number }): Interconnect {
+  const { base, hop: nominal } = NCCL_MODEL['PCI/LL']
+  const hop = Math.max(nominal * US, p2p.alpha)
+  const from = `NCCL over P2P modelled from the measured P2P α ${(p2p.alpha / US).toFixed(2)} µs / β ${(p2p.bw / 1e9).toFixed(1)} GB/s of ${p2p.pairs} pairs (ring: ${base} µs + ${(hop / US).toFixed(2)} µs per step, tuning.cc PCI/LL)`
+  const ring = (steps: number, factor: number, bytes: number): Timed => ({
+    t: base * US + steps * hop + (factor * bytes) / p2p.bw,
+    from,
+  })
+  return {
+    allReduce: (bytes, n) => ring(2 * (n - 1), (2 * (n - 1)) / n, bytes),
+    gather: (bytes, n) => ring(n - 1, (n - 1) / n, bytes),
+    sendRecv: (bytes) => ({ t: p2p.alpha + bytes / p2p.bw, from: `measured P2P α + bytes/β of ${p2p.pairs} pairs` }),
+  }
+}
+
+/** Each collective from whichever of two interconnects is faster at that payload (NCCL's tuner picks per size). */
+export function fasterOf(a: Interconnect, b: Interconnect): Interconnect {
+  const pick = (x: Timed, y: Timed): Timed => (y.t < x.t || !Number.isFinite(x.t) ? y : x)
+  return {
+    allReduce: (bytes, n) => pick(a.allReduce(bytes, n), b.allReduce(bytes, n)),
+    gather: (bytes, n) => pick(a.gather(bytes, n), b.gather(bytes, n)),
+    sendRecv: (bytes) => pick(a.sendRecv(bytes), b.sendRecv(bytes)),
   }
 }

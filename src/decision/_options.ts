@@ -5,7 +5,7 @@
  */
 import { medianCI, sortSample } from '../stats/index.ts'
 import type { GpuSpec } from './_gpus.ts'
-import { lineNet, withOneShot } from './_interconnect.ts'
+import { fasterOf, lineNet, p2pNcclNet, withOneShot } from './_interconnect.ts'
 import type { Arm, Measured } from './_measured.ts'
 import { armKey, ranksOf } from './_measured.ts'
 import type { StepModel } from './_models.ts'
@@ -129,20 +129,42 @@ export function options(m: Measured, inp: OptionsInput): OptionRow[] {
   return rows.sort((x, y) => (y.prediction?.tokPerSec ?? -1) - (x.prediction?.tokPerSec ?? -1))
 }
 
-/** P2P for the engine: its one-shot all-reduce over the set's P2P pairs, or over published P2P numbers. */
-function p2pOption(
-  m: Measured,
-  inp: OptionsInput,
+/** An arm where NCCL itself runs over P2P across the sockets: NCCL_P2P_LEVEL=SYS, P2P not disabled, no host knobs. */
+const isP2pArm = (a: Arm): boolean =>
+  a.env.NCCL_P2P_LEVEL === 'SYS' && a.env.NCCL_P2P_DISABLE !== '1' && Object.keys(a.host).length === 0
+
+type FromSet = (
+  name: string,
   p: Plan,
-  base: string,
-  fromSet: (name: string, p: Plan, arm: string, change: string, wrap?: (n: Interconnect) => Interconnect) => OptionRow,
-): OptionRow {
+  arm: string,
+  change: string,
+  wrap?: (n: Interconnect) => Interconnect,
+) => OptionRow
+
+/**
+ * P2P for the engine: its one-shot all-reduce over the set's P2P pairs, with NCCL's other
+ * collectives over P2P too (a P2P arm of the set when there is one, else NCCL over P2P modelled
+ * from the measured P2P α/β); over published P2P numbers when the set has no working P2P.
+ */
+function p2pOption(m: Measured, inp: OptionsInput, p: Plan, base: string, fromSet: FromSet): OptionRow {
   const name = 'P2P for the engine (bare metal, or a VM GPUDirect clique)'
-  const change = 'the engine’s one-shot all-reduce over P2P for messages ≤ 512 KiB; other collectives as NCCL'
-  const bw = m.p2p?.bw
-  if (m.p2p && bw) {
-    const row = fromSet(name, p, base, change, (n) => withOneShot(n, bw))
-    return { ...row, restsOn: `${row.restsOn}; P2P pairs of this set (${(bw / 1e9).toFixed(1)} GB/s)` }
+  const change =
+    'the engine’s one-shot all-reduce over P2P for messages ≤ 512 KiB; NCCL over P2P for the other collectives'
+  const p2p = m.p2p
+  const bw = p2p?.bw
+  if (p2p && bw) {
+    const pairs = `P2P pairs of this set (${(bw / 1e9).toFixed(1)} GB/s)`
+    const armed = [base, ...m.arms.keys()].find((k) => isP2pArm(m.arms.get(k) ?? { env: {}, host: {} }))
+    if (armed) {
+      const row = fromSet(name, p, armed, change, (n) => withOneShot(n, bw))
+      return { ...row, restsOn: `${row.restsOn}, a P2P arm of this set; ${pairs}` }
+    }
+    const line = p2pNcclNet({ alpha: p2p.alpha, bw, pairs: p2p.pairs })
+    const row = fromSet(name, p, base, change, (n) => withOneShot(fasterOf(n, line), bw))
+    return {
+      ...row,
+      restsOn: `${row.restsOn}, or NCCL over P2P modelled from the measured P2P α/β where faster (no P2P arm in this set); ${pairs}`,
+    }
   }
   const pub = PUBLISHED_NETS['p2p-ll']
   if (!pub || inp.gpu.id !== 'rtx-pro-6000')
