@@ -19,7 +19,7 @@ export function stockNoP2p(name: string | undefined): string | undefined {
 }
 
 /** Where the fact is published. */
-export const STOCK_NO_P2P_SOURCE =
+const STOCK_NO_P2P_SOURCE =
   'blog.chlc.cc/p/rtx4090-gpudirect-p2p-unlocked; github.com/tinygrad/open-gpu-kernel-modules; ' +
   'github.com/aikitoria/open-gpu-kernel-modules'
 

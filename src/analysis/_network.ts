@@ -117,7 +117,7 @@ export function crossHosts(
 }
 
 /** The fastest NIC port shipping: 800 Gb/s, 100 GB/s per direction. */
-export const NIC_MAX = { bps: 100e9, source: 'NVIDIA ConnectX-8 SuperNIC: 800 Gb/s per port (product brief)' }
+const NIC_MAX = { bps: 100e9, source: 'NVIDIA ConnectX-8 SuperNIC: 800 Gb/s per port (product brief)' }
 
 /**
  * An all_reduce faster than any network between its hosts could carry. Every host must take in

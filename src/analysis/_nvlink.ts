@@ -14,7 +14,7 @@ import type { Sourced } from './verdict/_context.ts'
 const GEN5 = BANDWIDTH_BANDS.find((b) => b.id === 'pcie-gen5-x16')
 
 /** The most a PCIe Gen5 x16 link carries per direction, plus BAND_TOLERANCE (bytes/second). */
-export const PCIE_MAX_BPS = (GEN5?.high ?? 63e9) * (1 + BAND_TOLERANCE)
+const PCIE_MAX_BPS = (GEN5?.high ?? 63e9) * (1 + BAND_TOLERANCE)
 
 /** "P2P unidirectional bandwidth 273.6 GB/s (GPU0→GPU1), above PCIe Gen5 x16's 63 GB/s + 10 %". */
 export function overPcieText(bw: Sourced<number>, pair?: string): string {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import { dirname, join, resolve } from 'node:path'
 
 /** The repository root (src/build/../..). */
-export const REPO_ROOT = resolve(import.meta.dirname, '..', '..')
+const REPO_ROOT = resolve(import.meta.dirname, '..', '..')
 
 /** The native sources folder of this repository. */
 export const NATIVE_DIR = join(REPO_ROOT, 'native')

@@ -4,7 +4,7 @@ import { partBytes } from '../resultset/index.ts'
 import type { Io } from './_types.ts'
 
 /** Sets from this many bytes of samples up (about 120,000 rows) are large: their steps show progress off a terminal too. */
-export const LARGE_SET_BYTES = 1 << 20
+const LARGE_SET_BYTES = 1 << 20
 
 /**
  * Progress of a command's steps on stderr, never stdout: a redrawn line on a terminal (not in

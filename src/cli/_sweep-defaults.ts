@@ -6,7 +6,7 @@ import type { SpecInput } from '../sweep/index.ts'
 import { checkSpecInput } from '../sweep/index.ts'
 
 /** The presets that hold the default plans (schema-checked like any --spec file). */
-export const DEFAULT_PRESETS = {
+const DEFAULT_PRESETS = {
   gpu: resolve(import.meta.dirname, '..', '..', 'bench', 'sweep-default.json'),
   sim: resolve(import.meta.dirname, '..', '..', 'bench', 'sweep-default-sim.json'),
 }

@@ -84,9 +84,6 @@ export const STEP_MODELS: Readonly<Record<string, StepModel>> = {
   },
 }
 
-/** Bytes of the whole model's weights. */
-export const modelBytes = (m: StepModel): number => m.denseBytes + m.routedBytes
-
 /** The preset `id`, or undefined. */
 export function stepModelById(id: string): StepModel | undefined {
   return STEP_MODELS[id.toLowerCase()]

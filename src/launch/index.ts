@@ -11,7 +11,7 @@ export { expandHostlist, resolveHosts } from '../lists/index.ts'
 export type { Command, Launcher, LaunchRequest } from './_types.ts'
 
 /** Every launcher, in one explicit list. */
-export const LAUNCHERS: readonly Launcher[] = [localLauncher, mpirunLauncher, srunLauncher]
+const LAUNCHERS: readonly Launcher[] = [localLauncher, mpirunLauncher, srunLauncher]
 
 /** The launcher with this id. */
 export const launcherById = (id: LauncherId): Launcher => LAUNCHERS.find((l) => l.id === id) ?? localLauncher

@@ -7,7 +7,7 @@ import { formatGpuList } from '../sweep/index.ts'
 export type AttemptStatus = 'ok' | 'failed' | 'hung' | 'corrupt'
 
 /** Worst first: an attempt takes the worst status of its concurrent launches. */
-export const SEVERITY: readonly AttemptStatus[] = ['hung', 'failed', 'corrupt', 'ok']
+const SEVERITY: readonly AttemptStatus[] = ['hung', 'failed', 'corrupt', 'ok']
 
 /**
  * Stamps the sweep's fields on a parsed row (point, grouping, group, env, trial) and maps

@@ -82,7 +82,7 @@ function sha256Of(path: string): string {
 }
 
 /** A file-name-safe form of a point id. */
-export const safeName = (s: string): string => s.replace(/[^\w.=~,+-]/g, '_')
+const safeName = (s: string): string => s.replace(/[^\w.=~,+-]/g, '_')
 
 /**
  * Moves the raw logs of an earlier run of a point (a sweep interrupted and resumed) to

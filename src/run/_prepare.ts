@@ -59,7 +59,7 @@ export function defaultDeps(): SweepDeps {
 }
 
 /** What NCCL is asked to log when a sweep captures its own account (--nccl-debug). */
-export const NCCL_DEBUG_ENV: Readonly<Record<string, string>> = {
+const NCCL_DEBUG_ENV: Readonly<Record<string, string>> = {
   NCCL_DEBUG: 'INFO',
   NCCL_DEBUG_SUBSYS: 'INIT,ENV,TUNING',
 }

@@ -6,7 +6,7 @@ import { resolveGroupings } from './_groupings.ts'
 import type { BenchKind, Plan, Point, SkippedPoint, SweepSpec } from './_types.ts'
 
 /** The most points a plan holds (a sweep of 8 GPUs with every axis is a few hundred). */
-export const MAX_POINTS = 100_000
+const MAX_POINTS = 100_000
 
 /** A bench an instrument offers; the plan crosses it with the spec's axes. */
 export interface BenchDef {

@@ -16,7 +16,7 @@ export interface VirtAnswers {
 }
 
 /** CPU vendor and the hypervisor flag from /proc/cpuinfo text. */
-export function readCpuinfo(text: string | undefined): { vendor?: string; hypervisorFlag?: boolean } {
+function readCpuinfo(text: string | undefined): { vendor?: string; hypervisorFlag?: boolean } {
   if (text === undefined) return {}
   const vendor = /^vendor_id\s*:\s*(\S+)/m.exec(text)?.[1]
   const flags = /^flags\s*:(.*)$/m.exec(text)?.[1]

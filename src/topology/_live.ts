@@ -17,7 +17,7 @@ export interface CommandRun {
 }
 
 /** The commands topology runs, with the file names a capture stores them under. */
-export const LIVE_COMMANDS: readonly { file: string; argv: string[]; needs: string }[] = [
+const LIVE_COMMANDS: readonly { file: string; argv: string[]; needs: string }[] = [
   {
     file: 'nvidia-smi-query-gpu.csv',
     argv: ['nvidia-smi', '--query-gpu=index,name,pci.bus_id', '--format=csv,noheader'],

@@ -33,7 +33,7 @@ const ROOT = /^pci([0-9a-f]{4}:[0-9a-f]{2})$/
 const DEVICES = '/sys/bus/pci/devices'
 
 /** Root bus and bridge chain of a resolved device path `/sys/devices/pci0000:00/…/dev`. */
-export function pathChain(resolved: string): { rootBus?: string; chain: string[] } {
+function pathChain(resolved: string): { rootBus?: string; chain: string[] } {
   const parts = resolved.split('/')
   let at = -1
   parts.forEach((p, i) => {
@@ -45,7 +45,7 @@ export function pathChain(resolved: string): { rootBus?: string; chain: string[]
 }
 
 /** ACS from a bridge's config space: walks the PCIe extended capabilities (ACS id 0x000d). */
-export function acsFromConfig(config: Buffer | undefined): TopoBridge['acs'] {
+function acsFromConfig(config: Buffer | undefined): TopoBridge['acs'] {
   if (!config || config.length < 0x104) return 'unreadable'
   let off = 0x100
   for (let hops = 0; off >= 0x100 && off + 8 <= config.length && hops < 64; hops++) {

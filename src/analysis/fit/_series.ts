@@ -89,7 +89,7 @@ export function seriesId(r: Row, bench: string, byHost = false): SeriesId {
 }
 
 /** A stable string key of an identity. */
-export const idKey = (id: SeriesId): string => JSON.stringify(id)
+const idKey = (id: SeriesId): string => JSON.stringify(id)
 
 /**
  * Groups rows into series. In-place nccl series are dropped when the out-of-place twin

@@ -16,7 +16,7 @@
 import { binomialUpperTail, DEFAULT_THRESHOLDS, medianOf, modifiedZ, quantile, sortSample } from '../../stats/index.ts'
 
 /** A cell this far below the fleet's median link bandwidth is slow (noise of a healthy link: σ ≈ 3 %). */
-export const TAIL_CUT = 0.25
+const TAIL_CUT = 0.25
 
 /** One link's cells (a node pair): busbw at each size, every launch. */
 export interface LinkCells {

@@ -8,7 +8,7 @@ import type { Diagnostic } from '../../model/index.ts'
 export const stripAnsi = (s: string): string => s.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '')
 
 /** Multi-word column labels of `topo -m` that follow the device columns. */
-export const AFFINITY_LABELS = ['CPU Affinity', 'NUMA Affinity', 'GPU NUMA ID'] as const
+const AFFINITY_LABELS = ['CPU Affinity', 'NUMA Affinity', 'GPU NUMA ID'] as const
 
 /** A matrix header: device labels in column order, then the extra labels, and the layout. */
 export interface MatrixHeader {

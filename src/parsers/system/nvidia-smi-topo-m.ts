@@ -23,7 +23,7 @@ import {
 } from './_topo-matrix.ts'
 
 /** Link classes nvidia-smi prints (NVML topology levels, plus NV# and the old SOC). */
-export const LINK_CLASSES = ['X', 'PIX', 'PXB', 'PHB', 'NODE', 'SYS', 'SOC'] as const
+const LINK_CLASSES = ['X', 'PIX', 'PXB', 'PHB', 'NODE', 'SYS', 'SOC'] as const
 
 /** One GPU row's affinity columns. */
 export interface TopoMGpu {

@@ -20,7 +20,7 @@ import {
 } from './_topo-matrix.ts'
 
 /** P2P status values (NVML nvmlGpuP2PStatus) and X for self. */
-export const P2P_STATUSES = ['OK', 'CNS', 'GNS', 'TNS', 'NS', 'DR', 'U'] as const
+const P2P_STATUSES = ['OK', 'CNS', 'GNS', 'TNS', 'NS', 'DR', 'U'] as const
 
 /**
  * The capability a `-p2p` matrix describes, named as in the `--json` output; `unknown` when

@@ -143,7 +143,7 @@ const MAGIC = Buffer.from('PAR1')
  * max); RowGroup 1 columns, 2 total_byte_size, 3 num_rows, 5 file_offset, 6
  * total_compressed_size; ColumnChunk 2 file_offset, 3 meta_data.
  */
-export function parquetBytes(cols: readonly Encoded[], kv: Record<string, string> = {}): Buffer[] {
+function parquetBytes(cols: readonly Encoded[], kv: Record<string, string> = {}): Buffer[] {
   const rows = (cols[0] as Encoded).data.length
   const out: Uint8Array[] = [MAGIC]
   let at = MAGIC.length
