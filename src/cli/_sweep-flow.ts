@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { badInput } from '../errors/index.ts'
 import type { Manifest } from '../model/index.ts'
 import { liveProgress, plainProgress, summarizeSweep } from '../present/index.ts'
@@ -61,6 +62,8 @@ export async function sweepCommand(
   depsIn: Partial<SweepDeps> = {},
 ): Promise<SweepOutcome> {
   const deps: SweepDeps = { ...defaultDeps(), ...depsIn }
+  if (req.resume !== undefined && req.out !== undefined && resolve(req.out) !== resolve(req.resume))
+    throw badInput(`--resume ${req.resume} --out ${req.out}: a resumed sweep writes into its own set; drop --out`)
   // A cluster sweep's set stores its spec: a bare --resume DIR replays its plan.
   const stored = req.resume !== undefined ? clusterSpecOf(readManifest(req.resume)) : undefined
   if (stored && (Object.keys(req.flags).length > 0 || req.specFile !== undefined))
@@ -122,6 +125,12 @@ async function specFor(req: SweepRequest, io: SweepIo, deps: SweepDeps): Promise
     const stored = storedSpec(readManifest(req.resume))
     if (!stored) throw badInput(`--resume ${req.resume}: not a result set written by gpucomm sweep`)
     if (!given) return stored
+    // Flags replace the stored spec whole (the same command line again); a few alone are not a spec.
+    if (req.flags.instrument === undefined && req.specFile === undefined)
+      throw badInput(
+        `--resume ${req.resume}: give --resume DIR alone to continue its sweep as planned, or its whole ` +
+          'command line again (flags without --instrument are not a sweep)',
+      )
     return resolveSpec({ ...presetInput(req.specFile), ...req.flags }, req.flags.seed ?? stored.seed)
   }
   let base: SpecInput = {}

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import yargs from 'yargs'
 import type { Diagnostic } from '../model/index.ts'
 import { withLoadNotes } from '../resultset/index.ts'
-import { badNumber, joinDashValues, oneLineUsage } from './_argv.ts'
+import { badNumber, badOut, joinDashValues, oneLineUsage, printable } from './_argv.ts'
 import type { CommandDef, Io } from './_types.ts'
 import { STDIN_ARG } from './_types.ts'
 import { COMMANDS } from './commands/index.ts'
@@ -40,7 +40,8 @@ export async function main(
     .middleware((parsed) => {
       // getOptions() holds the running command's flags by now (yargs resets them per command).
       const opts = (y as unknown as { getOptions(): { number: string[] } }).getOptions()
-      const bad = badNumber(parsed, opts.number, args)
+      const bad =
+        badNumber(parsed, opts.number, args) ?? (typeof parsed.out === 'string' ? badOut(parsed.out) : undefined)
       if (bad) throw new UsageError(bad)
     })
   for (const c of commands) {
@@ -65,17 +66,18 @@ export async function main(
     await withLoadNotes(note, () => y.parseAsync())
   } catch (e) {
     const err = e as Error & { code?: unknown }
+    // Bad input is one line: a name from a file cannot break it (printable).
     if (e instanceof UsageError) {
-      io.stderr(`gpucomm: ${err.message}\n`)
+      io.stderr(`gpucomm: ${printable(err.message)}\n`)
       return 2
     }
     if (err.name === 'HarnessError' && typeof err.code === 'number') {
-      io.stderr(`gpucomm: ${err.message}\n`)
+      io.stderr(`gpucomm: ${err.code === 2 ? printable(err.message) : err.message}\n`)
       return err.code
     }
     const sys = systemError(err)
     if (sys) {
-      io.stderr(`gpucomm: ${sys.message}\n`)
+      io.stderr(`gpucomm: ${printable(sys.message)}\n`)
       return sys.code
     }
     io.stderr(`gpucomm: internal error: ${err.stack ?? String(e)}\n`)
@@ -85,9 +87,9 @@ export async function main(
     for (const [file, lines] of corrupt)
       io.stderr(
         lines.has(0) // a Parquet part that does not read (no line numbers)
-          ? `gpucomm: warning: ${file}: unreadable part skipped, the other rows used (${firstOf.get(file)})\n`
-          : `gpucomm: warning: ${file}: ${lines.size} corrupt line` +
-              `${lines.size > 1 ? 's' : ''} skipped, the other rows used (${firstOf.get(file)})\n`,
+          ? `gpucomm: warning: ${printable(file)}: unreadable part skipped, the other rows used (${printable(firstOf.get(file) ?? '')})\n`
+          : `gpucomm: warning: ${printable(file)}: ${lines.size} corrupt line` +
+              `${lines.size > 1 ? 's' : ''} skipped, the other rows used (${printable(firstOf.get(file) ?? '')})\n`,
       )
   }
   return code

@@ -4,7 +4,7 @@
  */
 import { stringify } from 'csv-stringify/sync'
 import { simLabel } from '../model/index.ts'
-import { renderTable } from '../present/index.ts'
+import { mdCode, mdText, renderTable } from '../present/index.ts'
 import type { Summary } from '../stats/index.ts'
 import { formatValue } from '../units/index.ts'
 import type { CellText } from './_layout.ts'
@@ -149,15 +149,15 @@ export function diffText(r: DiffResult, p: TableProjection = {}): string {
   return out.join('\n').replace(/\n*$/, '\n')
 }
 
-const mdCell = (s: string): string => s.replace(/\|/g, '\\|')
+const mdCell = mdText
 
 /** The report as Markdown: one table per metric. */
 export function diffMarkdown(r: DiffResult, p: TableProjection = {}): string {
   const out: string[] = []
   if (r.simulated) out.push('**SIMULATED data**: these numbers come from gpucomm sim, not from hardware.', '')
   out.push(
-    `- A: \`${r.a.dir}\`${r.a.simulated ? ` (${simLabel(r.a)})` : ''}, ${r.a.rows} rows`,
-    `- B: \`${r.b.dir}\`${r.b.simulated ? ` (${simLabel(r.b)})` : ''}, ${r.b.rows} rows`,
+    `- A: ${mdCode(r.a.dir)}${r.a.simulated ? ` (${simLabel(r.a)})` : ''}, ${r.a.rows} rows`,
+    `- B: ${mdCode(r.b.dir)}${r.b.simulated ? ` (${simLabel(r.b)})` : ''}, ${r.b.rows} rows`,
     ...testingLines(r).map((l) => `- ${mdCell(l)}`),
     '',
   )
@@ -173,7 +173,8 @@ export function diffMarkdown(r: DiffResult, p: TableProjection = {}): string {
     ['B', r.onlyB],
   ] as const) {
     const lines = onlyLines(name, keys)
-    if (lines.length) out.push(`**${lines[0]}**`, '', ...lines.slice(1).map((l) => `- \`${l.trim()}\``), '')
+    if (lines.length)
+      out.push(`**${mdCell(lines[0] as string)}**`, '', ...lines.slice(1).map((l) => `- ${mdCode(l.trim())}`), '')
   }
   for (const w of r.warnings) out.push(`> note: ${mdCell(w)}`)
   return out.join('\n').replace(/\n*$/, '\n')

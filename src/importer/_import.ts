@@ -224,6 +224,7 @@ async function importInto(
   } finally {
     appender.close()
   }
+  if (total === 0 && planned.every((p) => p.parser.kind === 'measurement')) throw noRows(planned, diagnostics)
   manifest.sources = sources
   const first = sources[0]
   if (first && !manifest.instrument) {
@@ -233,6 +234,16 @@ async function importInto(
   opts.beforeCommit?.()
   writeManifest(dir, manifest)
   return { manifest, rows: total, diagnostics }
+}
+
+/**
+ * Measurement files that held no rows (a banner only, a run killed before its first line):
+ * bad input, not a set of 0 rows; the first warning says why.
+ */
+function noRows(planned: ReturnType<typeof plan>, diagnostics: readonly Diagnostic[]): Error {
+  const why = diagnostics.find((d) => d.severity !== 'info')
+  const names = planned.map((p) => p.input.path).join(', ')
+  return badInput(`${names}: no rows to import${why ? ` (line ${why.line}: ${why.message})` : ''}; nothing written`)
 }
 
 async function importOne(
@@ -245,7 +256,9 @@ async function importOne(
 ): Promise<{ file: SourceFile; diagnostics: Diagnostic[] }> {
   const name = input.path === '-' ? 'stdin.txt' : basename(input.path)
   const raw = `${RAW}/${rawPrefix(index)}${name.replace(/[^\w.+-]/g, '_')}`
-  const rawFd = openSync(join(out, raw), 'w')
+  // A link (or a killed append's leftover) in its place is replaced, never written through.
+  rmSync(join(out, raw), { force: true })
+  const rawFd = openSync(join(out, raw), 'wx')
   const hash = createHash('sha256')
   let bytes = 0
   // Rows go into the batch's columns as the parser emits them; no row object is kept.

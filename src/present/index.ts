@@ -5,6 +5,7 @@ export { ANSWER_ROWS, pctRange, pctText, plural, rangeText, renderAnswer } from 
 export { csvHeader, csvRecords, rowsToCsv, rowsToJsonl } from './_csv.ts'
 export type { LiveOptions, ProgressSink } from './_live-progress.ts'
 export { liveLine, liveProgress, plainProgress } from './_live-progress.ts'
+export { mdCode, mdText } from './_markdown.ts'
 export type { ShowGroup } from './_show-answer.ts'
 export { endSizes, showAnswer, showAnswerText, showGroups } from './_show-answer.ts'
 export type { StageOptions, StageSink } from './_stages.ts'

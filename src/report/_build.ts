@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Analysis, Comparison } from '../analysis/index.ts'
 import { analyze, compare, resolveModel, subjectOf } from '../analysis/index.ts'
@@ -273,6 +273,9 @@ export async function reportPage(set: ReadSet, opts: Omit<ReportOptions, 'out'> 
 export async function writeReport(dir: string, opts: ReportOptions): Promise<string> {
   const page = await buildReport(dir, opts)
   stepper(opts)('writing the page')
-  writeFileSync(opts.out, renderHtml(page))
+  // Temp file, then rename: a link at the page's path is replaced, never written through.
+  const tmp = `${opts.out}.${process.pid}.tmp`
+  writeFileSync(tmp, renderHtml(page), { flag: 'wx' })
+  renameSync(tmp, opts.out)
   return opts.out
 }

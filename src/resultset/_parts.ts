@@ -7,9 +7,11 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { badInput } from '../errors/index.ts'
 import type { Diagnostic, Row } from '../model/index.ts'
 import type { ColumnBatch, Encoded } from './_columns.ts'
 import type { Duck } from './_duck.ts'
+import { noteLoad } from './_load-notes.ts'
 import {
   commitNow,
   forgetPart,
@@ -21,6 +23,7 @@ import {
   registerPart,
 } from './parquet/_commit.ts'
 import { writeParquetPart, writeRowsPart } from './parquet/_parquet.ts'
+import { notLinked } from './parquet/_part-check.ts'
 
 export { PARTS, partName }
 /** The samples file of a schema-1 set. */
@@ -32,7 +35,11 @@ export const LEGACY_SAMPLES = 'samples.jsonl'
  */
 export function listParts(dir: string): string[] {
   const d = join(dir, PARTS)
-  return (partRecord(dir)?.map((p) => p.file) ?? partFiles(dir)).map((f) => join(d, f))
+  notLinked(dir)
+  const record = partRecord(dir)
+  if (record && record.length > 0 && !existsSync(d) && !existsSync(join(dir, LEGACY_SAMPLES)))
+    throw badInput(`${dir}: no ${PARTS}/ folder; the ${record.length} part(s) its manifest lists are missing`)
+  return (record?.map((p) => p.file) ?? partFiles(dir)).map((f) => join(d, f))
 }
 
 /** The bytes of the parts of `dir` (0 when it has none, or is not a set). */
@@ -114,6 +121,7 @@ export class Appender {
    * caller's writeManifest commits them all (an import: all or nothing).
    */
   static async open(dir: string, { commitEach = true }: { commitEach?: boolean } = {}): Promise<Appender> {
+    notLinked(dir)
     mkdirSync(join(dir, PARTS), { recursive: true })
     for (const f of readdirSync(join(dir, PARTS))) if (f.endsWith('.tmp')) rmSync(join(dir, PARTS, f), { force: true })
     // Parts no manifest committed were left by a writer killed before its commit: never read, removed.
@@ -239,7 +247,7 @@ export async function pruneParts(
 /**
  * Writes every row of the set in `dir` to one Parquet file `out` (temp file, then rename),
  * with a `simulated` column of true when the set is SIMULATED. Unreadable parts and bad
- * samples.jsonl lines are left out and returned as diagnostics, as the loader reports them.
+ * samples.jsonl lines are left out, reported as the loader reports them (noteLoad) and returned.
  */
 export async function exportParquet(dir: string, out: string, simulated: boolean): Promise<Diagnostic[]> {
   const { legacySamples, readJsonl } = await import('./_store.ts')
@@ -272,6 +280,7 @@ export async function exportParquet(dir: string, out: string, simulated: boolean
     db.close()
     rmSync(scratch, { recursive: true, force: true })
   }
+  noteLoad(diagnostics) // the rule of every reader: one warning per damaged file, the other rows used
   return diagnostics
 }
 

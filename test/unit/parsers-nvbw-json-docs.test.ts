@@ -51,10 +51,10 @@ test('several documents: trials count up from the origin, the first header value
     ['v0.8', 'a', 1, 'd1', 'e1', 3, true, '$ nvbandwidth -j'],
   )
   assert.deepEqual(
-    o.diagnostics.filter((d) => d.code === 'tool-error').map((d) => [d.line, d.message]),
+    o.diagnostics.filter((d) => d.code === 'corrupt-run').map((d) => [d.line, d.message]),
     [
-      [4, 'nvbandwidth error: e1'],
-      [6, 'nvbandwidth error: e2'],
+      [4, 'nvbandwidth error, the run is corrupt: e1'],
+      [6, 'nvbandwidth error, the run is corrupt: e2'],
     ],
   )
   // No trial given: 0 for the first document.

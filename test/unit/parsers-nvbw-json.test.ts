@@ -106,7 +106,7 @@ test('one document: header fields, devices, tool error and warning, statuses, ce
     { name: 'unknown', status: 'weird', line: 24, matrices: [] },
   ])
   assert.deepEqual(diag(o), [
-    [2, 'warn', 'tool-error', 'nvbandwidth error: e1'],
+    [2, 'error', 'corrupt-run', 'nvbandwidth error, the run is corrupt: e1'],
     [2, 'info', 'tool-warning', 'nvbandwidth warning: w1'],
     [20, 'warn', 'bad-cell', 'host_to_device_memcpy_ce: cell (1, 0) is "?", not a number; no row'],
     [19, 'info', 'na-cell', 'host_to_device_memcpy_ce: 1 N/A cells (the diagonal); no rows for them'],

@@ -5,6 +5,7 @@
  */
 import { stringify } from 'csv-stringify/sync'
 import { simLabel } from '../../model/index.ts'
+import { mdCode, mdText } from '../../present/index.ts'
 import { formatBytes, formatSeconds } from '../../units/index.ts'
 import type { Comparison, GroupingStat } from '../_types.ts'
 
@@ -43,13 +44,13 @@ export function combinedNote(c: Comparison): string | null {
 export function comparisonMarkdown(c: Comparison): string {
   const out: string[] = []
   if (c.simulated) out.push(`**${simLabel(c)} data**: these numbers come from gpucomm sim, not from hardware.`, '')
-  out.push(`Comparison by \`${c.by}\` of result set \`${c.id}\` (\`${c.dir}\`)`, '')
+  out.push(`Comparison by ${mdCode(c.by)} of result set ${mdCode(c.id)} (${mdCode(c.dir)})`, '')
   const note = combinedNote(c)
-  if (note) out.push(`- ${note}`, '')
+  if (note) out.push(`- ${mdText(note)}`, '')
   for (const b of c.benches) {
-    out.push(`### ${b.bench} (time per call; median [95% CI])`, '')
+    out.push(`### ${mdText(b.bench)} (time per call; median [95% CI])`, '')
     out.push(
-      `| size | ${b.groupings.join(' | ')} | ratio | winner | p |`,
+      `| size | ${b.groupings.map(mdText).join(' | ')} | ratio | winner | p |`,
       `|---:|${b.groupings.map(() => '---:|').join('')}---:|---|---:|`,
     )
     for (const z of b.sizes) {
@@ -59,13 +60,13 @@ export function comparisonMarkdown(c: Comparison): string {
       })
       out.push(
         `| ${formatBytes(z.sizeBytes)} | ${cells.join(' | ')} | ` +
-          `${z.ratio === null ? '-' : `${z.ratio.toFixed(2)}×`} | ${z.winner ?? '-'} | ` +
+          `${z.ratio === null ? '-' : `${z.ratio.toFixed(2)}×`} | ${mdText(z.winner ?? '-')} | ` +
           `${z.p === null ? '-' : z.p.toPrecision(2)} |`,
       )
     }
-    out.push('', ...b.conclusions.map((x) => `- ${x.text}`), '')
+    out.push('', ...b.conclusions.map((x) => `- ${mdText(x.text)}`), '')
   }
-  for (const w of c.warnings) out.push(`> warning: ${w}`)
+  for (const w of c.warnings) out.push(`> warning: ${mdText(w)}`)
   return `${out.join('\n').replace(/\n*$/, '')}\n`
 }
 

@@ -1,3 +1,4 @@
+import { kebab } from '../_argv.ts'
 import { defineCommand } from '../_types.ts'
 
 /** `gpucomm compare DIR --by grouping [--model glm-5]`: TP8 vs TP4 per size, and the decode model. */
@@ -63,9 +64,10 @@ export const compareCommand = defineCommand({
       batch: args.batch,
       allreducesPerLayer: args.allreducesPerLayer,
     } as Record<string, number | undefined>
+    // Layers, widths, bytes per element, batch and all-reduces are counts: whole numbers.
     for (const [k, v] of Object.entries(overrides))
-      if (v !== undefined && !(Number.isFinite(v) && v > 0))
-        throw badInput(`--${k}: expected a positive number, got ${String(v)}`)
+      if (v !== undefined && !(Number.isInteger(v) && v > 0))
+        throw badInput(`--${kebab(k)}: expected a whole number ≥ 1, got ${String(v)}`)
     const wantModel = args.model !== undefined || Object.values(overrides).some((v) => v !== undefined)
     const id = (args.model as string | undefined) ?? 'glm-5'
     const model = wantModel ? resolveModel(id, overrides) : undefined

@@ -1,3 +1,4 @@
+import { printable } from '../_argv.ts'
 import { defineCommand, fromStdinArg } from '../_types.ts'
 
 /** `gpucomm import FILE... --out DIR`: existing tool outputs → a result set. */
@@ -35,7 +36,8 @@ export const importCommand = defineCommand({
       command: ['gpucomm', ...process.argv.slice(2)],
     })
     for (const d of s.diagnostics)
-      if (d.severity !== 'info') io.stderr(`${d.file}:${d.line}: ${d.severity}: ${d.code}: ${d.message}\n`)
+      if (d.severity !== 'info')
+        io.stderr(`${printable(`${d.file}:${d.line}: ${d.severity}: ${d.code}: ${d.message}`)}\n`)
     const formats = [...new Set((s.manifest.sources ?? []).map((f) => f.format))].join(', ')
     io.stdout(
       `imported ${s.rows} rows from ${files.length} file(s) (${formats}) into ` +

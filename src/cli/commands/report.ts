@@ -17,6 +17,13 @@ export const reportCommand = defineCommand({
       })
       .example('gpucomm report results/box1 --out box1.html', 'open box1.html in any browser, offline'),
   run: async (args, io) => {
+    const { resolveModel, MODEL_PRESETS } = await import('../../analysis/index.ts')
+    if (!resolveModel(args.model as string)) {
+      const { badInput } = await import('../../errors/index.ts')
+      throw badInput(
+        `--model ${args.model as string}: no such preset (known: ${Object.keys(MODEL_PRESETS).join(', ')})`,
+      )
+    }
     const { writeReport } = await import('../../report/index.ts')
     const { stagesFor } = await import('../_stages.ts')
     // Progress on stderr: on a terminal, or as plain lines for a large set.

@@ -101,16 +101,20 @@ class NvbwJsonParser extends GuardedLineParser {
     if (typeof cuda === 'number') m.cudaRuntimeVersion ??= cuda
     m.driverVersion ??= str(root['Driver Version'])
     this.devices(root['GPU Device list'])
+    // A top-level "error" is nvbandwidth ending on an exception (its data check's ASSERT among
+    // them): the run is corrupt, as the text output's "Invalid value when checking the pattern".
     for (const k of ['error', 'warning'] as const) {
       const v = str(root[k])
       if (v === null) continue
       m[k] ??= v
-      this.diags.add(
-        doc.startLine,
-        k === 'error' ? 'warn' : 'info',
-        k === 'error' ? 'tool-error' : 'tool-warning',
-        `nvbandwidth ${k}: ${v}`,
-      )
+      if (k === 'error')
+        this.diags.add(
+          doc.startLine,
+          'error',
+          'corrupt-run',
+          `nvbandwidth error, the run is corrupt: ${v.slice(0, 200)}`,
+        )
+      else this.diags.add(doc.startLine, 'info', 'tool-warning', `nvbandwidth warning: ${v}`)
     }
     const cells = matrixCellLines(doc.lines)
     let k = 0

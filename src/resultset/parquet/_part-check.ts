@@ -6,11 +6,12 @@
  * older than the record), decode whole.
  */
 import { lstatSync, readFileSync } from 'node:fs'
-import { basename, dirname } from 'node:path'
+import { basename, dirname, join } from 'node:path'
+import { badInput } from '../../errors/index.ts'
 import { COLUMNS } from '../_columns.ts'
 import type { Duck } from '../_duck.ts'
 import { SQL_TYPE, sqlString } from '../_duck.ts'
-import { partRecord, sha256 } from './_commit.ts'
+import { PARTS, partRecord, sha256 } from './_commit.ts'
 
 /** The columns a part must have, as the engine describes them. */
 const WANT = COLUMNS.map((c) => `${c.name} ${SQL_TYPE[c.kind]}`)
@@ -53,4 +54,17 @@ export async function partProblem(db: Duck, path: string, sha: string | undefine
     return (e as Error).message.split('\n')[0]
   }
   return undefined
+}
+
+/**
+ * Refuses a samples/ that is a link: its parts would be read from, and written into, a folder
+ * outside the set (a writer once put a part there and removed that folder's temp files).
+ */
+export function notLinked(dir: string): void {
+  const d = join(dir, PARTS)
+  let link = false
+  try {
+    link = lstatSync(d).isSymbolicLink()
+  } catch {}
+  if (link) throw badInput(`${d}: a link, not the set's own folder (gpucomm neither reads nor writes through it)`)
 }
