@@ -20,12 +20,22 @@ export interface FitGroup {
   fits: Fit[]
 }
 
+/** A fit's arm: its NCCL env and host-axis values, "" for none. */
+const armText = (f: Fit): string =>
+  [...Object.entries(f.env ?? {}), ...Object.entries(f.hostAxis ?? {})].map(([k, v]) => `${k}=${v}`).join(' ')
+
 const isPair = (f: Fit): boolean => f.src !== undefined && f.dst !== undefined
 const samePair = (f: Fit): boolean => isPair(f) && f.src === f.dst
 
 function subject(f: Fit): string {
   const p2p = f.p2p ? ` p2p=${f.p2p}${f.peerAccess === false ? ' (no peer access)' : ''}` : ''
-  const more = [f.copy, f.staging, f.direction, ...Object.entries(f.env ?? {}).map(([k, v]) => `${k}=${v}`)]
+  const more = [
+    f.copy,
+    f.staging,
+    f.direction,
+    ...Object.entries(f.env ?? {}).map(([k, v]) => `${k}=${v}`),
+    ...Object.entries(f.hostAxis ?? {}).map(([k, v]) => `${k}=${v}`),
+  ]
   return `${f.host ? `${f.host} ` : ''}${f.bench}${p2p}${more
     .filter(Boolean)
     .map((x) => ` ${x}`)
@@ -97,8 +107,11 @@ function p2pSentence(groups: readonly FitGroup[]): string | undefined {
     byMech.set(t, [...(byMech.get(t) ?? []), g])
   }
   const f = use[0]?.fits[0] as Fit
-  const parts = [...byMech.entries()].map(
-    ([text, gs]) => `${text}: floor ${alphaRange(gs.flatMap((g) => g.fits))} over ${gs.map((g) => g.who).join(', ')}`,
+  // Arms (env, host-axis values) each keep their own floor: one pooled range would be a floor no arm has.
+  const parts = [...byMech.entries()].map(([text, gs]) =>
+    gs.some((g) => armText(g.fits[0] as Fit))
+      ? `${text}: floor ${gs.map((g) => `${alphaRange(g.fits)} (${armText(g.fits[0] as Fit) || 'as found'}, ${g.who})`).join(', ')}`
+      : `${text}: floor ${alphaRange(gs.flatMap((g) => g.fits))} over ${gs.map((g) => g.who).join(', ')}`,
   )
   const p2p = f.p2p ? ` p2p=${f.p2p}${f.peerAccess === false ? ', no peer access' : ''}` : ''
   return `Small copies between GPUs (${f.bench}${p2p}): ${parts.join('; ')}.`
@@ -114,7 +127,12 @@ function collectiveSentences(groups: readonly FitGroup[]): string[] {
   }
   return [...byBench.entries()].map(([bench, gs]) => {
     const mechs = [...new Set(gs.map((g) => (g.fits[0] as Fit).mechanism.text))]
-    const floors = gs.map((g) => `${(g.fits[0] as Fit).grouping ?? g.who} ${alphaRange(g.fits)}`).join(', ')
+    const floors = gs
+      .map((g) => {
+        const arm = armText(g.fits[0] as Fit)
+        return `${(g.fits[0] as Fit).grouping ?? g.who}${arm ? ` ${arm}` : ''} ${alphaRange(g.fits)}`
+      })
+      .join(', ')
     return `${bench}: ${mechs.join('; ')}; floor ${floors}.`
   })
 }

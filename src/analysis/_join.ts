@@ -30,7 +30,11 @@ export const OUTLIER_RATIO = 1.5
 const med = (v: readonly number[]): number => medianOf(sortSample(v))
 const classOf = (f: Fit): string => f.linkClass ?? 'all'
 const groupKey = (f: Fit): string =>
-  [f.bench, f.p2p, f.staging, f.copy, f.peerAccess, JSON.stringify(f.env ?? {}), classOf(f)].join('\u0000')
+  [f.bench, f.p2p, f.staging, f.copy, f.peerAccess, armOf(f), classOf(f)].join('\u0000')
+
+/** A fit's arm, its NCCL env and host-axis values ("NCCL_P2P_DISABLE=1 cstates=shallow"): arms are never pooled. */
+const armOf = (f: Pick<Fit, 'env' | 'hostAxis'>): string =>
+  [...Object.entries(f.env ?? {}), ...Object.entries(f.hostAxis ?? {})].map(([k, v]) => `${k}=${v}`).join(' ')
 
 /** The mechanism most of a class's pairs share (the first met wins a tie). */
 function commonMechanism(g: readonly Fit[]): Mechanism {
@@ -65,6 +69,7 @@ export function linkClasses(fits: readonly Fit[]): LinkClassSummary[] {
       ...(f0.staging !== undefined ? { staging: f0.staging } : {}),
       ...(f0.copy !== undefined ? { copy: f0.copy } : {}),
       ...(f0.peerAccess !== undefined ? { peerAccess: f0.peerAccess } : {}),
+      ...(armOf(f0) ? { arm: armOf(f0) } : {}),
       mechanism: commonMechanism(g),
       pairs: g.length,
       medianAlpha: med(a),
@@ -142,6 +147,7 @@ export function joinVerdicts(
     const subject = [
       `${c.bench}${p2p ? ` p2p=${p2p}` : ''}${c.copy === 'sm' ? ' sm' : ''}`,
       c.peerAccess === false && c.p2p === 'enabled' ? ' (no peer access)' : '',
+      c.arm ? ` ${c.arm}` : '',
       ` ${c.linkClass === 'all' ? 'all pairs' : `${c.linkClass} pairs`}`,
     ].join('')
     const range = `${c.pairs} pairs, floor median ${fmt(c.medianAlpha)} (range ${fmt(c.minAlpha)} – ${fmt(c.maxAlpha)})`

@@ -34,8 +34,8 @@ function foldedVerdicts(a: Analysis): string[] {
     const k =
       f.src !== undefined
         ? `${f.bench}|${f.p2p}|${f.peerAccess}|${f.linkClass}|${f.src === f.dst}|${f.mechanism.text}|` +
-          `${f.bands.join()}|${f.conflicts.length}`
-        : `${f.bench}|${f.group}|${f.ranks}|${f.grouping}|${JSON.stringify(f.env)}`
+          `${f.bands.join()}|${f.conflicts.length}|${JSON.stringify(f.env)}|${JSON.stringify(f.hostAxis)}`
+        : `${f.bench}|${f.group}|${f.ranks}|${f.grouping}|${JSON.stringify(f.env)}|${JSON.stringify(f.hostAxis)}`
     const e = seen.get(k)
     if (e) e.more++
     else seen.set(k, { text: f.verdict, more: 0 })

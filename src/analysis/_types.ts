@@ -150,6 +150,8 @@ export interface LinkClassSummary {
   copy?: 'ce' | 'sm'
   /** false when P2P was requested but the pairs had no peer access (host-staged fallback). */
   peerAccess?: boolean
+  /** The arm (NCCL env and host-axis values, "cstates=shallow") when the set has several: never pooled. */
+  arm?: string
   /** The mechanism most of the class's pairs share. */
   mechanism?: Mechanism
   pairs: number

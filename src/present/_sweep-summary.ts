@@ -39,8 +39,8 @@ export function summarizeSweep(
     `${simPrefix(m)}sweep (${m.instrument?.name ?? '?'}` +
     `${m.instrument?.version ? `, ${m.instrument.version}` : ''}): ${total} points: ` +
     `${outcomeCounts(m)}`
-  const p2p = p2pLines(rows)
-  const coll = collectiveLines(rows)
+  const p2p = perArm(rows, p2pLines)
+  const coll = perArm(rows, collectiveLines)
   const answer = headline ?? {
     question: 'What does moving data between these GPUs cost?',
     answer: [p2p[0], groupingSentence(rows)].filter((x): x is string => x !== undefined),
@@ -54,6 +54,23 @@ export function summarizeSweep(
   if (answer.answer.length) lines.push(answer.question, ...answer.answer.map((l) => `  ${l}`))
   if (details.length) lines.push('Measured:', ...details.map((l) => `  ${l}`))
   return lines
+}
+
+/** A row's arm: its NCCL env and host-axis values ("cstates=shallow"), "" for none. */
+const armOf = (r: Row): string =>
+  [...Object.entries(r.env ?? {}), ...Object.entries(r.hostAxis ?? {})].map(([k, v]) => `${k}=${v}`).join(' ')
+
+/** `lines` of each arm on its own, each line saying its arm: a median over arms is a value no arm has. */
+function perArm(rows: readonly Row[], lines: (rows: readonly Row[]) => string[]): string[] {
+  const arms = new Map<string, Row[]>()
+  for (const r of rows) {
+    const a = armOf(r)
+    const list = arms.get(a)
+    if (list) list.push(r)
+    else arms.set(a, [r])
+  }
+  if (arms.size <= 1) return lines(rows)
+  return [...arms].flatMap(([arm, rs]) => lines(rs).map((l) => `[${arm || 'no env or host axis'}] ${l}`))
 }
 
 /** The groupings of the first collective compared at its smallest size: "nccl.all_reduce at 8 B: tp4 1.91× faster than tp8 (20.02 µs vs 38.26 µs)". */

@@ -103,6 +103,12 @@ test('both values run, shallow disables only the deep states during its points, 
   assert.match(c.stdout, /several pairs, one value per trial, the slowest pair's/)
   const ns = [...c.stdout.matchAll(/ n=(\d+)/g)].map((m) => Number(m[1]))
   assert.ok(ns.length > 0 && ns.every((n) => n === 2), `n per cell: ${[...new Set(ns)]}`)
+  // Independent arms: the arms' ratio varies from launch to launch, so no interval is zero-width.
+  assert.doesNotMatch(c.stdout, /± 0\.00×|CI \[(\d\.\d\d), \1\]/)
+  // Arms are never pooled into one floor: each arm its own, in the answer and the class summary.
+  const a = await cli(['analyze', out])
+  assert.match(a.stdout, /\(cstates=default, 2 PHB pairs\), [\d.]+(–[\d.]+)? µs \(cstates=shallow, 2 PHB pairs\)/)
+  assert.match(a.stdout, /^- p2p\.latency p2p=disabled cstates=shallow PHB pairs: 2 pairs/m)
 })
 
 test('a failed point (crash) still restores; SIGTERM restores before the process ends', async () => {

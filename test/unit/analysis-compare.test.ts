@@ -24,11 +24,11 @@ const model: ModelPreset = {
   source: 's',
 }
 
-test('three groupings: name order, the winner, slowest/fastest, and p between the two fastest', () => {
+test('three groupings: name order, like with like, slowest/fastest, p between the two fastest, no winner at p ≥ 0.05', () => {
   const rows = [
     ...trials('tp8', '0-7', [8, 10, 12], { ranks: 8 }),
     ...trials('tp2', '0-1', [21, 22, 20], { ranks: 2 }),
-    // tp4: two groups at once; per trial the slower: 7, 9, 4.
+    // tp4: two groups at once, against groupings of one group: per trial the median of its two, 6, 7.5, 4.
     ...trials('tp4', '0-3', [5, 9, 4], { ranks: 4 }),
     ...trials('tp4', '4-7', [7, 6, 4], { ranks: 4 }),
   ]
@@ -44,15 +44,15 @@ test('three groupings: name order, the winner, slowest/fastest, and p between th
   assert.equal(b?.sizes.length, 1)
   assert.deepEqual(z?.groupings.map(brief), [
     ['tp2', 3, 21, [null, null], 'single', [21, 22, 20]],
-    ['tp4', 3, 7, [null, null], 'max', [7, 9, 4]],
+    ['tp4', 3, 6, [null, null], 'median', [6, 7.5, 4]],
     ['tp8', 3, 10, [null, null], 'single', [8, 10, 12]],
   ])
   assert.deepEqual(z?.groupings[1]?.groups, [
     { group: '0-3', n: 3, median: 5 },
     { group: '4-7', n: 3, median: 6 },
   ])
-  // tp4 {4, 7, 9} against tp8 {8, 10, 12}: U = 1; P(U ≤ 1) = 2/20, two-sided 0.2 (tp2 is apart: 0.1).
-  assert.deepEqual([z?.sizeBytes, z?.winner, z?.ratio, z?.p], [8, 'tp4', 3, 0.2])
+  // tp4 {4, 6, 7.5} against tp8 {8, 10, 12}: U = 0; P(U = 0) = 1/20, two-sided 0.1: no winner.
+  assert.deepEqual([z?.sizeBytes, z?.winner, z?.ratio, z?.p], [8, null, 21 / 6, 0.1])
 })
 
 test('--pool: every group value of a launch is one value of the sample; six give a finite CI', () => {
@@ -121,8 +121,8 @@ test('axisValue: env., host-axis (all, or one knob), grouping or the rank count,
 
 test('by another axis: rows without a value are left out', () => {
   const rows = [
-    ...trials('t', 'g', [3, 3, 3], { env: { NCCL_PROTO: 'Simple' } }),
-    ...trials('t', 'g', [1, 1, 1], { env: { NCCL_PROTO: 'LL' } }),
+    ...trials('t', 'g', [3, 3, 3, 3, 3, 3], { env: { NCCL_PROTO: 'Simple' } }),
+    ...trials('t', 'g', [1, 1, 1, 1, 1, 1], { env: { NCCL_PROTO: 'LL' } }),
     ...trials('t', 'g', [9, 9, 9]),
   ]
   const c = compareSet(setOf(rows), { by: 'env.NCCL_PROTO' })
@@ -186,7 +186,8 @@ test('nothing to compare: one line naming the set and what is missing; with a mo
 })
 
 test('rows to compare and a model: the comparison, the decode model, and no warning', () => {
-  const c = compareSet(setOf([...trials('tp8', '0-7', [2, 2, 2]), ...trials('tp4', '0-3', [1, 1, 1])], true), { model })
+  const six = (v: number) => [v, v, v, v, v, v]
+  const c = compareSet(setOf([...trials('tp8', '0-7', six(2)), ...trials('tp4', '0-3', six(1))], true), { model })
   assert.deepEqual([c.warnings, c.simulated, c.benches[0]?.sizes[0]?.winner], [[], true, 'tp4'])
   assert.equal(c.decode?.model.id, 'm')
 })

@@ -1,8 +1,9 @@
 /**
  * The one-line conclusions of `compare` (src/analysis/compare/_conclusion.ts) on hand-made size
  * comparisons: how sizes are split into latency-, transition- and bandwidth-bound bands (each
- * time within 4/3 of its grouping's floor; 4 × or more), the ratio and its 95 % CI (the median of
- * the paired ratios; with 6 pairs the CI is their min–max, with 5 or fewer there is none), which
+ * time within 4/3 of its grouping's floor; 4 × or more), the ratio and its 95 % CI (one value per
+ * launch over the band, the geometric mean of its sizes; the ratio of the two sides' geometric
+ * means with the Welch t interval on the logs; under two launches a side, none), which
  * grouping is called faster, and when the ring model's reason is given: latency-bound, the ratio
  * above 1 and at most 1.1 × the ratio of ring steps (all_reduce 2(n−1), all_gather n−1);
  * bandwidth-bound, within 15 % of the ratio of bytes per rank (2(n−1)/n, (n−1)/n).
@@ -41,8 +42,10 @@ test('one grouping, or none: no conclusion', () => {
   assert.deepEqual(conclusions('nccl.all_reduce', [size(8, { tp4: [1, 1, 1] })], RANKS), [])
 })
 
-test('latency-bound sizes: the ratio, its CI from 6 pairs, and the ring steps as the reason', () => {
-  // Ratios 1.6, 1.62, 1.58 and 1.6, 1.6, 1.6: median 1.6, CI 1.58–1.62.
+test('latency-bound sizes: the ratio over launches, its Welch interval, and the ring steps as the reason', () => {
+  // Launch values (geometric mean of 8 B and 16 B): tp4 √(10·11) three times; tp8 √(16·17.6),
+  // √(16.2·17.6), √(15.8·17.6). Ratio √(16·17.6/110) = 1.6; tp4 has no spread, so the interval is
+  // tp8's: sd of ½ ln(16, 16.2, 15.8) = 0.00625, se 0.0036, t(0.975, 2 df) = 4.30: [1.575, 1.625].
   const sizes = [
     size(8, { tp8: [16, 16.2, 15.8], tp4: [10, 10, 10] }),
     size(16, { tp4: [11, 11, 11], tp8: [17.6, 17.6, 17.6] }),
@@ -51,16 +54,16 @@ test('latency-bound sizes: the ratio, its CI from 6 pairs, and the ring steps as
   assert.deepEqual(rest, [])
   assert.deepEqual(
     [c?.faster, c?.slower, c?.band, c?.fromBytes, c?.toBytes, c?.sizes, c?.pairs, c?.clear],
-    ['tp4', 'tp8', 'latency', 8, 16, 2, 6, true],
+    ['tp4', 'tp8', 'latency', 8, 16, 2, 3, true],
   )
   assert.equal(c?.ratio.toFixed(4), '1.6000')
   assert.deepEqual(
-    c?.ci.map((x) => x?.toFixed(4)),
-    ['1.5800', '1.6200'],
+    c?.ci.map((x) => x?.toFixed(3)),
+    ['1.575', '1.625'],
   )
-  assert.equal(c?.pm?.toFixed(4), '0.0200')
   assert.equal(c?.reason, STEPS)
-  assert.equal(c?.text, `tp4 is 1.60 ± 0.02× faster than tp8 at 8 B–16 B (latency-bound): ${STEPS}`)
+  // Asymmetric at two decimals (0.02 below, 0.03 above): printed as [lo, hi].
+  assert.equal(c?.text, `tp4 is 1.60 [1.58, 1.62]× faster than tp8 at 8 B–16 B (latency-bound): ${STEPS}`)
   // all_gather: n−1 steps, the same 7 vs 3.
   assert.match(
     texts('nccl.all_gather', sizes)[0] ?? '',
@@ -69,8 +72,8 @@ test('latency-bound sizes: the ratio, its CI from 6 pairs, and the ring steps as
   // A ratio past 1.1 × the steps' 2.33 (2.6) is not the ring's doing.
   const far = [size(8, { tp4: [10, 10, 10, 10, 10, 10], tp8: [26, 26, 26, 26, 26, 26] })]
   assert.deepEqual(conclusions('nccl.all_reduce', far, RANKS)[0]?.reason, null)
-  // 77 / 30 is 2.33 × 1.1 to the last bit: still the ring's doing.
-  const edge = [size(8, { tp4: [30, 30, 30, 30, 30, 30], tp8: [77, 77, 77, 77, 77, 77] })]
+  // 76.99 / 30 is just inside 2.33 × 1.1: still the ring's doing.
+  const edge = [size(8, { tp4: [30, 30, 30, 30, 30, 30], tp8: [76.99, 76.99, 76.99, 76.99, 76.99, 76.99] })]
   assert.equal(conclusions('nccl.all_reduce', edge, RANKS)[0]?.reason, STEPS)
   const near = [size(8, { tp4: [10, 10, 10, 10, 10, 10], tp8: [25.6, 25.6, 25.6, 25.6, 25.6, 25.6] })]
   assert.equal(conclusions('nccl.all_reduce', near, RANKS)[0]?.reason, STEPS)
@@ -118,9 +121,9 @@ test('bands: within 4/3 of both floors latency-bound, 4 × or more bandwidth-bou
   assert.deepEqual(
     cs.map((c) => [c.band, c.fromBytes, c.toBytes, c.sizes, c.pairs]),
     [
-      ['latency', 8, 16, 2, 12],
+      ['latency', 8, 16, 2, 6],
       ['transition', 32768, 32768, 1, 6],
-      ['bandwidth', 1 << 20, 2 << 20, 2, 12],
+      ['bandwidth', 1 << 20, 2 << 20, 2, 6],
     ],
   )
   assert.deepEqual(
@@ -170,8 +173,8 @@ test('bandwidth-bound: the bytes per rank as the reason, within 15 %', () => {
   assert.equal(reason(135), null)
   assert.equal(reason(102), bytes)
   assert.equal(reason(101), null)
-  // 161 / 120 is 1.15 × 1.1667 to the last bit of the logarithm: still within.
-  const edge = [size(8, { tp4: six(10), tp8: six(16) }), size(1 << 20, { tp4: six(120), tp8: six(161) })]
+  // 160.99 / 120 is just inside 1.15 × 1.1667: still within.
+  const edge = [size(8, { tp4: six(10), tp8: six(16) }), size(1 << 20, { tp4: six(120), tp8: six(160.99) })]
   assert.equal(conclusions('nccl.all_reduce', edge, RANKS)[1]?.reason, bytes)
   assert.equal(
     conclusions('nccl.all_gather', at(116.7), RANKS)[1]?.reason,
@@ -189,40 +192,30 @@ test('bandwidth-bound: the bytes per rank as the reason, within 15 %', () => {
   assert.equal(conclusions('nccl.all_reduce', mid, RANKS)[1]?.reason, null)
 })
 
-test('the faster of a band is named first, with the CI turned over; the noise and too few pairs said so', () => {
-  // tp4 is faster overall, tp8 at 1 MiB: ratios tp8/tp4 0.78–0.82, median 0.8.
+test('the faster of a band is named first, with the CI turned over; the noise and one launch said so', () => {
+  // tp4 is faster overall, tp8 at 1 MiB: tp8's launches 78–82 against tp4's 100: 1 / 0.8 = 1.25.
   const sizes = [
     size(8, { tp4: six(10), tp8: six(16) }),
     size(16, { tp4: six(10), tp8: six(16) }),
     size(1 << 20, { tp4: six(100), tp8: [80, 78, 82, 80, 79, 81] }),
   ]
   const c = conclusions('nccl.all_reduce', sizes, RANKS)[1]
-  assert.deepEqual([c?.faster, c?.slower, c?.ratio.toFixed(4)], ['tp8', 'tp4', '1.2500'])
-  // 1 / 0.82 and 1 / 0.78; the larger half-width 1.2821 − 1.25.
-  assert.deepEqual(
-    c?.ci.map((x) => x?.toFixed(4)),
-    ['1.2195', '1.2821'],
-  )
-  assert.equal(c?.pm?.toFixed(4), '0.0321')
-  assert.equal(c?.text, 'tp8 is 1.25 ± 0.03× faster than tp4 at 1 MiB (bandwidth-bound)')
+  assert.deepEqual([c?.faster, c?.slower, c?.ratio.toFixed(2)], ['tp8', 'tp4', '1.25'])
+  assert.ok((c?.ci[0] as number) > 1.2 && (c?.ci[1] as number) < 1.3, `${c?.ci}`)
+  assert.equal(c?.text, 'tp8 is 1.25 ± 0.02× faster than tp4 at 1 MiB (bandwidth-bound)')
   const noise = [size(8, { tp4: six(10), tp8: [9, 11, 10, 10, 9.5, 10.5] })]
   assert.deepEqual(texts('nccl.all_reduce', noise), [
-    'tp4 and tp8 take the same time within the noise at 8 B (latency-bound): ratio 1.00, 95% CI 0.90–1.10',
+    'tp8 and tp4 take the same time within the noise at 8 B (latency-bound): ratio 1.00, 95% CI [0.93, 1.08] ' +
+      'over 6 launches',
   ])
-  // The CI touching 1 is not a difference.
-  const touch = [size(8, { tp4: six(10), tp8: [10, 11, 11, 11, 11, 12] })]
+  // An interval that reaches below 1 is not a difference.
+  const touch = [size(8, { tp4: six(10), tp8: [9, 10, 11, 11, 12, 13] })]
   const t = conclusions('nccl.all_reduce', touch, RANKS)[0]
   assert.deepEqual([t?.clear, t?.reason], [false, null])
-  assert.equal(
-    t?.text,
-    'tp4 and tp8 take the same time within the noise at 8 B (latency-bound): ratio 1.10, 95% CI 1.00–1.20',
-  )
-  const few = conclusions('nccl.all_reduce', [size(8, { tp4: [10, 10, 10, 10, 10], tp8: six(16) })], RANKS)[0]
-  assert.deepEqual([few?.pairs, few?.ci, few?.pm, few?.clear, few?.reason], [5, [null, null], null, false, null])
-  assert.equal(
-    few?.text,
-    'tp4 is 1.60× faster than tp8 at 8 B (latency-bound), but 5 paired values give no 95% CI (need 6)',
-  )
+  assert.ok((t?.ci[0] as number) < 1, `${t?.ci}`)
+  const one = conclusions('nccl.all_reduce', [size(8, { tp4: [10], tp8: six(16) })], RANKS)[0]
+  assert.deepEqual([one?.pairs, one?.ci, one?.pm, one?.clear, one?.reason], [1, [null, null], null, false, null])
+  assert.equal(one?.text, 'tp4 is 1.60× faster than tp8 at 8 B (latency-bound), but one launch: no interval')
 })
 
 test('sizes without both groupings are left out; the fastest is set against each other grouping', () => {
@@ -233,7 +226,7 @@ test('sizes without both groupings are left out; the fastest is set against each
   ]
   const cs = conclusions('nccl.all_reduce', sizes, new Map([...RANKS, ['tp2', 2]]))
   assert.deepEqual(
-    cs.map((c) => [c.faster, c.slower, c.fromBytes, c.toBytes, c.ratio]),
+    cs.map((c) => [c.faster, c.slower, c.fromBytes, c.toBytes, Number(c.ratio.toFixed(12))]),
     [
       ['tp4', 'tp8', 16, 32, 1.6],
       ['tp4', 'tp2', 16, 32, 2],

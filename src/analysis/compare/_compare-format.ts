@@ -21,23 +21,33 @@ const ciText = (g: GroupingStat): string =>
 export function combinedNote(c: Comparison): string | null {
   const multi = new Set<string>()
   let pairsOnly = true
+  const typical = new Set<string>()
   for (const b of c.benches)
     for (const z of b.sizes)
       for (const g of z.groupings)
-        if (g.combined !== 'single') {
+        if (g.combined === 'median') typical.add(g.grouping)
+        else if (g.combined !== 'single') {
           multi.add(g.grouping)
           pairsOnly &&= g.groups.every((x) => x.group.includes('→'))
         }
-  if (multi.size === 0) return null
+  const like =
+    typical.size > 0
+      ? `${[...typical].sort().join(', ')}: against a grouping of another group count, one value per trial, the ` +
+        'median of its concurrent groups (like with like: the slowest of two against one group is biased slower)'
+      : null
+  if (multi.size === 0) return like
   const names = [...multi].sort().join(', ')
+  let note: string
   if (pairsOnly)
-    return c.pool
+    note = c.pool
       ? `${names}: every pair's values are pooled into one sample (--pool)`
       : `${names}: several pairs, one value per trial, the slowest pair's (--pool pools the pairs instead)`
-  return c.pool
-    ? `${names}: the values of its concurrent groups are pooled into one sample (--pool)`
-    : `${names}: concurrent groups, one value per trial, the slowest group's (a step waits for the ` +
+  else
+    note = c.pool
+      ? `${names}: the values of its concurrent groups are pooled into one sample (--pool)`
+      : `${names}: concurrent groups, one value per trial, the slowest group's (a step waits for the ` +
         `slowest group; --pool pools them instead)`
+  return like ? `${like}; ${note}` : note
 }
 
 /** The comparison as Markdown: a table per bench, then its conclusions. */

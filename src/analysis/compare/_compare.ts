@@ -4,7 +4,11 @@
  * Mann-Whitney p-value between the two fastest; one conclusion per size band; then, on
  * request, the decode model. A grouping of concurrent groups (TP4: two groups at once) is
  * one sample of trials, each the slowest of its groups, because the step waits for the
- * slowest group; `pool` takes every group's values as one sample instead.
+ * slowest group; `pool` takes every group's values as one sample instead. Like with like:
+ * when the groupings at a size have different group counts (TP4's two against TP8's one), a
+ * slowest-of-two against one group is biased slower, so each grouping's launch value is then
+ * the median of its groups (the typical group, the same statistic on both sides). A winner is
+ * named only where the test (p < 0.05) says the two fastest differ.
  */
 import { badInput } from '../../errors/index.ts'
 import type { Row } from '../../model/index.ts'
@@ -70,39 +74,50 @@ export function perTrialMax(rows: readonly Row[]): number[] {
   return maxOf(cellOf(rows))
 }
 
-function statOf(grouping: string, cell: Cell, pool: boolean): GroupingStat {
+const medianOfGroups = (cell: Cell): number[] =>
+  [...perLaunch(cell).values()].map((groups) => medianOf(sortSample([...groups.values()])))
+
+function statOf(grouping: string, cell: Cell, pool: boolean, unlike: boolean): GroupingStat {
   const groups = cell.groups.map((group) => {
     const v = [...cell.launches.values()].flatMap((l) => l.get(group) ?? [])
     return { group, n: v.length, median: summarize(v).median }
   })
   const concurrent = groups.length > 1 && !pool
   // One value per launch on every path, so both sides of a test count launches, not iterations.
-  const values = concurrent ? maxOf(cell) : [...perLaunch(cell).values()].flatMap((g) => [...g.values()])
+  const values = concurrent
+    ? unlike
+      ? medianOfGroups(cell)
+      : maxOf(cell)
+    : [...perLaunch(cell).values()].flatMap((g) => [...g.values()])
   const s = summarize(values)
   return {
     grouping,
     n: s.n,
     median: s.median,
     ci: [finiteOrNull(s.ci[0]), finiteOrNull(s.ci[1])],
-    combined: groups.length === 1 ? 'single' : pool ? 'pooled' : 'max',
+    combined: groups.length === 1 ? 'single' : pool ? 'pooled' : unlike ? 'median' : 'max',
     values,
     groups,
   }
 }
 
 function sizeComparison(sizeBytes: number, byValue: Map<string, Cell>, pool: boolean): SizeComparison {
+  // Different group counts (TP4's two, TP8's one): the max of two against one is not like with like.
+  const unlike = new Set([...byValue.values()].map((c) => c.groups.length)).size > 1
   const groupings = [...byValue]
-    .map(([g, cell]) => statOf(g, cell, pool))
+    .map(([g, cell]) => statOf(g, cell, pool, unlike))
     .sort((a, b) => a.grouping.localeCompare(b.grouping))
   if (groupings.length < 2) return { sizeBytes, groupings, winner: null, ratio: null, p: null }
   const fast = [...groupings].sort((a, b) => a.median - b.median)
   const [a, b] = [fast[0] as GroupingStat, fast[1] as GroupingStat]
+  const p = mannWhitney(a.values, b.values).p
   return {
     sizeBytes,
     groupings,
-    winner: a.grouping,
+    // Only where the test says the two fastest differ: a lower median alone is not a winner.
+    winner: Number.isFinite(p) && p < 0.05 ? a.grouping : null,
     ratio: (fast[fast.length - 1] as GroupingStat).median / a.median,
-    p: mannWhitney(a.values, b.values).p,
+    p,
   }
 }
 

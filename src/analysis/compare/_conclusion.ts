@@ -4,10 +4,13 @@
  * the ratio. Bands come from each grouping's own floor α (its smallest median time): a size
  * is latency-bound while both times are within 4/3 of their α (α is ≥ 75 % of the time),
  * bandwidth-bound once both are 4 × their α or more (α ≤ 25 %), in transition between.
- * The ratio is the median of slower/faster over every size of the band and every trial
- * (paired in trial order), with the order-statistic 95 % CI of that median.
+ * The launch is the unit: each launch's value over the band is the geometric mean of its times
+ * at the band's sizes, and the ratio is the geometric mean of the slower's launch values over
+ * the faster's, with the Welch t 95 % interval on the logs (as diff's; asymmetric around the
+ * ratio). Sizes of one launch share its state, so they are not counted as more evidence.
+ * A winner is named only when that interval excludes 1.
  */
-import { medianCI, quantile, sortSample } from '../../stats/index.ts'
+import { logRatio, quantile, ratioInterval, sortSample } from '../../stats/index.ts'
 import { formatBytes } from '../../units/index.ts'
 import type { Conclusion, SizeBand, SizeComparison } from '../_types.ts'
 
@@ -74,23 +77,36 @@ function pairConclusions(
     if (last && last.band === band) last.points.push(x)
     else bands.push({ band, points: [x] })
   }
-  return bands.map(({ band, points }) => {
-    const ratios: number[] = []
-    for (const p of points)
-      for (let i = 0; i < Math.min(p.f.values.length, p.s.values.length); i++)
-        ratios.push((p.s.values[i] as number) / (p.f.values[i] as number))
-    return conclude(
+  return bands.map(({ band, points }) =>
+    conclude(
       bench,
       band,
       points[0]!.size,
       points[points.length - 1]!.size,
       points.length,
-      ratios,
+      [bandLaunches(points.map((p) => p.f.values)), bandLaunches(points.map((p) => p.s.values))],
       fast,
       slow,
       ranks,
-    )
-  })
+    ),
+  )
+}
+
+/**
+ * One value per launch over a band: the geometric mean of that launch's times at the band's
+ * sizes (launch i is the i-th value of every size; launches missing a size are left out).
+ */
+export function bandLaunches(perSize: readonly (readonly number[])[]): number[] {
+  const n = Math.min(...perSize.map((v) => v.length))
+  return Array.from({ length: Number.isFinite(n) ? n : 0 }, (_, i) =>
+    Math.exp(perSize.reduce((s, v) => s + Math.log(v[i] as number), 0) / perSize.length),
+  )
+}
+
+/** "± 0.04" when the interval is symmetric at two decimals, else " [1.10, 1.25]" (a ratio's usually is not). */
+export function ratioCiText(ratio: number, lo: number, hi: number): string {
+  const [down, up] = [(ratio - lo).toFixed(2), (hi - ratio).toFixed(2)]
+  return down === up ? ` ± ${up}` : ` [${lo.toFixed(2)}, ${hi.toFixed(2)}]`
 }
 
 function conclude(
@@ -99,14 +115,15 @@ function conclude(
   fromBytes: number,
   toBytes: number,
   n: number,
-  ratios: readonly number[],
+  [fastLaunches, slowLaunches]: [number[], number[]],
   fast: string,
   slow: string,
   ranks: Map<string, number>,
 ): Conclusion {
-  const sorted = sortSample(ratios)
-  let ratio = quantile(sorted, 0.5)
-  let [lo, hi] = medianCI(sorted)
+  const fit = logRatio(fastLaunches, slowLaunches)
+  const launches = Math.min(fastLaunches.length, slowLaunches.length)
+  let ratio = fit ? fit.ratio : bandRatio(fastLaunches, slowLaunches)
+  let [lo, hi] = fit ? ratioInterval(fit, 0.95) : [-Infinity, Infinity]
   let [faster, slower] = [fast, slow]
   if (ratio < 1) {
     ;[faster, slower, ratio, lo, hi] = [slow, fast, 1 / ratio, 1 / hi, 1 / lo]
@@ -118,15 +135,15 @@ function conclude(
   const reason = clear ? alphaBetaReason(bench, band, ratio, ranks.get(faster), ranks.get(slower)) : null
   const where = `at ${range} (${band === 'transition' ? 'between latency- and bandwidth-bound' : `${band}-bound`})`
   let text: string
-  if (clear) text = `${faster} is ${ratio.toFixed(2)} ± ${(pm as number).toFixed(2)}× faster than ${slower} ${where}`
+  if (clear) text = `${faster} is ${ratio.toFixed(2)}${ratioCiText(ratio, lo, hi)}× faster than ${slower} ${where}`
   else if (bounded)
     text =
       `${faster} and ${slower} take the same time within the noise ${where}: ratio ` +
-      `${ratio.toFixed(2)}, 95% CI ${lo.toFixed(2)}–${hi.toFixed(2)}`
+      `${ratio.toFixed(2)}, 95% CI [${lo.toFixed(2)}, ${hi.toFixed(2)}] over ${launches} launches`
   else
     text =
       `${faster} is ${ratio.toFixed(2)}× faster than ${slower} ${where}, but ` +
-      `${ratios.length} paired values give no 95% CI (need 6)`
+      `${launches === 1 ? 'one launch: no interval' : `${launches} launches give no 95% interval (need 2 a side)`}`
   if (reason) text += `: ${reason}`
   return {
     faster,
@@ -135,7 +152,7 @@ function conclude(
     fromBytes,
     toBytes,
     sizes: n,
-    pairs: ratios.length,
+    pairs: launches,
     ratio,
     ci: [bounded ? lo : null, bounded ? hi : null],
     pm,
@@ -143,6 +160,12 @@ function conclude(
     reason,
     text,
   }
+}
+
+/** The ratio of the medians when no interval can be had (fewer than two launches a side). */
+function bandRatio(fast: readonly number[], slow: readonly number[]): number {
+  if (fast.length === 0 || slow.length === 0) return Number.NaN
+  return quantile(sortSample(slow), 0.5) / quantile(sortSample(fast), 0.5)
 }
 
 /** The α–β reading of a ratio, when the ring model of the collective accounts for it; else null. */

@@ -9,9 +9,11 @@ export interface GroupingStat {
   ci: [number | null, number | null]
   /**
    * How the groups of the grouping make one sample: 'single' (one group), 'max' (concurrent
-   * groups: per trial the slowest, as a step waits for it) or 'pooled' (`--pool`).
+   * groups: per trial the slowest, as a step waits for it), 'median' (concurrent groups
+   * compared with a grouping of another group count: per trial the median of its groups,
+   * like with like) or 'pooled' (`--pool`).
    */
-  combined: 'single' | 'max' | 'pooled'
+  combined: 'single' | 'max' | 'median' | 'pooled'
   /** The sample (seconds), in trial order. */
   values: number[]
   /** Medians per GPU group inside the grouping (a TP4 grouping has two groups). */
@@ -22,7 +24,7 @@ export interface GroupingStat {
 export interface SizeComparison {
   sizeBytes: number
   groupings: GroupingStat[]
-  /** The grouping with the lowest median time, or null when only one was measured. */
+  /** The grouping with the lowest median time where the test (p < 0.05) says so; else null. */
   winner: string | null
   /** Slowest median / fastest median (≥ 1). */
   ratio: number | null
@@ -40,12 +42,12 @@ export interface Conclusion {
   band: SizeBand
   fromBytes: number
   toBytes: number
-  /** Sizes in the band, and (size, trial) pairs the ratio is the median of. */
+  /** Sizes in the band, and launches a side (the fewer of the two) the ratio rests on. */
   sizes: number
   pairs: number
-  /** Median of slower/faster time (≥ 1). */
+  /** Slower/faster: geometric means of each side's launch values over the band (≥ 1). */
   ratio: number
-  /** 95 % CI of that median (order statistics); null bounds when too few pairs. */
+  /** Welch t 95 % interval of that ratio over launches; null bounds when under two launches a side. */
   ci: [number | null, number | null]
   /** The CI's larger half-width; null when unbounded. */
   pm: number | null

@@ -27,6 +27,8 @@ export interface SeriesId {
   redop?: string
   root?: number
   env?: Record<string, string>
+  /** A sweep's host-axis arm (`cstates=shallow`): each arm its own series, never pooled. */
+  hostAxis?: Record<string, string>
 }
 
 /** A series: its identity and the time samples by size (values only: 8 bytes a sample). */
@@ -83,6 +85,7 @@ export function seriesId(r: Row, bench: string, byHost = false): SeriesId {
     redop: r.redop,
     root: r.root,
     env: sortedEnv(r.env),
+    hostAxis: sortedEnv(r.hostAxis ?? undefined),
   }
   for (const [k, v] of Object.entries(opt)) if (v !== undefined) (id as unknown as Record<string, unknown>)[k] = v
   return id

@@ -104,9 +104,12 @@ export function betaBands(f: Pick<Fit, 'bench' | 'src' | 'dst' | 'ranks' | 'beta
 
 /** The subject of a fit for people: "GPU0→GPU1 p2p.latency" or "nccl.all_reduce group 0-7 (8 ranks)". */
 export function subjectOf(
-  f: Pick<Fit, 'bench' | 'src' | 'dst' | 'group' | 'ranks' | 'grouping' | 'p2p' | 'peerAccess' | 'host'>,
+  f: Pick<Fit, 'bench' | 'src' | 'dst' | 'group' | 'ranks' | 'grouping' | 'p2p' | 'peerAccess' | 'host' | 'hostAxis'>,
 ): string {
-  const p2p = f.p2p ? ` p2p=${f.p2p}${f.peerAccess === false ? ' (no peer access)' : ''}` : ''
+  const arm = Object.entries(f.hostAxis ?? {})
+    .map(([k, v]) => ` ${k}=${v}`)
+    .join('')
+  const p2p = `${f.p2p ? ` p2p=${f.p2p}${f.peerAccess === false ? ' (no peer access)' : ''}` : ''}${arm}`
   const on = f.host ? `${f.host} ` : ''
   if (f.src !== undefined && f.dst !== undefined) return `${on}GPU${f.src}→GPU${f.dst} ${f.bench}${p2p}`
   const g = f.group ? ` group ${f.group}` : ''
