@@ -13,7 +13,8 @@ import { parserById, parseText } from '../../src/parsers/index.ts'
 import { loadSet } from '../../src/resultset/index.ts'
 import { presetByName } from '../../src/sim/_physics.ts'
 import { presetNames, simulate } from '../../src/sim/index.ts'
-import { cli, tmp } from '../helpers.ts'
+import { sweepIn } from '../e2e/_sweep.ts'
+import { tmp } from '../helpers.ts'
 import { median } from './_helpers.ts'
 
 const native = parserById('native') as NonNullable<ReturnType<typeof parserById>>
@@ -78,12 +79,14 @@ test('seed-vm: every cross copy is staged, so the knob moves them all', () => {
 test('sweep --host-axis runs on every preset; on nvlink only the P2P-disabled rows differ', async () => {
   for (const preset of ['baremetal-turin', 'pcie-switch', 'nvlink']) {
     const out = join(tmp('gpucomm-hostmodel-'), 'out')
-    const r = await cli([
-      'sweep',
-      ...['--instrument', 'sim', '--preset', preset, '--gpus', '0-1', '--pairs', 'all', '--collectives', 'all_reduce'],
-      ...['--groupings', 'tp2', '--sizes', '8', '--trials', '3', '--iters', '10', '--seed', '4'],
-      ...['--host-axis', 'cstates=default,shallow', '--out', out],
-    ])
+    // In-process through the sim executor: the simulator's bytes for each point, no process.
+    const r = await sweepIn(
+      {
+        ...{ instrument: 'sim', preset, gpus: '0-1', pairs: 'all', collectives: 'all_reduce' },
+        ...{ groupings: 'tp2', sizes: '8', trials: 3, iters: 10, seed: 4, hostAxis: ['cstates=default,shallow'] },
+      },
+      { out },
+    )
     assert.equal(r.code, 0, `${preset}: ${r.stderr}`)
     if (preset !== 'nvlink') continue
     const { rows } = await loadSet(out)
