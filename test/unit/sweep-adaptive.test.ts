@@ -14,6 +14,7 @@ import { ncclTestsText } from '../../src/parsers/nccl-tests/nccl-tests-text.ts'
 import { presetTruth, simulate, trueTime } from '../../src/sim/index.ts'
 import { medianCI, sortSample } from '../../src/stats/index.ts'
 import type { AdaptiveSpec, Point } from '../../src/sweep/index.ts'
+import { sweepIn } from '../e2e/_sweep.ts'
 import { cli, tmp } from '../helpers.ts'
 
 test('the CI half-width is infinite below 6 values and follows the order statistics', () => {
@@ -114,29 +115,14 @@ test('a fixed 20-trial schedule also gets within ±2 % on these cells (the compa
 
 test('gpucomm sweep --target-ci stops each point once its CI is narrow enough, and says so', async () => {
   const out = join(tmp(), 'set')
-  const r = await cli([
-    'sweep',
-    '--instrument',
-    'sim',
-    '--preset',
-    PRESET,
-    '--gpus',
-    '0-3',
-    '--pairs',
-    'none',
-    '--groupings',
-    'tp4',
-    '--sizes',
-    '8:1M:x16',
-    '--target-ci',
-    '2',
-    '--max-trials',
-    '15',
-    '--seed',
-    '3',
-    '--out',
-    out,
-  ])
+  // In-process through the sim executor: the simulator's bytes for each launch, no process.
+  const r = await sweepIn(
+    {
+      ...{ instrument: 'sim', preset: PRESET, gpus: '0-3', pairs: 'none', groupings: 'tp4', sizes: '8:1M:x16' },
+      ...{ targetCi: 2, maxTrials: 15, seed: 3 },
+    },
+    { out },
+  )
   assert.equal(r.code, 0, r.stderr)
   const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))
   const a = m.extra.sweep.adaptive['nccl.all_reduce~tp4']
