@@ -22,6 +22,7 @@ import { diffBench, SCENARIOS } from './diff.bench.ts'
 import { fuzzBench } from './fuzz.bench.ts'
 import { importBench } from './import.bench.ts'
 import { parseBench } from './parse.bench.ts'
+import { partHashBench } from './part-hash.bench.ts'
 import { scaleBench } from './scale.bench.ts'
 import { startupBench } from './startup.bench.ts'
 import { statsBench } from './stats.bench.ts'
@@ -34,6 +35,7 @@ const BENCHES: [string, () => Promise<Metric[]>][] = [
   ['parse', () => parseBench(50e6, false, true)],
   ['fuzz', () => fuzzBench(100_000)],
   ['aimed', () => aimedBench()],
+  ['part-hash', () => partHashBench(2_000_000)],
   ['import', () => importBench(200)],
   ['analyze', () => analyzeBench(1_000_000)],
   ['diff', () => diffBench(SCENARIOS.slice(0, 3), true)],
