@@ -9,6 +9,8 @@ import { measure } from './_measured.ts'
 import type { StepModel } from './_models.ts'
 import type { OptionRow } from './_options.ts'
 import { options } from './_options.ts'
+import { GLM5_MTP } from './_published.ts'
+import type { Mtp } from './_step.ts'
 
 /** What `decide` is asked. */
 export interface DecideOptions {
@@ -19,6 +21,8 @@ export interface DecideOptions {
   dcp?: number
   /** A GPU id of the table, when the set does not name its GPUs. */
   gpu?: string
+  /** MTP / speculative decoding: accepted tokens per step per sequence, draft tokens per step (default 4). */
+  mtp?: { accepted: number; drafts?: number }
   /** Tokens per second observed in serving, for the Amdahl bound. */
   observedTps?: number
   /** The set's topology capture (it names the GPUs when the rows do not). */
@@ -45,10 +49,22 @@ export interface Decision {
   batch: number
   context: number
   dcp: number
+  mtp: Mtp | null
   simulated: boolean
   options: OptionRow[]
   observed: Observed | null
   notes: string[]
+}
+
+/** The MTP the user gave (--mtp, --mtp-drafts), with where its numbers came from. */
+function mtpOf(g: DecideOptions['mtp']): Mtp | null {
+  if (!g) return null
+  const drafts = g.drafts ?? GLM5_MTP.drafts
+  const dFrom =
+    g.drafts === undefined
+      ? `${drafts} draft tokens (the published GLM-5 NEXTN setting)`
+      : `${drafts} draft tokens (given)`
+  return { accepted: g.accepted, drafts, from: `${g.accepted} accepted tokens per step (given), ${dFrom}` }
 }
 
 /** Decides for a loaded set; throws when the GPU is unknown (the caller names it with --gpu). */
@@ -60,12 +76,21 @@ export function decide(set: ReadSet, o: DecideOptions): Decision {
   const gpuFrom = named ? '--gpu' : `the set's GPU name (${ctxName?.value})`
   const context = o.context ?? 1000
   const dcp = o.dcp ?? 1
+  const mtp = mtpOf(o.mtp)
   const m = measure(set.rows)
-  const opts = options(m, { model: o.model, gpu, batch: o.batch, context, dcp, efficiency: EFFICIENCY })
+  const opts = options(m, {
+    model: o.model,
+    gpu,
+    batch: o.batch,
+    context,
+    dcp,
+    ...(mtp ? { mtp } : {}),
+    efficiency: EFFICIENCY,
+  })
   const base = opts.find((r) => r.name.startsWith('as measured'))?.prediction ?? null
   let observed: Observed | null = null
   if (o.observedTps && base) {
-    const step = o.batch / o.observedTps
+    const step = (o.batch * (mtp?.accepted ?? 1)) / o.observedTps
     const commShare = Math.min(1, base.comm / step)
     observed = {
       tokPerSec: o.observedTps,
@@ -82,7 +107,10 @@ export function decide(set: ReadSet, o: DecideOptions): Decision {
   }
   const notes = [
     `constants: memory at ${(EFFICIENCY.memory * 100).toFixed(0)} % of the datasheet bandwidth and ${(EFFICIENCY.perLayer * 1e6).toFixed(0)} µs per layer, ${EFFICIENCY.from}`,
-    'not modelled: MTP/speculative tokens, prefill, expert-parallel all-to-all, compute-bound batches',
+    mtp
+      ? `MTP: ${mtp.from}; the verify pass runs ${mtp.drafts} tokens per sequence, each step yields ${mtp.accepted}`
+      : `MTP off (--mtp N: accepted tokens per step; ${GLM5_MTP.from})`,
+    'not modelled: prefill, expert-parallel all-to-all, compute-bound batches',
   ]
   return {
     model: o.model,
@@ -91,6 +119,7 @@ export function decide(set: ReadSet, o: DecideOptions): Decision {
     batch: o.batch,
     context,
     dcp,
+    mtp,
     simulated: set.manifest.simulated,
     options: opts,
     observed,

@@ -11,7 +11,7 @@ import { armKey, ranksOf } from './_measured.ts'
 import type { StepModel } from './_models.ts'
 import { PUBLISHED_NETS } from './_published.ts'
 import { setNet } from './_set-net.ts'
-import type { Efficiency, Interconnect, Plan, StepPrediction } from './_step.ts'
+import type { Efficiency, Interconnect, Mtp, Plan, StepPrediction } from './_step.ts'
 import { predictStep } from './_step.ts'
 
 /** One option with its prediction. */
@@ -34,6 +34,8 @@ export interface OptionsInput {
   batch: number
   context: number
   dcp: number
+  /** MTP / speculative decoding, when on. */
+  mtp?: Mtp
   efficiency: Efficiency
 }
 
@@ -70,6 +72,7 @@ export function options(m: Measured, inp: OptionsInput): OptionRow[] {
     batch: inp.batch,
     context: inp.context,
     dcp: inp.dcp,
+    ...(inp.mtp ? { mtp: inp.mtp } : {}),
   })
   const run = (p: Plan) => (net: Interconnect) => predictStep(inp.model, inp.gpu, p, net, inp.efficiency)
   const fromSet = (name: string, p: Plan, arm: string, change: string, wrap = (n: Interconnect) => n): OptionRow => {

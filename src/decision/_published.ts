@@ -4,7 +4,7 @@
  * calibrate the model's two free constants (_calibrate.ts); the others validate it.
  */
 import type { LineNet } from './_interconnect.ts'
-import type { Plan } from './_step.ts'
+import type { Mtp, Plan } from './_step.ts'
 
 const US = 1e-6
 const GBS = 1e9
@@ -72,12 +72,34 @@ const glm5 = (batch: number, measured: number, role: PublishedRow['role']): Publ
   source: `${GLM}, concurrency ${batch}`,
 })
 
+/**
+ * GLM-5's MTP as published: SGLang NEXTN, 3 draft steps, 4 draft tokens, accept length
+ * 2.19–2.80 tokens (varies by context); the model takes the middle of that range.
+ */
+export const GLM5_MTP: Mtp = {
+  accepted: 2.5,
+  drafts: 4,
+  from: 'rtx6kpro models/glm5.md, "MTP / Speculative Decoding": NEXTN, 4 draft tokens, accept length 2.19–2.80 (the middle, 2.5)',
+}
+const MTP_ON = 'rtx6kpro models/glm5.md, "Decode throughput — MTP ON", cutlass run 2, ctx 0'
+
+/** A GLM-5 row of the bare-metal SGLang TP8 table with MTP on at one concurrency. */
+const glm5Mtp = (batch: number, measured: number): PublishedRow => ({
+  ...glm5(batch, measured, 'validation'),
+  id: `glm5-mtp-c${batch}`,
+  engine: 'SGLang TP8, NEXTN MTP (4 draft tokens), custom all-reduce off',
+  plan: { ...tp8(batch), mtp: GLM5_MTP },
+  source: `${MTP_ON}, concurrency ${batch}; accept length: ${GLM5_MTP.from}`,
+})
+
 /** The published rows, in table order. */
 export const PUBLISHED_ROWS: readonly PublishedRow[] = [
   glm5(1, 50.4, 'calibration'),
   glm5(8, 276.9, 'validation'),
   glm5(32, 659.7, 'validation'),
   glm5(64, 1010.6, 'calibration'),
+  glm5Mtp(1, 93.7),
+  glm5Mtp(64, 1424.6),
   {
     id: 'kimi-p2p',
     model: 'kimi-k2.5',

@@ -25,6 +25,20 @@ export interface Plan {
   context: number
   /** Decode context parallelism: the KV cache split over this many ranks (3 collectives per layer). */
   dcp: number
+  /** MTP / speculative decoding, when on. */
+  mtp?: Mtp
+}
+
+/**
+ * MTP (NEXTN) speculative decoding: `drafts − 1` passes of the one-layer draft head propose
+ * tokens, one verify pass runs `drafts` tokens per sequence through the model, and `accepted`
+ * tokens per sequence come out of each step on average (the engine's "accept length", which
+ * counts the verified bonus token).
+ */
+export interface Mtp {
+  accepted: number
+  drafts: number
+  from: string
 }
 
 /** A collective's time and where it came from. */
@@ -53,7 +67,7 @@ export interface Efficiency {
 
 /** One term of the step (seconds per step) and its provenance. */
 export interface Term {
-  name: 'weights' | 'kv' | 'per-layer' | 'collectives' | 'pipeline'
+  name: 'weights' | 'kv' | 'per-layer' | 'collectives' | 'pipeline' | 'mtp draft'
   seconds: number
   from: string
 }
@@ -75,13 +89,22 @@ export function touched(m: StepModel, batch: number): number {
 }
 
 /** One stage's pass of `batch` sequences: its terms in seconds. */
-function stagePass(m: StepModel, gpu: GpuSpec, p: Plan, batch: number, net: Interconnect, eff: Efficiency): Term[] {
-  const layers = m.layers / p.pp
+function stagePass(
+  m: StepModel,
+  gpu: GpuSpec,
+  p: Plan,
+  batch: number,
+  net: Interconnect,
+  eff: Efficiency,
+  perSeq = 1,
+  layers = m.layers / p.pp,
+): Term[] {
+  const tokens = batch * perSeq
   const bw = gpu.memBandwidth * eff.memory
-  const weights = (m.denseBytes + m.routedBytes * touched(m, batch)) / (p.tp * p.pp)
+  const weights = ((m.denseBytes + m.routedBytes * touched(m, tokens)) * layers) / (m.layers * p.tp)
   const kvShard = (m.kvReplicatedOverTp ? 1 : p.tp) * p.dcp
   const kv = (batch * p.context * layers * m.kvBytesPerTokenLayer) / kvShard
-  const payload = batch * m.hidden * m.actBytes
+  const payload = tokens * m.hidden * m.actBytes
   const ar = net.allReduce(payload, p.tp)
   const g = p.dcp > 1 ? net.gather(payload, p.dcp) : null
   const perLayerComm = m.allreducesPerLayer * ar.t + (g ? 3 * g.t : 0)
@@ -108,19 +131,47 @@ function merge(passes: Term[][], extra: Term[]): Term[] {
   return [...out.values()]
 }
 
+/** The draft head's passes: `drafts − 1` passes of one average layer at one token per sequence. */
+function draftTerm(
+  m: StepModel,
+  gpu: GpuSpec,
+  p: Plan,
+  net: Interconnect,
+  eff: Efficiency,
+): { terms: Term[]; comm: number } {
+  const mtp = p.mtp
+  if (!mtp || mtp.drafts <= 1) return { terms: [], comm: 0 }
+  const one = stagePass(m, gpu, p, p.batch, net, eff, 1, 1)
+  const passes = mtp.drafts - 1
+  const comm = passes * (one.find((t) => t.name === 'collectives')?.seconds ?? 0)
+  const terms: Term[] = [
+    {
+      name: 'mtp draft',
+      seconds: passes * one.reduce((s, t) => s + t.seconds, 0),
+      from: `${passes} draft passes of one layer (an average layer of the model: weights, KV, fixed cost and its collectives as above)`,
+    },
+  ]
+  return { terms, comm }
+}
+
 /** The decode step of `m` on `gpu` under plan `p`. */
 export function predictStep(m: StepModel, gpu: GpuSpec, p: Plan, net: Interconnect, eff: Efficiency): StepPrediction {
   const micro = p.pp > 1 && p.schedule === 'pipelined' ? p.pp : 1
   const batch = p.batch / micro
+  const perSeq = p.mtp?.drafts ?? 1
   // Back to back: pp passes in sequence (one per stage); pipelined: the busiest stage's pp micro-batch passes.
-  const passes = Array.from({ length: p.pp }, () => stagePass(m, gpu, p, batch, net, eff))
+  const passes = Array.from({ length: p.pp }, () => stagePass(m, gpu, p, batch, net, eff, perSeq))
   const sends = p.pp > 1 ? (micro > 1 ? p.pp : p.pp - 1) : 0
-  const sr = net.sendRecv(batch * m.hidden * m.actBytes)
+  const sr = net.sendRecv(batch * perSeq * m.hidden * m.actBytes)
   const extra: Term[] = sends
     ? [{ name: 'pipeline', seconds: sends * sr.t, from: `${sends} send/recv: ${sr.from}` }]
     : []
-  const terms = merge(passes, extra)
+  const draft = draftTerm(m, gpu, p, net, eff)
+  const terms = [...merge(passes, extra), ...draft.terms]
   const step = terms.reduce((s, t) => s + t.seconds, 0)
-  const comm = terms.filter((t) => t.name === 'collectives' || t.name === 'pipeline').reduce((s, t) => s + t.seconds, 0)
-  return { terms, step, tokPerSec: p.batch / step, comm }
+  const comm =
+    terms.filter((t) => t.name === 'collectives' || t.name === 'pipeline').reduce((s, t) => s + t.seconds, 0) +
+    draft.comm
+  // Each step yields `accepted` tokens per sequence with MTP on, one without.
+  return { terms, step, tokPerSec: (p.batch * (p.mtp?.accepted ?? 1)) / step, comm }
 }

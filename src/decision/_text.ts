@@ -23,7 +23,7 @@ export function renderDecision(d: Decision): string {
   const out: string[] = []
   const sim = d.simulated ? 'SIMULATED set: ' : ''
   out.push(
-    `Decision: ${d.model.name} on ${d.gpu.name} (${d.gpuFrom}), batch ${d.batch}, context ${d.context}${d.dcp > 1 ? `, DCP ${d.dcp}` : ''}`,
+    `Decision: ${d.model.name} on ${d.gpu.name} (${d.gpuFrom}), batch ${d.batch}, context ${d.context}${d.dcp > 1 ? `, DCP ${d.dcp}` : ''}${d.mtp ? `, MTP ${d.mtp.accepted} of ${d.mtp.drafts} tokens per step` : ''}`,
   )
   const base = d.options.find((o) => o.name.startsWith('as measured'))
   if (base?.prediction) {

@@ -90,6 +90,10 @@ test('CLI: compare --model prints the decision after the comparison; bad decisio
     ['--observed-tps', '0'],
     ['--dcp', '-1'],
     ['--context', 'x'],
+    ['--mtp', '0.5'],
+    ['--mtp', '5'],
+    ['--mtp', '2', '--mtp-drafts', '2.5'],
+    ['--mtp-drafts', '3'],
   ]) {
     const bad = await cli(['compare', set.dir, '--model', 'glm-5', ...args])
     assert.equal(bad.code, 2, `${args.join(' ')}: ${bad.stderr}`)

@@ -65,6 +65,35 @@ test('TP2: weights, KV, per-layer and all-reduce terms by hand', () => {
   near(p.comm, 0.168)
 })
 
+test('MTP: the verify pass runs drafts tokens per sequence, drafts − 1 one-layer draft passes, accepted tokens per step', () => {
+  const p = predictStep(
+    toy,
+    gpu,
+    { ...plan(2, 1, 'back-to-back'), mtp: { accepted: 2, drafts: 3, from: 't' } },
+    net,
+    eff,
+  )
+  near(term(p, 'weights'), (1000 + 4000 * (1 - 0.75 ** 6)) / 2 / 500) // 6 tokens touch more experts
+  near(term(p, 'kv'), 0.12) // the KV cache is read once per sequence
+  near(term(p, 'collectives'), 2 * 2 * (0.01 + 48 * 0.001 * 2)) // payload 6 tokens × 4 × 2 B
+  // Two draft passes of one average layer at one token per sequence: weights 1.375, KV 0.06, 0.1 fixed, 0.084 collectives.
+  near(term(p, 'mtp draft'), 2 * (1.375 + 0.06 + 0.1 + 0.084))
+  near(p.step, 4.2880859375 + 0.12 + 0.2 + 0.424 + 3.238)
+  near(p.tokPerSec, (2 * 2) / p.step)
+  near(p.comm, 0.424 + 2 * 0.084)
+  // One draft token, one accepted: the step without MTP.
+  const off = predictStep(toy, gpu, plan(2, 1, 'back-to-back'), net, eff)
+  const one = predictStep(
+    toy,
+    gpu,
+    { ...plan(2, 1, 'back-to-back'), mtp: { accepted: 1, drafts: 1, from: 't' } },
+    net,
+    eff,
+  )
+  near(one.step, off.step)
+  near(one.tokPerSec, off.tokPerSec)
+})
+
 test('PP2 back to back: stages in sequence, one boundary send', () => {
   const p = predictStep(toy, gpu, plan(1, 2, 'back-to-back'), net, eff)
   near(term(p, 'weights'), 2 * (2750 / 2 / 500)) // 5.5 s: each GPU reads half the model once per step, twice TP2's
@@ -108,7 +137,7 @@ test('the model split of a published MoE: dense + routed = total, dense + routed
 
 test('calibration recovers the constants that made the rows', () => {
   const truth: Efficiency = { memory: 0.6, perLayer: 120e-6, from: 'truth' }
-  const made = PUBLISHED_ROWS.filter((r) => r.model === 'glm-5' && r.net === 'p2p-ll').map((r) => {
+  const made = PUBLISHED_ROWS.filter((r) => r.model === 'glm-5' && r.net === 'p2p-ll' && !r.plan.mtp).map((r) => {
     const m = stepModelById(r.model) as StepModel
     const g = gpuById(r.gpu) as GpuSpec
     return { ...r, measured: predictStep(m, g, r.plan, rowNet(r), truth).tokPerSec }

@@ -27,6 +27,15 @@ export const compareCommand = defineCommand({
       })
       .option('context', { type: 'number', describe: 'decision model: tokens of context per sequence (default 1000)' })
       .option('dcp', { type: 'number', describe: 'decision model: decode context parallel size (default 1)' })
+      .option('mtp', {
+        type: 'number',
+        describe:
+          'decision model: MTP/speculative decoding on, N accepted tokens per step per sequence (GLM-5 published: 2.19–2.80)',
+      })
+      .option('mtp-drafts', {
+        type: 'number',
+        describe: 'decision model: draft tokens the verify pass runs per sequence with --mtp (default 4)',
+      })
       .option('gpu', {
         type: 'string',
         describe: 'decision model: GPU when the set does not name it (rtx-pro-6000, h100-sxm, …)',
@@ -78,6 +87,8 @@ export const compareCommand = defineCommand({
       if (v !== undefined && !(Number.isFinite(v) && v > 0))
         throw badInput(`--${k === 'observedTps' ? 'observed-tps' : k}: expected a positive number, got ${String(v)}`)
     }
+    const mtp = mtpArgs(args.mtp as number | undefined, args.mtpDrafts as number | undefined)
+    if (typeof mtp === 'string') throw badInput(mtp)
     const { loadSamples } = await import('../../resultset/index.ts')
     const set = await loadSamples(args.dir as string)
     const c = await compare(set, { by: args.by as string, model, pool: args.pool as boolean })
@@ -125,10 +136,25 @@ async function decisionFor(
       dcp: args.dcp as number | undefined,
       gpu,
       observedTps: args.observedTps as number | undefined,
+      ...(args.mtp !== undefined
+        ? { mtp: { accepted: args.mtp as number, drafts: args.mtpDrafts as number | undefined } }
+        : {}),
       topology: (await loadTopology(set.dir, set.manifest)).view,
     })
     return { decision }
   } catch (e) {
     return { decisionNote: `${(e as Error).message}; name the GPU with --gpu (${GPUS.map((g) => g.id).join(', ')})` }
   }
+}
+
+/** --mtp and --mtp-drafts checked: a one-line problem, or nothing wrong. */
+function mtpArgs(accepted: number | undefined, drafts: number | undefined): string | null {
+  if (drafts !== undefined && accepted === undefined) return '--mtp-drafts: needs --mtp (accepted tokens per step)'
+  if (accepted === undefined) return null
+  if (!(Number.isFinite(accepted) && accepted >= 1))
+    return `--mtp: expected accepted tokens per step ≥ 1, got ${String(accepted)}`
+  const d = drafts ?? 4
+  if (!(Number.isInteger(d) && d >= 2)) return `--mtp-drafts: expected a whole number ≥ 2, got ${String(drafts)}`
+  if (accepted > d) return `--mtp ${accepted}: more accepted tokens than the ${d} draft tokens a step verifies`
+  return null
 }
