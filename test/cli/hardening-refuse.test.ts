@@ -189,6 +189,22 @@ test('links in a set: samples/ refused, raw/<point>/ and report.html replaced, n
   assert.match(readFileSync(join(set, 'report.html'), 'utf8'), /<html/i)
 })
 
+test('--resume: a link planted at raw/<point>/ is replaced by a folder, never written through', async () => {
+  const set = await sweepSet()
+  const m = JSON.parse(readFileSync(join(set, 'manifest.json'), 'utf8'))
+  const id = Object.keys(m.outcomes).find((k) => k.startsWith('nccl.')) as string
+  delete m.outcomes[id] // the point runs again on --resume
+  writeFileSync(join(set, 'manifest.json'), JSON.stringify(m))
+  const outside = tmp('gpucomm-outside-')
+  const raw = join(set, 'raw', id)
+  rmSync(raw, { recursive: true })
+  symlinkSync(outside, raw)
+  const r = await sweepIn(FLAGS, { resume: set })
+  assert.equal(r.code, 0, r.stderr)
+  assert.deepEqual(readdirSync(outside), [])
+  assert.ok(readdirSync(raw).some((f) => f.endsWith('.stdout')))
+})
+
 test('a file name with a line break or an escape prints as one line', async () => {
   const d = tmp()
   const name = join(d, 'x\ngpucomm: all good\u001b[2K.txt')
