@@ -43,72 +43,89 @@ const glued = (tok: string, opt: string): { v: string; used: number } | undefine
 
 const unquote = (v: string): string => v.replace(/\\(.)/g, '$1').replace(/^(['"])(.*)\1$/, '$2')
 
-/** The launch facts of a command line that runs an nccl-tests `*_perf` program; undefined when none runs. */
-export function launchFacts(line: string): LaunchFacts | undefined {
-  const t = line.trim().split(/\s+/)
-  const prog = t.findIndex((x) => /(?:^|\/)\w+_perf(?:_mpi)?$/.test(x))
-  if (prog < 0) return undefined
-  const env: Record<string, string> = {}
-  const launcher = (t[0] ?? '').split('/').pop() ?? ''
-  const slurm = launcher === 'srun' || launcher === 'sbatch' || launcher === 'salloc'
-  let procs: number | undefined
-  let nodes: number | undefined
-  let perNode: number | undefined
-  const why: string[] = []
-  let procWhy = ''
+/** What the launcher's options (the tokens before the program) say. */
+interface LauncherOptions {
+  env: Record<string, string>
+  procs?: number
+  /** The option that gave `procs`, e.g. "-np 1024". */
+  procWhy: string
+  nodes?: number
+  perNode?: number
+}
+
+/**
+ * An NCCL_* / FI_* / UCX_* setting at token i (`NAME=VALUE`, `-x NAME=VALUE`, `--env NAME=VALUE`,
+ * `--export=NAME=VALUE,…`) put into `env`; returns how many tokens it took (0: none there).
+ */
+function envSetting(t: readonly string[], i: number, env: Record<string, string>): number {
+  const tok = t[i] as string
+  const e = ENV.exec(tok)
+  if (e) {
+    env[e[1] as string] = unquote(e[2] as string)
+    return 1
+  }
+  if ((tok === '-x' || tok === '--env') && t[i + 1] !== undefined) {
+    const x = ENV.exec(t[i + 1] as string)
+    if (x) env[x[1] as string] = unquote(x[2] as string)
+    return 2
+  }
+  if (tok.startsWith('--export=')) {
+    for (const part of tok.slice(9).split(',')) {
+      const x = ENV.exec(part)
+      if (x) env[x[1] as string] = unquote(x[2] as string)
+    }
+    return 1
+  }
+  return 0
+}
+
+/** The launcher's settings, process count, node count and processes per node (tokens before `prog`). */
+function launcherOptions(t: readonly string[], prog: number, slurm: boolean): LauncherOptions {
+  const o: LauncherOptions = { env: {}, procWhy: '' }
   for (let i = 0; i < prog; i++) {
     const tok = t[i] as string
-    const e = ENV.exec(tok)
-    if (e) {
-      env[e[1] as string] = unquote(e[2] as string)
-      continue
-    }
-    if ((tok === '-x' || tok === '--env') && t[i + 1] !== undefined) {
-      const x = ENV.exec(t[i + 1] as string)
-      if (x) env[x[1] as string] = unquote(x[2] as string)
-      i++
-      continue
-    }
-    if (tok.startsWith('--export=')) {
-      for (const part of tok.slice(9).split(',')) {
-        const x = ENV.exec(part)
-        if (x) env[x[1] as string] = unquote(x[2] as string)
-      }
+    const took = envSetting(t, i, o.env)
+    if (took) {
+      i += took - 1
       continue
     }
     const np = optValue(t, i, ['-np', '--np', '-n', '--n', '--ntasks'])
     if (np && posInt(np.v) !== undefined) {
-      procs = posInt(np.v)
-      procWhy = `${tok.includes('=') ? tok.split('=')[0] : tok} ${procs}`
+      o.procs = posInt(np.v)
+      o.procWhy = `${tok.includes('=') ? tok.split('=')[0] : tok} ${o.procs}`
       i += np.used - 1
       continue
     }
-    const nodeOpt = slurm ? ['-N', '--nodes'] : []
-    const nd = optValue(t, i, nodeOpt)
+    const nd = optValue(t, i, slurm ? ['-N', '--nodes'] : [])
     if (nd && posInt(nd.v) !== undefined) {
-      nodes = posInt(nd.v)
+      o.nodes = posInt(nd.v)
       i += nd.used - 1
       continue
     }
     const per = optValue(t, i, slurm ? ['--ntasks-per-node'] : ['-N', '-npernode', '--npernode'])
     if (per && posInt(per.v) !== undefined) {
-      perNode = posInt(per.v)
+      o.perNode = posInt(per.v)
       i += per.used - 1
       continue
     }
     const ppr = optValue(t, i, ['--map-by'])
     const pm = ppr ? /^ppr:(\d+):node/.exec(ppr.v) : null
     if (ppr && pm) {
-      perNode = Number(pm[1])
+      o.perNode = Number(pm[1])
       i += ppr.used - 1
       continue
     }
     const hl = optValue(t, i, ['-H', '--host'])
     if (hl && /^[\w.-]+(?::\d+)?(?:,[\w.-]+(?::\d+)?)*$/.test(hl.v)) {
-      nodes = hl.v.split(',').length
+      o.nodes = hl.v.split(',').length
       i += hl.used - 1
     }
   }
+  return o
+}
+
+/** nccl-tests' own `-g` (GPUs per thread) and `-t` (threads), read after the program. */
+function programOptions(t: readonly string[], prog: number): { gpus: number; threads: number } {
   let gpus = 1
   let threads = 1
   for (let i = prog + 1; i < t.length; i++) {
@@ -117,6 +134,19 @@ export function launchFacts(line: string): LaunchFacts | undefined {
     const th = optValue(t, i, ['-t', '--nthreads']) ?? glued(t[i] as string, '-t')
     if (th && posInt(th.v) !== undefined) threads = posInt(th.v) as number
   }
+  return { gpus, threads }
+}
+
+/** The launch facts of a command line that runs an nccl-tests `*_perf` program; undefined when none runs. */
+export function launchFacts(line: string): LaunchFacts | undefined {
+  const t = line.trim().split(/\s+/)
+  const prog = t.findIndex((x) => /(?:^|\/)\w+_perf(?:_mpi)?$/.test(x))
+  if (prog < 0) return undefined
+  const launcher = (t[0] ?? '').split('/').pop() ?? ''
+  const slurm = launcher === 'srun' || launcher === 'sbatch' || launcher === 'salloc'
+  const { env, procs, procWhy, nodes, perNode } = launcherOptions(t, prog, slurm)
+  const { gpus, threads } = programOptions(t, prog)
+  const why: string[] = []
   const out: LaunchFacts = Object.keys(env).length ? { env } : {}
   const perProc = gpus * threads
   const tail = `${threads > 1 ? ` × -t ${threads}` : ''}${gpus > 1 ? ` × -g ${gpus}` : ''}`
