@@ -100,8 +100,15 @@ function virtFrom(commands: readonly CommandRun[]): VirtAnswers | undefined {
   return { ...(vm !== undefined ? { vm } : {}), ...(container !== undefined ? { container } : {}) }
 }
 
-/** Reads every source the options name (IO: files, sysfs, launched commands). */
-export async function gather(opts: CollectOptions): Promise<Gathered> {
+/** Where the topology comes from: a capture (--from), input files, a sysfs root, or (none given) this machine, live. */
+async function sourcesOf(
+  opts: CollectOptions,
+): Promise<{
+  commands: CommandRun[]
+  inputFiles: { path: string; text: string }[]
+  root?: string
+  simulated: boolean
+}> {
   let commands: CommandRun[] = []
   let inputFiles: { path: string; text: string }[] = []
   let root: string | undefined
@@ -119,6 +126,13 @@ export async function gather(opts: CollectOptions): Promise<Gathered> {
   }
   inputFiles = [...inputFiles, ...(opts.inputs ?? []).map(readInputFile)]
   if (live) [root, commands] = ['/', await runLiveCommands(opts.timeoutMs ?? 15_000)]
+  return { commands, inputFiles, ...(root !== undefined ? { root } : {}), simulated }
+}
+
+/** Reads every source the options name (IO: files, sysfs, launched commands). */
+export async function gather(opts: CollectOptions): Promise<Gathered> {
+  const { commands, inputFiles, root, ...from } = await sourcesOf(opts)
+  let simulated = from.simulated
   const inputs = noInputs()
   let usable = false
   for (const c of commands) {
