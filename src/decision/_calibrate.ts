@@ -5,7 +5,7 @@
  * Every other row validates the fit (docs/serving-validation.md).
  */
 import { gpuById } from './_gpus.ts'
-import { lineNet, withOneShot } from './_interconnect.ts'
+import { lineNet, withCustomAllReduce } from './_interconnect.ts'
 import { stepModelById } from './_models.ts'
 import type { PublishedRow } from './_published.ts'
 import { PUBLISHED_NETS, PUBLISHED_ROWS } from './_published.ts'
@@ -17,7 +17,7 @@ export function rowNet(r: PublishedRow): Interconnect {
   const l = PUBLISHED_NETS[r.net]
   if (!l) throw new Error(`published row ${r.id}: no net ${r.net}`)
   const nccl = lineNet(l)
-  return r.allReduce === 'one-shot' ? withOneShot(nccl, l.p2pBw) : nccl
+  return r.allReduce === 'one-shot' ? withCustomAllReduce(nccl, l.p2pBw) : nccl
 }
 
 /** The pieces of a row's step at efficiency 1 and no per-layer cost: memory seconds, layer passes, collectives. */

@@ -43,20 +43,46 @@ export function lineNet(l: LineNet): Interconnect {
 export const ONE_SHOT = {
   fixed: 6.1 * US,
   bwFraction: 35.0 / 55.2,
-  maxBytes: 512 * KIB,
   source:
     'one-shot all-reduce over P2P, fitted to rtx6kpro optimization/pcie-oneshot-allreduce.md (4 GPUs, 1 KB–512 KB)',
 }
 
-/** The engine's custom all-reduce where it is faster (≤ 512 KiB), NCCL elsewhere; other collectives stay NCCL. */
-export function withOneShot(nccl: Interconnect, p2pBw: number): Interconnect {
+/**
+ * The two-shot all-reduce beside it (vLLM csrc/custom_all_reduce.cuh, cross_device_reduce_2stage:
+ * a reduce-scatter, each GPU pulling its 1/n slice from every peer, a barrier, then an all-gather
+ * of the reduced slices): each GPU moves 2(n−1)/n × bytes instead of one-shot's (n−1) × bytes,
+ * behind two barriers. Costed with the one-shot fit's fixed cost per barrier and bandwidth fraction.
+ * The engine picks (same file, REDUCE_CASE): one-shot on 2 GPUs, or below 512 KiB on ≤ 4 GPUs, or
+ * below 256 KiB on ≤ 8; two-shot otherwise, up to the custom all-reduce's 8 MiB buffer (vLLM
+ * custom_all_reduce.py max_size); NCCL above it.
+ */
+export const TWO_SHOT = {
+  maxBytes: 8 * KIB * KIB,
+  source:
+    'two-shot all-reduce over P2P (vLLM custom_all_reduce.cuh cross_device_reduce_2stage), one-shot fit per barrier',
+}
+
+/** Which custom kernel the engine runs for `bytes` over `n` GPUs (null: NCCL). */
+export function customKind(bytes: number, n: number): 'one-shot' | 'two-shot' | null {
+  if (n === 2 || (n <= 4 && bytes < 512 * KIB) || (n <= 8 && bytes < 256 * KIB)) return 'one-shot'
+  return bytes <= TWO_SHOT.maxBytes ? 'two-shot' : null
+}
+
+/** The engine's custom all-reduce over P2P (one-shot or two-shot as the engine picks), NCCL where that is faster. */
+export function withCustomAllReduce(nccl: Interconnect, p2pBw: number): Interconnect {
   return {
     ...nccl,
     allReduce: (bytes, n) => {
       const base = nccl.allReduce(bytes, n)
-      if (bytes > ONE_SHOT.maxBytes) return base
-      const t = ONE_SHOT.fixed + ((n - 1) * bytes) / (ONE_SHOT.bwFraction * p2pBw)
-      return t < base.t ? { t, from: `${ONE_SHOT.source}, at ${(p2pBw / 1e9).toFixed(1)} GB/s P2P` } : base
+      const kind = customKind(bytes, n)
+      if (!kind) return base
+      const bw = ONE_SHOT.bwFraction * p2pBw
+      const t =
+        kind === 'one-shot'
+          ? ONE_SHOT.fixed + ((n - 1) * bytes) / bw
+          : 2 * ONE_SHOT.fixed + (2 * (n - 1) * bytes) / n / bw
+      const src = kind === 'one-shot' ? ONE_SHOT.source : TWO_SHOT.source
+      return t < base.t ? { t, from: `${src}, at ${(p2pBw / 1e9).toFixed(1)} GB/s P2P` } : base
     },
   }
 }

@@ -5,7 +5,7 @@
  */
 import { medianCI, sortSample } from '../stats/index.ts'
 import type { GpuSpec } from './_gpus.ts'
-import { fasterOf, lineNet, p2pNcclNet, withOneShot } from './_interconnect.ts'
+import { fasterOf, lineNet, p2pNcclNet, withCustomAllReduce } from './_interconnect.ts'
 import type { Arm, Measured } from './_measured.ts'
 import { armKey, ranksOf } from './_measured.ts'
 import type { StepModel } from './_models.ts'
@@ -145,25 +145,25 @@ type FromSet = (
 ) => OptionRow
 
 /**
- * P2P for the engine: its one-shot all-reduce over the set's P2P pairs, with NCCL's other
+ * P2P for the engine: its custom all-reduce (one-shot, two-shot) over the set's P2P pairs, with NCCL's other
  * collectives over P2P too (a P2P arm of the set when there is one, else NCCL over P2P modelled
  * from the measured P2P α/β); over published P2P numbers when the set has no working P2P.
  */
 function p2pOption(m: Measured, inp: OptionsInput, p: Plan, base: string, fromSet: FromSet): OptionRow {
   const name = 'P2P for the engine (bare metal, or a VM GPUDirect clique)'
   const change =
-    'the engine’s one-shot all-reduce over P2P for messages ≤ 512 KiB; NCCL over P2P for the other collectives'
+    'the engine’s custom all-reduce over P2P (one-shot for small messages, two-shot up to 8 MiB); NCCL over P2P for the other collectives'
   const p2p = m.p2p
   const bw = p2p?.bw
   if (p2p && bw) {
     const pairs = `P2P pairs of this set (${(bw / 1e9).toFixed(1)} GB/s)`
     const armed = [base, ...m.arms.keys()].find((k) => isP2pArm(m.arms.get(k) ?? { env: {}, host: {} }))
     if (armed) {
-      const row = fromSet(name, p, armed, change, (n) => withOneShot(n, bw))
+      const row = fromSet(name, p, armed, change, (n) => withCustomAllReduce(n, bw))
       return { ...row, restsOn: `${row.restsOn}, a P2P arm of this set; ${pairs}` }
     }
     const line = p2pNcclNet({ alpha: p2p.alpha, bw, pairs: p2p.pairs })
-    const row = fromSet(name, p, base, change, (n) => withOneShot(fasterOf(n, line), bw))
+    const row = fromSet(name, p, base, change, (n) => withCustomAllReduce(fasterOf(n, line), bw))
     return {
       ...row,
       restsOn: `${row.restsOn}, or NCCL over P2P modelled from the measured P2P α/β where faster (no P2P arm in this set); ${pairs}`,
@@ -179,7 +179,7 @@ function p2pOption(m: Measured, inp: OptionsInput, p: Plan, base: string, fromSe
       prediction: null,
       interval: null,
     }
-  const prediction = predictStep(inp.model, inp.gpu, p, withOneShot(lineNet(pub), pub.p2pBw), inp.efficiency)
+  const prediction = predictStep(inp.model, inp.gpu, p, withCustomAllReduce(lineNet(pub), pub.p2pBw), inp.efficiency)
   return {
     name,
     plan: p,

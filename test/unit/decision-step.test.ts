@@ -8,7 +8,7 @@ import { test } from 'node:test'
 import { calibrate, rowNet } from '../../src/decision/_calibrate.ts'
 import type { GpuSpec } from '../../src/decision/_gpus.ts'
 import { gpuById } from '../../src/decision/_gpus.ts'
-import { ONE_SHOT, withOneShot } from '../../src/decision/_interconnect.ts'
+import { ONE_SHOT, withCustomAllReduce } from '../../src/decision/_interconnect.ts'
 import type { StepModel } from '../../src/decision/_models.ts'
 import { splitParams, stepModelById } from '../../src/decision/_models.ts'
 import { PUBLISHED_ROWS } from '../../src/decision/_published.ts'
@@ -117,15 +117,29 @@ test('DCP adds three gathers per layer', () => {
   near(term(p, 'kv'), 0.12 / 2)
 })
 
-test('one-shot all-reduce below the crossover, NCCL above it', () => {
+test('the engine’s custom all-reduce: one-shot, two-shot (vLLM’s REDUCE_CASE thresholds), NCCL above 8 MiB or when faster', () => {
   const nccl: Interconnect = { ...net, allReduce: () => ({ t: 1e-3, from: 'nccl' }) }
-  const w = withOneShot(nccl, 55.2e9)
+  const w = withCustomAllReduce(nccl, 55.2e9)
+  const bw = ONE_SHOT.bwFraction * 55.2e9
+  const one = (bytes: number, n: number) => ONE_SHOT.fixed + ((n - 1) * bytes) / bw
+  const two = (bytes: number, n: number) => 2 * ONE_SHOT.fixed + (2 * (n - 1) * bytes) / n / bw
   const small = w.allReduce(1024, 4)
-  near(small.t, ONE_SHOT.fixed + (3 * 1024) / (ONE_SHOT.bwFraction * 55.2e9))
+  near(small.t, one(1024, 4))
   assert.match(small.from, /one-shot/)
-  assert.equal(w.allReduce(ONE_SHOT.maxBytes + 1, 4).from, 'nccl')
+  const KiB = 1024
+  // 4 GPUs: one-shot below 512 KiB; 8 GPUs: below 256 KiB; two-shot from there.
+  near(w.allReduce(511 * KiB, 4).t, one(511 * KiB, 4))
+  near(w.allReduce(512 * KiB, 4).t, two(512 * KiB, 4))
+  near(w.allReduce(255 * KiB, 8).t, one(255 * KiB, 8))
+  const big = w.allReduce(768 * KiB, 8) // GLM-5's payload at batch 64
+  near(big.t, two(768 * KiB, 8))
+  assert.match(big.from, /two-shot/)
+  assert.ok(big.t < one(768 * KiB, 8) / 3, 'two-shot moves 2(n−1)/n of the bytes, not n−1')
+  // 2 GPUs: one-shot at any size up to the buffer; NCCL above the 8 MiB buffer.
+  near(w.allReduce(4 * KiB * KiB, 2).t, one(4 * KiB * KiB, 2))
+  assert.equal(w.allReduce(8 * KiB * KiB + 1, 8).from, 'nccl')
   // NCCL faster: NCCL kept.
-  const fast = withOneShot({ ...net, allReduce: () => ({ t: 1e-6, from: 'nccl' }) }, 55.2e9)
+  const fast = withCustomAllReduce({ ...net, allReduce: () => ({ t: 1e-6, from: 'nccl' }) }, 55.2e9)
   assert.equal(fast.allReduce(1024, 4).from, 'nccl')
 })
 
