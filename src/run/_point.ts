@@ -191,30 +191,44 @@ async function launchGroup(
   })
   const { diagnostics, parser, meta } = reader.end()
   const verdict = classifyLaunch(point, exec, rows, diagnostics, spec.noOutputTimeoutS, lastError)
-  const record: LaunchRecord = {
-    group: formatGpuList(group),
-    argv: [cmd.file, ...cmd.args],
-    env: cmd.env,
-    stdout,
-    stderr,
-    stdoutSha256: sha256Of(join(deps.out, stdout)),
-    stderrSha256: sha256Of(join(deps.out, stderr)),
-    exitCode: exec.exitCode,
-    signal: exec.signal,
-    startedMs: exec.startedMs,
-    wallS: exec.wallS,
-    rows: rows.length,
-    ...verdict,
-  }
-  if (exec.killed) record.killed = exec.killed
-  if (exec.spawnError) record.spawnError = exec.spawnError
-  if (parser) record.parser = parser
+  const record = launchRecord(group, cmd, { stdout, stderr }, deps.out, exec, rows.length, verdict, parser)
   writeFileSync(join(deps.out, `${base}.json`), `${JSON.stringify(record, null, 1)}\n`)
   const out: GroupResult = { record, rows, meta }
   const account = nccl.account()
   if (account) out.account = account
   if (parser) out.parser = parser
   return out
+}
+
+/** The record of one launch: its command, raw files (with their sha256), how it ended and what it gave. */
+function launchRecord(
+  group: number[],
+  cmd: Omit<ReturnType<typeof groupCommand>, 'timeoutMs'>,
+  files: { stdout: string; stderr: string },
+  out: string,
+  exec: ExecResult,
+  rows: number,
+  verdict: ReturnType<typeof classifyLaunch>,
+  parser: string | undefined,
+): LaunchRecord {
+  const record: LaunchRecord = {
+    group: formatGpuList(group),
+    argv: [cmd.file, ...cmd.args],
+    env: cmd.env,
+    ...files,
+    stdoutSha256: sha256Of(join(out, files.stdout)),
+    stderrSha256: sha256Of(join(out, files.stderr)),
+    exitCode: exec.exitCode,
+    signal: exec.signal,
+    startedMs: exec.startedMs,
+    wallS: exec.wallS,
+    rows,
+    ...verdict,
+  }
+  if (exec.killed) record.killed = exec.killed
+  if (exec.spawnError) record.spawnError = exec.spawnError
+  if (parser) record.parser = parser
+  return record
 }
 
 /**
