@@ -10,6 +10,7 @@ import { defaultDeps, describePlan, prepare, runSweep, storedSpec, sweepExtra } 
 import { presetTruth } from '../sim/index.ts'
 import type { SpecInput, SweepSpec } from '../sweep/index.ts'
 import { checkSpecInput, resolveSpec } from '../sweep/index.ts'
+import { printable } from './_argv.ts'
 import { defaultOutDir, defaultSpecInput } from './_sweep-defaults.ts'
 
 /** A `gpucomm sweep` request as the CLI hands it over (flags already typed, nothing defaulted). */
@@ -97,7 +98,9 @@ export async function sweepCommand(
     progress.stop()
   }
   io.written?.()
-  for (const t of result.resumeTorn) io.stderr(`resume: dropped a torn line: ${t}\n`)
+  // A torn line of a schema-1 samples.jsonl names its line; a damaged part names the part.
+  for (const t of result.resumeTorn)
+    io.stderr(`resume: ${/\.parquet: /.test(t) ? 'left out a damaged part' : 'dropped a torn line'}: ${printable(t)}\n`)
   if (result.resumeDropped)
     io.stderr(`resume: dropped ${result.resumeDropped} rows of points that had not finished; they run again\n`)
   const set = await loadSet(out)
