@@ -80,7 +80,7 @@ function fleetText(f: Fleet): string {
 
 const cell = (g: GroupingStat | undefined): string => (g ? `${s(g.median)} ${ci(g.ci)} n=${g.n}` : '-')
 
-function decodeText(d: DecodeModel): string {
+export function decodeText(d: DecodeModel): string {
   const m = d.model
   let out =
     `\nDecode model: ${m.name} (${m.layers} layers, hidden ${m.hidden}, ` +

@@ -132,7 +132,25 @@ test('compare --format text|md|csv|json on a stored SIMULATED set', async () => 
   assert.equal(text.code, 0, text.stderr)
   assert.match(text.stdout, /^SIMULATED comparison by grouping/)
   assert.match(text.stdout, /^tp4: against a grouping of another group count, one value per trial, the median/m)
-  assert.match(text.stdout, /^tp4 is \d\.\d\d( ± \d\.\d\d| \[\d\.\d\d, \d\.\d\d\])× faster than tp8 at 8 B–/m)
+  // The answer first: the question, then the conclusions with their numbers and α–β reason.
+  const lines = text.stdout.split('\n')
+  assert.equal(lines[1], 'Which grouping is faster, by how much, and why?')
+  assert.match(
+    lines[2] ?? '',
+    /^ {2}tp4 is \d\.\d\d( ± \d\.\d\d| \[\d\.\d\d, \d\.\d\d\])× faster than tp8 at 8 B–.*\(latency-bound\)/,
+  )
+  // Then one row per band of sizes (not one per size); every size only with --all.
+  const rows = lines.filter((l) => l.startsWith('nccl.all_reduce  '))
+  assert.deepEqual(
+    rows.map((l) => l.split(/ {2,}/)[2]),
+    ['latency-bound', 'between', 'bandwidth-bound'],
+  )
+  assert.ok(lines.length <= 25, `${lines.length} lines`)
+  assert.doesNotMatch(text.stdout, / n=\d/)
+  assert.match(text.stdout, /^- 9 sizes one by one: .*\(--all; --format md\|csv\|json\)$/m)
+  const every = await cli(['compare', dir, '--all'])
+  assert.equal([...every.stdout.matchAll(/ n=\d+ /g)].length, SIZES.length * 2)
+  assert.ok(every.stdout.startsWith(text.stdout.split('\nLeft out:')[0] ?? ''), 'the same answer opens --all')
   const md = await cli(['compare', dir, '--format', 'md'])
   assert.match(md.stdout, /^\| size \| tp4 \| tp8 \| ratio \| winner \| p \|$/m)
   assert.match(md.stdout, /^- tp4 is .* faster than tp8/m)

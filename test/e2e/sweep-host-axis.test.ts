@@ -94,7 +94,7 @@ test('both values run, shallow disables only the deep states during its points, 
   const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length
   const gap = mean(d) - mean(s)
   assert.ok(gap > 1.5e-6 && gap < 2.5e-6, `default − shallow = ${gap * 1e6} µs`)
-  const c = await cli(['compare', out, '--by', 'host-axis'])
+  const c = await cli(['compare', out, '--by', 'host-axis', '--all'])
   assert.equal(c.code, 0, c.stderr)
   assert.match(c.stdout, /cstates=default/)
   assert.match(c.stdout, /cstates=shallow/)

@@ -51,6 +51,11 @@ export const compareCommand = defineCommand({
         default: 'text' as const,
         describe: 'output format',
       })
+      .option('all', {
+        type: 'boolean',
+        default: false,
+        describe: 'text: every size after the answer (median, 95 % CI, n, ratio, winner, p)',
+      })
       .option('json', {
         type: 'boolean',
         default: false,
@@ -62,9 +67,8 @@ export const compareCommand = defineCommand({
         'the options ranked, and how much of the observed step is communication',
       ),
   run: async (args, io) => {
-    const { compare, comparisonCsv, comparisonMarkdown, renderComparison, resolveModel, MODEL_PRESETS } = await import(
-      '../../analysis/index.ts'
-    )
+    const { compare, comparisonAnswerText, comparisonCsv, comparisonMarkdown, resolveModel, MODEL_PRESETS } =
+      await import('../../analysis/index.ts')
     const { badInput } = await import('../../errors/index.ts')
     const overrides = {
       layers: args.layers,
@@ -104,7 +108,8 @@ export const compareCommand = defineCommand({
         : d?.decisionNote
           ? `\nDecision: ${d.decisionNote}\n`
           : ''
-      io.stdout(renderComparison(c) + tail)
+      // The answer first; every size with --all.
+      io.stdout(comparisonAnswerText(c, args.all as boolean) + tail)
     }
     return 0
   },
