@@ -28,7 +28,7 @@ function medians(b: BenchComparison, c: Conclusion, grouping: string): string {
   return `${grouping} ${rangeText(at, 's')}`
 }
 
-/** "1.84× [1.81, 1.87]", or the ratio alone when its interval is open. */
+/** "1.84× [1.81, 1.87]" (the conclusion's ratio and interval), or the ratio alone when its interval is open. */
 function ratioText(c: Conclusion): string {
   const [lo, hi] = c.ci
   return lo === null || hi === null
@@ -77,7 +77,7 @@ export function comparisonAnswer(c: Comparison, full = false): Answer {
     question: `Which ${c.by} is faster, by how much, and why?`,
     answer,
     table: {
-      title: 'Sizes grouped by where they sit on the α–β line (the ratio: median of slower/faster, 95 % CI):',
+      title: 'Sizes grouped by where they sit on the α–β line (ratio slower/faster with its 95 % interval):',
       header: ['bench', 'sizes', 'regime', 'faster', 'slower', 'ratio', 'winner'],
       rows: all.map(({ b, x }) => bandRow(b, x)),
     },
