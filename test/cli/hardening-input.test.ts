@@ -8,7 +8,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { loadSet } from '../../src/resultset/index.ts'
-import { bin, cli, tmp } from '../helpers.ts'
+import { cli, tmp } from '../helpers.ts'
 import { simSet } from '../simset.ts'
 
 const SIM = ['sweep', '--instrument', 'sim', '--preset', 'seed-vm']
@@ -86,7 +86,7 @@ test('a torn line: show, export, analyze, compare, diff, report and plot all war
     ['plot', set, '--kind', 'latency', '--out', join(out, 'charts')],
   ]
   for (const args of runs) {
-    const r = await bin(args)
+    const r = await cli(args)
     assert.equal(r.code, 0, `${args[0]}: exit ${r.code}: ${r.stderr}`)
     const warnings = r.stderr.split('\n').filter((l) => l.includes('corrupt line'))
     assert.equal(warnings.length, 1, `${args[0]}: ${r.stderr}`)
@@ -105,7 +105,7 @@ test('compare --by AXIS with nothing on that axis suggests the other axes, not t
 })
 
 test('import --help: the files are required, with no contradicting "[default: []]"', async () => {
-  const r = await bin(['import', '--help'])
+  const r = await cli(['import', '--help'])
   assert.equal(r.code, 0)
   const files = r.stdout.split('\n').find((l) => /^\s*files\s/.test(l)) ?? ''
   assert.match(files, /\[required\]/)
