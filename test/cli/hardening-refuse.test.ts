@@ -198,6 +198,21 @@ test('links in a set: samples/ refused, raw/<point>/ and report.html replaced, n
   assert.match(readFileSync(join(set, 'report.html'), 'utf8'), /<html/i)
 })
 
+test('import --append: a link planted where the raw copy goes is replaced, its target untouched', async () => {
+  const d = tmp()
+  const set = join(d, 'set')
+  assert.equal((await cli(['import', NVBW_JSON, '--out', set])).code, 0)
+  const target = join(d, 'victim.txt')
+  writeFileSync(target, 'untouched')
+  const copy = join(d, 'again.json')
+  writeFileSync(copy, readFileSync(NVBW_JSON))
+  symlinkSync(target, join(set, 'raw', '001-again.json'))
+  const r = await cli(['import', copy, '--append', '--out', set])
+  assert.equal(r.code, 0, r.stderr)
+  assert.equal(readFileSync(target, 'utf8'), 'untouched')
+  assert.equal(readFileSync(join(set, 'raw', '001-again.json'), 'utf8'), readFileSync(NVBW_JSON, 'utf8'))
+})
+
 test('--resume: a link planted at raw/<point>/ is replaced by a folder, never written through', async () => {
   const set = await sweepSet()
   const m = JSON.parse(readFileSync(join(set, 'manifest.json'), 'utf8'))
