@@ -101,9 +101,7 @@ function virtFrom(commands: readonly CommandRun[]): VirtAnswers | undefined {
 }
 
 /** Where the topology comes from: a capture (--from), input files, a sysfs root, or (none given) this machine, live. */
-async function sourcesOf(
-  opts: CollectOptions,
-): Promise<{
+async function sourcesOf(opts: CollectOptions): Promise<{
   commands: CommandRun[]
   inputFiles: { path: string; text: string }[]
   root?: string
