@@ -100,7 +100,7 @@ export function decodeText(d: DecodeModel): string {
   )
   const r = d.p2pReadings
   if (r) {
-    out += `\nFrom the p2p floor α = ${s(r.alpha)} (two readings; docs/REFERENCE.md, decode model):\n`
+    out += `\nFrom the p2p floor α = ${s(r.alpha)} (${r.readings.length === 1 ? 'one reading' : 'two readings'}; docs/REFERENCE.md, decode model):\n`
     for (const x of r.readings)
       out +=
         `- ${x.reading}: ${x.formula}: TP8 ${s(x.tp8.allreduce)} → ${s(x.tp8.step)}/step, ` +

@@ -124,45 +124,47 @@ test('a grouping found by its rank count; none measured: no time, no ceiling, a 
   )
 })
 
-test('the p2p floor: P2P-enabled pairs first; it stands in for send/recv and decides the reading', () => {
-  // Enabled pairs: α 2 and 3 µs at 10 GB/s (median α 2.5 µs; at the payload 2.5 + 0.8192 µs);
+test('the p2p floor: P2P-enabled pairs first; it stands in for send/recv and decides the reading on a P2P all_reduce', () => {
+  // Enabled pairs: α 7 and 8 µs at 10 GB/s (median α 7.5 µs; at the payload 7.5 + 0.8192 µs);
   // the disabled pair (14 µs) and the same-GPU pair are not counted.
   const p2p = [
-    ...pair(0, 1, 'enabled', 2, 10),
-    ...pair(1, 0, 'enabled', 3, 10),
-    ...pair(0, 2, 'enabled', 2.5, 10),
+    ...pair(0, 1, 'enabled', 7, 10),
+    ...pair(1, 0, 'enabled', 8, 10),
+    ...pair(0, 2, 'enabled', 7.5, 10),
     ...pair(0, 1, 'disabled', 14, 10),
     ...pair(0, 0, 'enabled', 0.5, 10),
   ]
+  // The all_reduce ran over P2P (NCCL_P2P_LEVEL=SYS), the transport the floor was measured on.
+  const viaP2p = (rows: Row[]) => rows.map((r) => ({ ...r, env: { NCCL_P2P_LEVEL: 'SYS' } }))
   // A row without a size is not the smallest size.
   const unsized = time('nccl.all_reduce', 0, 900, { grouping: 'tp8', ranks: 8, sizeBytes: null })
-  const d = model([...p2p, ...ar('tp8', 8, [[8192, 30]]), unsized])
-  close(d.p2pReadings?.alpha, 2.5 * US)
+  const d = model([...p2p, ...viaP2p(ar('tp8', 8, [[8192, 100]])), unsized])
+  close(d.p2pReadings?.alpha, 7.5 * US)
   assert.equal(d.plans[1]?.sendRecvFrom, 'median p2p pair time α + payload/β')
-  close(d.plans[1]?.sendRecvTime, 2.5 * US + 8192 / 1e10)
-  // Per hop on 8 GPUs: 6.6 + 14 × 2.5 = 41.6 µs; whole transfer 2.5 µs. 30 µs is 0.72× and 12×.
+  close(d.plans[1]?.sendRecvTime, 7.5 * US + 8192 / 1e10)
+  // Per hop on 8 GPUs: 6.6 + 14 × 7.5 = 111.6 µs; whole transfer 7.5 µs. 100 µs is 0.90× and 13.33×.
   assert.deepEqual(
     d.p2pReadings?.readings.map((r) => r.reading),
     ['per-hop', 'whole-transfer'],
   )
-  close(d.p2pReadings?.readings[0]?.tp8.allreduce, 41.6 * US)
+  close(d.p2pReadings?.readings[0]?.tp8.allreduce, 111.6 * US)
   assert.equal(d.p2pReadings?.supported, 'per-hop')
   assert.equal(
     d.p2pReadings?.why,
-    'measured smallest-size all_reduce on 8 GPUs 30.0 µs is 0.72× the per-hop reading, 12.00× the whole-transfer ' +
-      'reading; the per-hop reading is closer',
+    "P2P all_reduce against the P2P pairs' floor: measured smallest-size all_reduce on 8 GPUs 100.0 µs is 0.90× " +
+      'the per-hop reading, 13.33× the whole-transfer reading; the per-hop reading is closer',
   )
-  // 100 µs: 2.40× and 40×, neither within 2×.
-  const far = model([...p2p, ...ar('tp8', 8, [[8192, 100]])]).p2pReadings
+  // 300 µs: 2.69× and 40×, neither within 2×.
+  const far = model([...p2p, ...viaP2p(ar('tp8', 8, [[8192, 300]]))]).p2pReadings
   assert.equal(far?.supported, 'undecided')
   assert.match(
     far?.why ?? '',
-    /is 2\.40× the per-hop reading, 40\.00× the whole-transfer reading; neither is within 2×$/,
+    /is 2\.69× the per-hop reading, 40\.00× the whole-transfer reading; neither is within 2×$/,
   )
-  // 4 µs: 0.10× and 1.60×: the whole transfer; on TP4 only, its 4-GPU reading (6.6 + 6 × 2.5 = 21.6 µs).
-  assert.equal(model([...p2p, ...ar('tp8', 8, [[8192, 4]])]).p2pReadings?.supported, 'whole-transfer')
-  const tp4 = model([...p2p, ...ar('tp4', 4, [[8192, 21.6]])]).p2pReadings
-  assert.match(tp4?.why ?? '', /^measured smallest-size all_reduce on 4 GPUs 21\.6 µs is 1\.00× the per-hop reading/)
+  // 12 µs: 0.11× and 1.60×: the whole transfer; on TP4 only, its 4-GPU reading (6.6 + 6 × 7.5 = 51.6 µs).
+  assert.equal(model([...p2p, ...viaP2p(ar('tp8', 8, [[8192, 12]]))]).p2pReadings?.supported, 'whole-transfer')
+  const tp4 = model([...p2p, ...viaP2p(ar('tp4', 4, [[8192, 51.6]]))]).p2pReadings
+  assert.match(tp4?.why ?? '', /measured smallest-size all_reduce on 4 GPUs 51\.6 µs is 1\.00× the per-hop reading/)
   // Disabled pairs count when no pair was measured with P2P on.
   close(model(pair(0, 1, 'disabled', 14, 10)).p2pReadings?.alpha, 14 * US)
   const only = model(p2p).p2pReadings
@@ -172,6 +174,35 @@ test('the p2p floor: P2P-enabled pairs first; it stands in for send/recv and dec
       'undecided',
       'only p2p latency was measured; measure nccl all_reduce over the groupings (e.g. tp8, tp4) to decide',
     ],
+  )
+})
+
+test('the reading is judged on the transport the all_reduce used, or not at all; no whole-transfer reading below NCCL’s base latency', () => {
+  const p2p = [...pair(0, 1, 'enabled', 0.5, 50), ...pair(0, 2, 'enabled', 0.5, 50)]
+  const staged = pair(0, 1, 'disabled', 14, 10)
+  // No env: with P2P pairs working, NCCL across CPU sockets may still run SHM: not judged.
+  const plain = model([...p2p, ...ar('tp8', 8, [[8192, 45]])])
+  assert.equal(plain.p2pReadings?.supported, 'undecided')
+  assert.match(
+    plain.p2pReadings?.why ?? '',
+    /^not judged: the floor is the P2P pairs', and no all_reduce of this set is known to have run over P2P/,
+  )
+  // α 0.5 µs is below NCCL's 6.6 µs base: the per-hop reading only, and a note says why.
+  assert.deepEqual(
+    plain.p2pReadings?.readings.map((r) => r.reading),
+    ['per-hop'],
+  )
+  assert.ok(
+    plain.notes.some((n) => /^no whole-transfer reading: α 0\.50 µs is below NCCL's 6\.6 µs base latency/.test(n)),
+  )
+  // NCCL_P2P_DISABLE=1 beside host-staged pairs: judged on the host-staged floor, not the P2P one.
+  const off = ar('tp8', 8, [[8192, 200]]).map((r) => ({ ...r, env: { NCCL_P2P_DISABLE: '1' } }))
+  const judged = model([...p2p, ...staged, ...off]).p2pReadings
+  close(judged?.alpha, 14 * US)
+  assert.equal(judged?.supported, 'per-hop') // 6.6 + 14 × 14 = 202.6 µs
+  assert.match(
+    judged?.why ?? '',
+    /^host-staged all_reduce against the host-staged pairs' floor: .* 200\.0 µs is 0\.99× the per-hop/,
   )
 })
 

@@ -183,7 +183,7 @@ test('compare text: heading and note, the table per bench, conclusions, decode m
       'tp4 is 1.60 ± 0.02× faster than tp8 at 8 B (latency-bound)',
       ...DECODE,
       '',
-      'From the p2p floor α = 2 µs (two readings; docs/REFERENCE.md, decode model):',
+      'From the p2p floor α = 2 µs (one reading; docs/REFERENCE.md, decode model):',
       '- per-hop: 2(n−1)·α: TP8 28 µs → 4.48 ms/step, 223 tok/s; TP4 12 µs → 1.92 ms/step, 521 tok/s',
       '- the data supports: per-hop (the measured all-reduce is nearer)',
       '- decode note',

@@ -22,6 +22,7 @@ import { fitSeries } from '../fit/_alphabeta.ts'
 import type { SegmentFit, XY } from '../fit/_fit.ts'
 import { segmentedFit } from '../fit/_fit.ts'
 import { buildSeries } from '../fit/_series.ts'
+import { judgedFloor } from './_decode-floor.ts'
 
 const med = (v: readonly number[]): number => medianOf(sortSample(v))
 const isTime = (r: Row): boolean =>
@@ -139,7 +140,12 @@ function plan(
   }
 }
 
-/** The decode model's two readings (docs/REFERENCE.md) of a p2p floor α for TP8 and TP4. */
+/**
+ * The decode model's readings (docs/REFERENCE.md) of a p2p floor α for TP8 and TP4. The
+ * whole-transfer reading (α is the cost of the whole all-reduce) is left out when α is below
+ * NCCL's own base latency (tuning.cc): no NCCL all-reduce runs in less, so its ceiling would be
+ * no bound at all.
+ */
 export function p2pReadings(alpha: number, m: ModelPreset): P2pReading[] {
   const steps = m.layers * m.allreducesPerLayer
   const base = NCCL_MODEL['PCI/LL'].base * US
@@ -147,10 +153,13 @@ export function p2pReadings(alpha: number, m: ModelPreset): P2pReading[] {
     const one = (n: number) => ({ allreduce: ar(n), step: steps * ar(n), tokPerSec: m.batch / (steps * ar(n)) })
     return { reading, formula, tp8: one(8), tp4: one(4) }
   }
-  return [
-    mk('per-hop', 'all_reduce = 6.6 µs + 2(n−1)·α (α paid on every ring step)', (n) => base + 2 * (n - 1) * alpha),
-    mk('whole-transfer', 'all_reduce = α (α is the cost of the whole all-reduce)', () => alpha),
-  ]
+  const perHop = mk(
+    'per-hop',
+    'all_reduce = 6.6 µs + 2(n−1)·α (α paid on every ring step)',
+    (n) => base + 2 * (n - 1) * alpha,
+  )
+  if (alpha < base) return [perHop]
+  return [perHop, mk('whole-transfer', 'all_reduce = α (α is the cost of the whole all-reduce)', () => alpha)]
 }
 
 /** Which reading the measured small-message all_reduce supports (closest within 2×). */
@@ -173,6 +182,30 @@ function supported(
   return { supported: best.r.reading, why: `${line}; the ${best.r.reading} reading is closer` }
 }
 
+/** The readings of the floor on the all_reduce's own transport, judged where the set shows that transport. */
+function judgedReadings(set: ReadSet, m: ModelPreset, tp: DecodePlan | undefined): DecodeModel['p2pReadings'] {
+  const floor = judgedFloor(set.rows, (r) => (r.grouping ?? `ranks=${r.ranks}`) === tp?.grouping)
+  if (!floor) return null
+  const rs = p2pReadings(floor.alpha, m)
+  const pairs = `${floor.via === 'P2P' ? 'P2P' : 'host-staged'} pairs`
+  if (floor.smallest && tp) {
+    const j = supported(rs, { n: tp.tp as 8 | 4, t: floor.smallest.t })
+    return {
+      alpha: floor.alpha,
+      readings: rs,
+      ...j,
+      why: `${floor.via} all_reduce against the ${pairs}' floor: ${j.why}`,
+    }
+  }
+  if (!tp) return { alpha: floor.alpha, readings: rs, ...supported(rs, null) }
+  return {
+    alpha: floor.alpha,
+    readings: rs,
+    supported: 'undecided',
+    why: `not judged: the floor is the ${pairs}', and no all_reduce of this set is known to have run over ${floor.via === 'P2P' ? 'P2P (NCCL across CPU sockets defaults to SHM; measure with NCCL_P2P_LEVEL=SYS)' : 'host-staged copies (measure with NCCL_P2P_DISABLE=1)'}`,
+  }
+}
+
 /** The decode-step model for a set and a resolved preset. */
 export function decodeModel(set: ReadSet, m: ModelPreset): DecodeModel {
   const payloadBytes = m.batch * m.hidden * m.dtypeBytes
@@ -184,14 +217,17 @@ export function decodeModel(set: ReadSet, m: ModelPreset): DecodeModel {
   else if (p2p) sendRecv = { t: p2p.at, from: 'median p2p pair time α + payload/β' }
   const plans = [plan('TP8', 8, 1, m, payloadBytes, ar, sendRecv), plan('TP4×PP2', 4, 2, m, payloadBytes, ar, sendRecv)]
   if (arCount === 0) notes.push('no nccl all_reduce rows: the plans have no measured all-reduce time')
-  let readings: DecodeModel['p2pReadings'] = null
-  if (p2p) {
-    const rs = p2pReadings(p2p.alpha, m)
-    const tp = plans.find((p) => p.grouping !== null)
-    const c = curve(tp?.grouping ? ar.get(tp.grouping)?.bySize : undefined)
-    const measured = tp && c.length ? { n: tp.tp as 8 | 4, t: (c[0] as XY).y } : null
-    readings = { alpha: p2p.alpha, readings: rs, ...supported(rs, measured) }
-  }
+  const readings = p2p
+    ? judgedReadings(
+        set,
+        m,
+        plans.find((p) => p.grouping !== null),
+      )
+    : null
+  if (readings && !readings.readings.some((r) => r.reading === 'whole-transfer'))
+    notes.push(
+      `no whole-transfer reading: α ${(readings.alpha / US).toFixed(2)} µs is below NCCL's ${NCCL_MODEL['PCI/LL'].base} µs base latency (tuning.cc), so it cannot be a whole all-reduce's cost`,
+    )
   notes.push(
     'communication only: compute, kernel launches and MoE all-to-all are not counted, so real ' +
       'tok/s is lower than the ceiling',
