@@ -16,6 +16,7 @@ import { machineFacts, ROOT } from './_util.ts'
 import { adaptiveBench } from './adaptive.bench.ts'
 import { aimedBench } from './aimed.bench.ts'
 import { analyzeBench } from './analyze.bench.ts'
+import { armsBench } from './arms.bench.ts'
 import { chartBench } from './chart.bench.ts'
 import { clusterBench } from './cluster.bench.ts'
 import { diffBench, SCENARIOS } from './diff.bench.ts'
@@ -43,6 +44,7 @@ const BENCHES: [string, () => Promise<Metric[]>][] = [
   ['charts', () => chartBench()],
   ['adaptive', () => adaptiveBench()],
   ['stats', () => statsBench()],
+  ['arms', async () => armsBench()],
   ['cluster', () => clusterBench()],
   ['scale', () => scaleBench(10_000_000)],
   ['stream', () => streamBench(10_000_000)],

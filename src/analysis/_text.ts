@@ -6,7 +6,7 @@ import type { Analysis, Comparison, DecodeModel, Fit, GroupingStat } from './_ty
 import { combinedNote } from './compare/_compare-format.ts'
 import type { Fleet } from './fleet/_fleet.ts'
 import { fleetHeading, launchLines, outlierLines, scalingTable } from './fleet/_fleet-text.ts'
-import { subjectOf } from './verdict/_verdict.ts'
+import { alphaCiText, subjectOf } from './verdict/_verdict.ts'
 
 const s = formatSeconds
 const ci = (c: [number | null, number | null]): string =>
@@ -20,7 +20,7 @@ function fitLine(f: Fit): string[] {
     f.mechanism.id,
     f.linkClass ?? '-',
     s(f.alpha),
-    ci(f.alphaCi),
+    f.alphaCi[0] === f.alphaCi[1] ? alphaCiText(f) : ci(f.alphaCi),
     f.beta === null ? '-' : formatRate(f.beta),
     String(f.segments.length),
     f.bands.join(' ') || '-',

@@ -17,7 +17,7 @@ const line = (alphaUs: number, gbps: number, sizes: number[]): [number, number[]
 const close = (got: number | null | undefined, want: number, tol = 1e-9) =>
   assert.ok(got != null && Math.abs(got / want - 1) < tol, `${got} vs ${want}`)
 const ONE_SIZE = 'one message size only: α is the median time there and β is not resolved'
-const TOO_FEW = 'too few points to resample: the interval is the point estimate'
+const TOO_FEW = 'too few points to resample: no interval'
 
 test('one size: α is its median, β unresolved, the interval resampled within the size', () => {
   const f = fitSeries(series([[8, [3, 1, 2, 2.5, 1.5]]]), { replicates: 50 })

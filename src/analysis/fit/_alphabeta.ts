@@ -1,8 +1,11 @@
 /**
  * α–β fit of one series with a bootstrap interval. The fit runs on the per-size medians
  * (robust against outlier iterations); the bootstrap redoes it on resampled data with the
- * breakpoints held fixed: within each size when sizes have several samples (stratified
- * bootstrap), otherwise on the line's relative residuals (residual bootstrap).
+ * breakpoints held fixed: when the values came from several launches, hierarchically (the
+ * launch is the unit of replication: draw launches with replacement, then each drawn launch's
+ * values; iterations of one launch share its state and are not independent); otherwise within
+ * each size when sizes have several samples (stratified bootstrap), or on the line's relative
+ * residuals (residual bootstrap). One launch of several iterations gives no interval.
  */
 
 import type { Uniform as Rng } from '../../random/index.ts'
@@ -20,6 +23,8 @@ export interface AlphaBeta {
   alpha: number
   /** Bootstrap percentile interval of α (seconds); [α, α] when it cannot be resampled. */
   alphaCi: [number, number]
+  /** Launches the values came from (0: not known); 1 with several iterations: no interval ("one launch"). */
+  launches: number
   /** Asymptotic bandwidth: β of the last segment (bytes/second); null when unresolved. */
   beta: number | null
   betaCi: [number, number] | null
@@ -46,6 +51,9 @@ export interface FitOptions {
    */
   orderStatMin?: number
 }
+
+/** The most values a series may hold for the launch-level (hierarchical) bootstrap. */
+export const HIER_MAX = 200_000
 
 const betaOf = (slope: number): number | null => (slope > 0 ? 1 / slope : null)
 
@@ -83,13 +91,21 @@ export function fitSeries(series: Series, opts: FitOptions = {}): AlphaBeta {
   if (first.fit.alpha <= 0)
     warnings.push('α ≤ 0: the line does not describe the smallest sizes; read the smallest-size median instead')
   const rng = mulberry32(hashSeed(series.key, opts.seed ?? 1))
-  const boot = bootstrap(points, samples, segs, rng, opts.replicates ?? 200, orderStatMin)
+  const launches = series.launches?.size ?? 0
+  // Hierarchical up to HIER_MAX values (O(n) a replicate); past it, within sizes (O(1) medians).
+  const total = lists.reduce((a, l) => a + l.length, 0)
+  const per = launches >= 2 && series.launchOf && total <= HIER_MAX ? byLaunch(series, sizes, launches) : undefined
+  const oneLaunch = launches === 1 && samples.some((s) => s.length >= 2)
+  const boot = oneLaunch
+    ? { alphas: [], slopes: [] }
+    : bootstrap(points, samples, segs, rng, opts.replicates ?? 200, orderStatMin, per)
   const lv = opts.level ?? 0.95
   const ci = (v: number[]): [number, number] => {
     const s = sortSample(v)
     return [quantile(s, (1 - lv) / 2), quantile(s, 1 - (1 - lv) / 2)]
   }
-  if (boot.alphas.length === 0) warnings.push('too few points to resample: the interval is the point estimate')
+  if (oneLaunch) warnings.push('one launch: no interval (its iterations share its state)')
+  else if (boot.alphas.length === 0) warnings.push('too few points to resample: no interval')
   const fitted = betaOf(last.fit.slope)
   const betas = boot.slopes.filter((s) => s > 0).map((s) => 1 / s)
   const s0 = samples[0] as OrderStats
@@ -98,6 +114,7 @@ export function fitSeries(series: Series, opts: FitOptions = {}): AlphaBeta {
   return {
     alpha: first.fit.alpha,
     alphaCi: boot.alphas.length ? ci(boot.alphas) : [first.fit.alpha, first.fit.alpha],
+    launches,
     beta,
     betaCi: direct
       ? direct.ci
@@ -152,17 +169,25 @@ function bootstrap(
   rng: Rng,
   reps: number,
   orderStatMin: number,
+  per?: number[][][],
 ): { alphas: number[]; slopes: number[] } {
   const stratified = samples.filter((s) => s.length >= 2).length >= Math.max(1, samples.length / 2)
   const alphas: number[] = []
   const slopes: number[] = []
   const fits = segs.map((s) => s.fit)
   if (!stratified && points.length <= 2) return { alphas, slopes }
-  const scratch = new Float64Array(Math.max(0, ...samples.map((s) => (s.length < orderStatMin ? s.length : 0))))
+  const scratch = new Float64Array(
+    per
+      ? Math.max(...per.map((l) => l.reduce((m, v) => Math.max(m, v.length), 0) * l.length))
+      : Math.max(0, ...samples.map((s) => (s.length < orderStatMin ? s.length : 0))),
+  )
+  const medians = points.map((p) => p.y)
   for (let b = 0; b < reps; b++) {
-    const ys = stratified
-      ? resampleWithin(samples, rng, scratch, orderStatMin)
-      : resampleResiduals(points, segs, fits, rng)
+    const ys = per
+      ? resampleLaunches(per, rng, scratch, medians)
+      : stratified
+        ? resampleWithin(samples, rng, scratch, orderStatMin)
+        : resampleResiduals(points, segs, fits, rng)
     const pts = points.map((p, i) => ({ x: p.x, y: ys[i] as number }))
     const f0 = huberLine(pts.slice((segs[0] as SegmentFit).from, (segs[0] as SegmentFit).to + 1))
     const l = segs[segs.length - 1] as SegmentFit
@@ -191,6 +216,34 @@ function resampleWithin(
     if (n >= orderStatMin) return resampleMedian(s, rng)
     for (let i = 0; i < n; i++) scratch[i] = s.at(randInt(rng, n))
     return medianInPlace(scratch, n)
+  })
+}
+
+/** Each size's values split by launch ([size][launch] → values), from `launchOf` beside `bySize`. */
+function byLaunch(series: Series, sizes: readonly number[], launches: number): number[][][] {
+  return sizes.map((x) => {
+    const out: number[][] = Array.from({ length: launches }, () => [])
+    const lanes = series.launchOf?.get(x) ?? []
+    for (const [i, v] of (series.bySize.get(x) ?? []).entries()) out[lanes[i] as number]?.push(v)
+    return out
+  })
+}
+
+/**
+ * One hierarchical replicate: as many launches as there are, drawn with replacement, then
+ * each drawn launch's values drawn with replacement; one median per size (the size's median
+ * when no drawn launch measured it).
+ */
+function resampleLaunches(per: readonly number[][][], rng: Rng, scratch: Float64Array, medians: number[]): number[] {
+  const n = per[0]?.length ?? 0
+  const drawn = Array.from({ length: n }, () => randInt(rng, n))
+  return per.map((launches, k) => {
+    let m = 0
+    for (const l of drawn) {
+      const v = launches[l] as number[]
+      for (let j = 0; j < v.length; j++) scratch[m++] = v[randInt(rng, v.length)] as number
+    }
+    return m ? medianInPlace(scratch, m) : (medians[k] as number)
   })
 }
 

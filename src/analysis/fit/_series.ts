@@ -37,6 +37,10 @@ export interface Series {
   id: SeriesId
   benches: Set<string>
   bySize: Map<number, number[]>
+  /** Beside each list of `bySize`, the launch (an index into `launches`) of each value. */
+  launchOf?: Map<number, number[]>
+  /** The launches (sweep point or file, and trial) the values came from, in order of first appearance. */
+  launches?: Map<string, number>
   /** Rows without a size, counted as 0 B (a latency of the smallest copy). */
   unsized: number
   /** Time values ≤ 0 or not a number: no measured time, left out of `bySize`. */
@@ -125,6 +129,8 @@ export function buildSeries(rows: Iterable<Row>, left?: { nonPositive: number })
               id,
               benches: new Set(),
               bySize: new Map(),
+              launchOf: new Map(),
+              launches: new Map(),
               unsized: 0,
               nonPositive: 0,
               bandwidths: [],
@@ -149,11 +155,19 @@ export function buildSeries(rows: Iterable<Row>, left?: { nonPositive: number })
   return all.filter((s) => s.id.placement !== 'in-place' || !keys.has(idKey({ ...s.id, placement: 'out-of-place' })))
 }
 
+/** Where a row's values go: a size's list (its launch noted beside each value), or `bandwidths`. */
+interface Slot {
+  push(v: number): unknown
+}
+
+/** The launch a row came from: its sweep point (which names the trial), or its file and trial. */
+const launchKey = (r: Row): string => `${r.point ?? r.source.file}|${r.trial}`
+
 /**
- * Notes row `r` in series `s`; returns the list its value goes to (`timeValue` it first), or
+ * Notes row `r` in series `s`; returns where its value goes (`timeValue` it first), or
  * null for a time that is not > 0 (counted in `nonPositive`: no size gets an empty list).
  */
-function add(s: Series, r: Row): number[] | null {
+function add(s: Series, r: Row): Slot | null {
   s.benches.add(r.bench)
   s.origins.add(r.point ?? r.source.file)
   // A time (seriesBench takes a bandwidth only when it is > 0).
@@ -166,7 +180,20 @@ function add(s: Series, r: Row): number[] | null {
   if (r.sizeBytes === null) s.unsized++
   let list = s.bySize.get(size)
   if (!list) s.bySize.set(size, (list = []))
-  return list
+  const launchOf = (s.launchOf ??= new Map())
+  const launches = (s.launches ??= new Map())
+  let lanes = launchOf.get(size)
+  if (!lanes) launchOf.set(size, (lanes = []))
+  const key = launchKey(r)
+  let launch = launches.get(key)
+  if (launch === undefined) launches.set(key, (launch = launches.size))
+  const [values, at, l] = [list, lanes, launch]
+  return {
+    push: (v: number) => {
+      values.push(v)
+      at.push(l)
+    },
+  }
 }
 
 /** A row's value as the series keeps it: a time, or size / bandwidth for a sized B/s row. */
@@ -181,7 +208,7 @@ function addIndexed(ix: IndexedRows, seriesOf: (r: Row, bench: string) => Series
   const { reps, group, value, n } = ix
   // Per group and sign (2·g + [v > 0]): the list the value goes to, null when not time-like
   // or a time that is not > 0 (then `nonPositive` counts it, on the series in `dropped`).
-  const slots: (number[] | null | undefined)[] = new Array(2 * reps.length)
+  const slots: (Slot | null | undefined)[] = new Array(2 * reps.length)
   const unsized: (Series | undefined)[] = new Array(2 * reps.length)
   const dropped: (Series | undefined)[] = new Array(2 * reps.length)
   for (let i = 0; i < n; i++) {

@@ -44,7 +44,16 @@ export type FitCore = Pick<
   | 'beta'
   | 'segments'
   | 'smallest'
->
+  | 'hostAxis'
+> &
+  Partial<Pick<Fit, 'launches'>>
+
+/** α's interval as printed: "[12.2, 12.9 µs]", or why there is none (one launch; nothing to resample). */
+export function alphaCiText(f: Pick<Fit, 'alpha' | 'alphaCi'> & Partial<Pick<Fit, 'launches'>>): string {
+  if (f.launches === 1 && f.alphaCi[0] === f.alphaCi[1]) return '(one launch: no interval)'
+  if (f.alphaCi[0] === f.alphaCi[1]) return '(no interval)'
+  return `[${formatSeconds(f.alphaCi[0]).replace(/ .*/, '')}, ${formatSeconds(f.alphaCi[1])}]`
+}
 
 /** What a fit's verdict concludes. */
 export interface Judged {
@@ -161,7 +170,7 @@ export function verdictText(
   f: FitCore,
   j: (Omit<Judged, 'cite' | 'bands'> & { cite?: CiteContext }) | undefined,
 ): string {
-  const ci = `[${formatSeconds(f.alphaCi[0]).replace(/ .*/, '')}, ${formatSeconds(f.alphaCi[1])}]`
+  const ci = alphaCiText(f)
   const floor =
     `floor ${formatSeconds(f.alpha)} ${ci} (` +
     `${f.smallest.sizeBytes === null ? 'size not stated by the tool' : `smallest size ${f.smallest.sizeBytes} B`}: median ` +

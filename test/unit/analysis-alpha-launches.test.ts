@@ -1,0 +1,67 @@
+/**
+ * analyze's α interval on the right unit (#31): the bootstrap resamples launches, then each
+ * launch's iterations, so a launch-to-launch wobble widens it; one launch of many iterations
+ * gives no interval, printed "one launch: no interval", never a zero-width "95 % CI".
+ */
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { buildSeries, fitSeries } from '../../src/analysis/index.ts'
+import { alphaCiText } from '../../src/analysis/verdict/_verdict.ts'
+import type { Row } from '../../src/model/index.ts'
+import { makeRow } from '../../src/model/index.ts'
+
+/** One pair's latency rows: per launch its level (µs) plus a small iteration spread, at 8 and 64 B. */
+function rows(levels: readonly number[], iters = 20): Row[] {
+  const out: Row[] = []
+  levels.forEach((level, l) => {
+    for (const sizeBytes of [8, 64])
+      for (let i = 0; i < iters; i++)
+        out.push(
+          makeRow({
+            bench: 'p2p.latency',
+            metric: 'latency',
+            unit: 's',
+            value: (level + sizeBytes * 1e-4 + (i % 5) * 1e-2) * 1e-6,
+            sizeBytes,
+            src: 0,
+            dst: 1,
+            p2p: 'enabled',
+            trial: l + 1,
+            source: { file: 'x.txt', line: 1 },
+          }),
+        )
+  })
+  return out
+}
+
+const seriesOf = (rs: Row[]) => {
+  const [s] = buildSeries(rs)
+  assert.ok(s)
+  return s
+}
+
+test('launches that disagree widen α: the interval spans the launch levels, not the iterations', () => {
+  const levels = [10, 10.6, 9.4, 10.3, 9.7, 10]
+  const s = seriesOf(rows(levels))
+  const f = fitSeries(s, { seed: 3 })
+  assert.equal(f.launches, 6)
+  const [lo, hi] = f.alphaCi.map((x) => x * 1e6) as [number, number]
+  assert.ok(hi - lo > 0.3, `[${lo}, ${hi}]`)
+  assert.ok(lo < 10.02 && hi > 10.02, `[${lo}, ${hi}]`)
+  // The same values resampled iteration by iteration (launches forgotten): far narrower.
+  const pooled = fitSeries({ ...s, launches: undefined, launchOf: undefined }, { seed: 3 })
+  assert.ok((pooled.alphaCi[1] - pooled.alphaCi[0]) * 1e6 < (hi - lo) / 2, `${pooled.alphaCi}`)
+})
+
+test('one launch of many iterations: no interval, said so', () => {
+  const f = fitSeries(seriesOf(rows([10])), { seed: 3 })
+  assert.equal(f.launches, 1)
+  assert.deepEqual(f.alphaCi, [f.alpha, f.alpha])
+  assert.ok(
+    f.warnings.some((w) => /one launch: no interval/.test(w)),
+    f.warnings.join('; '),
+  )
+  assert.equal(alphaCiText(f), '(one launch: no interval)')
+  assert.equal(alphaCiText({ alpha: 1e-5, alphaCi: [1e-5, 1e-5] }), '(no interval)')
+  assert.equal(alphaCiText({ alpha: 1e-5, alphaCi: [0.9e-5, 1.1e-5], launches: 6 }), '[9, 11 µs]')
+})
