@@ -7,16 +7,29 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { test } from 'node:test'
+import { suite, test } from 'node:test'
 import { execa } from 'execa'
 import type { SweepExtra } from '../../src/run/index.ts'
+import type { SpecInput } from '../../src/sweep/index.ts'
 import { BIN, ROOT, tmp } from '../helpers.ts'
 import { systemSkip } from '../system.ts'
-import { CLEAN_ENV, manifestOf, sweep } from './_sweep.ts'
+import { CLEAN_ENV, manifestOf, sweepIn } from './_sweep.ts'
 
 const SPEC = ['--instrument', 'sim', '--preset', 'seed-vm', '--gpus', '0-1', '--pairs', 'all', '--collectives']
 const ARGS = [...SPEC, 'all_reduce', '--groupings', 'tp2', '--sizes', '8', '--trials', '1', '--seed', '5']
 const HANG = ['--sim-fault', 'all_reduce=hang', '--timeout', '300']
+/** ARGS as the sweep command's flags. */
+const FLAGS: SpecInput = {
+  instrument: 'sim',
+  preset: 'seed-vm',
+  gpus: '0-1',
+  pairs: 'all',
+  collectives: 'all_reduce',
+  groupings: 'tp2',
+  sizes: '8',
+  trials: 1,
+  seed: 5,
+}
 
 /** Processes whose environment holds `MARK=id`, with their command lines (the process table, /proc). */
 function marked(id: string): { pid: number; cmd: string }[] {
@@ -65,55 +78,64 @@ async function waitFor<T>(what: string, f: () => T | undefined, ms: number): Pro
 
 const NO_PROC = existsSync('/proc/self/environ') ? false : 'needs /proc (Linux) to read the process table'
 
-for (const [sig, code] of [
-  ['SIGTERM', 143],
-  ['SIGHUP', 129],
-  ['SIGKILL', null],
-] as const) {
-  test(`${sig} of a sweep with a hanging benchmark leaves no process behind and a resumable set`, {
-    skip: systemSkip(NO_PROC),
-  }, async () => {
-    const id = randomUUID()
-    const dir = join(tmp('gpucomm-signal-'), 'out')
-    const harness = execa(process.execPath, [BIN, 'sweep', ...ARGS, ...HANG, '--out', dir], {
-      reject: false,
-      cwd: ROOT,
-      env: { ...CLEAN_ENV, GPUCOMM_SIGNAL_TEST: id },
-      extendEnv: true,
+// The three signals side by side: each sweep is found by its own marker.
+suite('a real sweep stopped by a signal', { concurrency: 3 }, () => {
+  for (const [sig, code] of [
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+    ['SIGKILL', null],
+  ] as const) {
+    test(`${sig} of a sweep with a hanging benchmark leaves no process behind and a resumable set`, {
+      skip: systemSkip(NO_PROC),
+    }, async () => {
+      const id = randomUUID()
+      const dir = join(tmp('gpucomm-signal-'), 'out')
+      const harness = execa(process.execPath, [BIN, 'sweep', ...ARGS, ...HANG, '--out', dir], {
+        reject: false,
+        cwd: ROOT,
+        env: { ...CLEAN_ENV, GPUCOMM_SIGNAL_TEST: id },
+        extendEnv: true,
+      })
+      try {
+        const hung = await waitFor(
+          'the hanging benchmark',
+          () => marked(id).find((p) => p.pid !== harness.pid && / sim .*--fault hang/.test(p.cmd)),
+          120_000,
+        )
+        // Its banner has arrived: it sits in the hang now (not still starting up).
+        const raw = join(dir, 'raw', 'nccl.all_reduce~tp2~t1')
+        await waitFor('the banner', () => (printed(raw) ? true : undefined), 120_000)
+        harness.kill(sig)
+        const r = await harness
+        assert.equal(r.exitCode ?? null, code, String(r.stderr))
+        // The whole sweep is gone: the benchmark, its group and the reaper (it ends once its work
+        // is done). A process being torn down loses its environment before it becomes a zombie,
+        // so the benchmark is also waited for by its pid.
+        const gone = (): true | undefined => (marked(id).length === 0 && !running(hung.pid) ? true : undefined)
+        await waitFor(`no process of the sweep (benchmark pid ${hung.pid})`, gone, 30_000)
+        if (code !== null) {
+          assert.equal(existsSync(join(dir, 'sweep.lock')), false, 'the lock is released')
+          assert.equal((manifestOf(dir).extra?.sweep as SweepExtra).interrupted, true)
+          assert.match(String(r.stdout), new RegExp(`interrupted \\(${sig}\\): .*--resume ${dir}`))
+        } else
+          assert.equal(existsSync(join(dir, 'sweep.lock')), true, 'SIGKILL leaves its lock (stale: the pid is gone)')
+        // The resume in-process, through the sim executor (the same driver, no benchmark process).
+        const resumed = await sweepIn(FLAGS, { resume: dir })
+        assert.equal(resumed.code, 0, resumed.stderr)
+        const outcomes = Object.values(manifestOf(dir).outcomes ?? {})
+        assert.equal(outcomes.length, 2)
+        assert.ok(
+          outcomes.every((o) => o.status === 'ok'),
+          JSON.stringify(outcomes),
+        )
+        assert.equal(
+          existsSync(join(dir, 'sweep.lock')),
+          false,
+          `the resumed sweep released the lock: ${resumed.stderr}`,
+        )
+      } finally {
+        for (const p of marked(id)) process.kill(p.pid, 'SIGKILL')
+      }
     })
-    try {
-      const hung = await waitFor(
-        'the hanging benchmark',
-        () => marked(id).find((p) => p.pid !== harness.pid && / sim .*--fault hang/.test(p.cmd)),
-        120_000,
-      )
-      // Its banner has arrived: it sits in the hang now (not still starting up).
-      const raw = join(dir, 'raw', 'nccl.all_reduce~tp2~t1')
-      await waitFor('the banner', () => (printed(raw) ? true : undefined), 120_000)
-      harness.kill(sig)
-      const r = await harness
-      assert.equal(r.exitCode ?? null, code, String(r.stderr))
-      // The whole sweep is gone: the benchmark, its group and the reaper (it ends once its work
-      // is done). A process being torn down loses its environment before it becomes a zombie,
-      // so the benchmark is also waited for by its pid.
-      const gone = (): true | undefined => (marked(id).length === 0 && !running(hung.pid) ? true : undefined)
-      await waitFor(`no process of the sweep (benchmark pid ${hung.pid})`, gone, 30_000)
-      if (code !== null) {
-        assert.equal(existsSync(join(dir, 'sweep.lock')), false, 'the lock is released')
-        assert.equal((manifestOf(dir).extra?.sweep as SweepExtra).interrupted, true)
-        assert.match(String(r.stdout), new RegExp(`interrupted \\(${sig}\\): .*--resume ${dir}`))
-      } else assert.equal(existsSync(join(dir, 'sweep.lock')), true, 'SIGKILL leaves its lock (stale: the pid is gone)')
-      const resumed = await sweep(['--resume', dir, ...ARGS], 300_000)
-      assert.equal(resumed.code, 0, resumed.stderr)
-      const outcomes = Object.values(manifestOf(dir).outcomes ?? {})
-      assert.equal(outcomes.length, 2)
-      assert.ok(
-        outcomes.every((o) => o.status === 'ok'),
-        JSON.stringify(outcomes),
-      )
-      assert.equal(existsSync(join(dir, 'sweep.lock')), false, `the resumed sweep released the lock: ${resumed.stderr}`)
-    } finally {
-      for (const p of marked(id)) process.kill(p.pid, 'SIGKILL')
-    }
-  })
-}
+  }
+})
