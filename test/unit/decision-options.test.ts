@@ -85,6 +85,13 @@ test('CLI: compare --model prints the decision after the comparison; bad decisio
   assert.match(r.stdout, /^Observed 485 tok\/s at batch 64: a 132\.0 ms step/m)
   const j = JSON.parse((await cli(['compare', set.dir, '--model', 'glm-5', '--json'])).stdout)
   assert.equal(j.decision.options.length, 4)
+  // --mtp: the verify pass of 4 draft tokens (the default) yields 2.5 tokens per sequence per step.
+  const mtp = JSON.parse((await cli(['compare', set.dir, '--model', 'glm-5', '--mtp', '2.5', '--json'])).stdout)
+  assert.deepEqual([mtp.decision.mtp.accepted, mtp.decision.mtp.drafts], [2.5, 4])
+  const asMeasured = (x: typeof j) =>
+    x.decision.options.find((o: { name: string }) => o.name.startsWith('as measured')).prediction
+  const [off, on] = [asMeasured(j), asMeasured(mtp)]
+  assert.ok(Math.abs(on.tokPerSec - (64 * 2.5) / on.step) < 1e-9 && on.step > off.step && on.tokPerSec > off.tokPerSec)
   for (const args of [
     ['--gpu', 'tpu-v9'],
     ['--observed-tps', '0'],
