@@ -35,10 +35,19 @@ function shade(b: Band): BandShade {
   return { label: b.label, low: b.low, high: b.high, source: b.source.split(/[ ,(]/)[0] ?? b.source }
 }
 
-/** The series a fit is drawn in: its link class (pairs), the same GPU, or its grouping (collectives). */
+/** An arm's words: its NCCL env and host-axis values ("NCCL_P2P_DISABLE=1"), "" for none. */
+const armWords = (env?: Record<string, string> | null, host?: Record<string, string> | null): string =>
+  [...Object.entries(env ?? {}), ...Object.entries(host ?? {})].map(([k, v]) => ` ${k}=${v}`).join('')
+
+/**
+ * The series a fit is drawn in: its link class (pairs), the same GPU, or its grouping
+ * (collectives), each arm (env, host-axis values) its own: arms are never pooled into one line.
+ */
 function classOf(f: Fit): string {
-  if (f.src !== undefined && f.dst !== undefined) return f.src === f.dst ? 'same GPU' : (f.linkClass ?? 'GPU pairs')
-  return f.grouping ?? (f.ranks !== undefined ? `${f.ranks} ranks` : 'groups')
+  const arm = armWords(f.env, f.hostAxis)
+  if (f.src !== undefined && f.dst !== undefined)
+    return `${f.src === f.dst ? 'same GPU' : (f.linkClass ?? 'GPU pairs')}${arm}`
+  return `${f.grouping ?? (f.ranks !== undefined ? `${f.ranks} ranks` : 'groups')}${arm}`
 }
 
 /** P2P was asked for but no pair between two GPUs had peer access: the copies were host-staged. */
@@ -91,7 +100,7 @@ export function latencyCharts(rows: Iterable<Row>, analysis: Analysis, ctx: Char
     const [bench, p2p, copy] = k.split('|') as [string, string, string]
     const unit = bench.startsWith('p2p.') ? 'pair' : 'group'
     const label = (name: string, n: number): string =>
-      `${name} (${n} ${name === 'same GPU' ? 'GPU' : unit}${n === 1 ? '' : 's'})`
+      `${name} (${n} ${name.startsWith('same GPU') ? 'GPU' : unit}${n === 1 ? '' : 's'})`
     const points: SizePoint[] = []
     const floors: FloorRule[] = []
     for (const [name, c] of drawn) {
@@ -155,7 +164,7 @@ export function busbwCollector(): { add(r: Row): void; charts(ctx: ChartContext)
   const zero = new Map<string, Set<string>>()
   const add = (r: Row): void => {
     if (r.metric !== 'busbw' || r.placement === 'in-place') return
-    const name = r.grouping ?? (r.ranks !== null ? `${r.ranks} ranks` : 'groups')
+    const name = `${r.grouping ?? (r.ranks !== null ? `${r.ranks} ranks` : 'groups')}${armWords(r.env, r.hostAxis)}`
     if (!(r.sizeBytes && r.sizeBytes > 0)) {
       zero.set(r.bench, (zero.get(r.bench) ?? new Set()).add(`${name}|${r.source.file}|${r.source.line}`))
       return

@@ -1,7 +1,7 @@
 import { existsSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Analysis, Comparison } from '../analysis/index.ts'
-import { analyze, compare, resolveModel, subjectOf } from '../analysis/index.ts'
+import { alphaCiText, analyze, compare, resolveModel, subjectOf } from '../analysis/index.ts'
 import type { DiffResult, DigestClasses } from '../diff/index.ts'
 import { diffTables, testingLines } from '../diff/index.ts'
 import type { Manifest } from '../model/index.ts'
@@ -85,7 +85,7 @@ function floorSection(a: Analysis, charts: NamedChart[]): Section {
     subjectOf(f),
     f.linkClass ?? '–',
     s(f.alpha),
-    `[${s(f.alphaCi[0])}, ${s(f.alphaCi[1])}]`,
+    f.alphaCi[0] === f.alphaCi[1] ? alphaCiText(f) : `[${s(f.alphaCi[0])}, ${s(f.alphaCi[1])}]`,
     f.beta ? formatRate(f.beta) : '–',
     f.bands.join(' ') || '–',
   ])
