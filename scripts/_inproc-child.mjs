@@ -13,6 +13,11 @@ export function test(name, a, b) {
   const fn = typeof a === 'function' ? a : b;
   if (!(typeof a === 'object' && a?.skip)) globalThis.__inprocTests.push({ name, fn });
 }
+/** A suite's body runs at once: its tests join the list (a skipped suite adds none). */
+export function suite(name, a, b) {
+  const fn = typeof a === 'function' ? a : b;
+  if (!(typeof a === 'object' && a?.skip)) fn();
+}
 export default test;`
 const HOOK = `export async function resolve(specifier, context, next) {
   if (specifier === 'node:test') return { url: ${JSON.stringify(`data:text/javascript,${encodeURIComponent(SHIM)}`)}, shortCircuit: true };
