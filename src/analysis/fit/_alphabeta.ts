@@ -52,6 +52,13 @@ export interface FitOptions {
   orderStatMin?: number
 }
 
+/** Below this many launches the launch-level interval is widened to hold the within-size one too. */
+export const FEW_LAUNCHES = 6
+
+/** The union of two intervals (the first alone when there is no second, or the second is empty). */
+const wider = (a: [number, number], b: [number, number] | undefined): [number, number] =>
+  b && Number.isFinite(b[0]) && Number.isFinite(b[1]) ? [Math.min(a[0], b[0]), Math.max(a[1], b[1])] : a
+
 /** The most values a series may hold for the launch-level (hierarchical) bootstrap. */
 export const HIER_MAX = 200_000
 
@@ -99,10 +106,21 @@ export function fitSeries(series: Series, opts: FitOptions = {}): AlphaBeta {
   const boot = oneLaunch
     ? { alphas: [], slopes: [] }
     : bootstrap(points, samples, segs, rng, opts.replicates ?? 200, orderStatMin, per)
+  // Under FEW_LAUNCHES a launch resample holds few distinct mixes and its percentile interval is
+  // too narrow: the interval is then the wider of it and the within-size one (conservative).
+  const few =
+    per && launches < FEW_LAUNCHES
+      ? bootstrap(points, samples, segs, rng, opts.replicates ?? 200, orderStatMin)
+      : undefined
   const lv = opts.level ?? 0.95
   const ci = (v: number[]): [number, number] => {
     const s = sortSample(v)
     return [quantile(s, (1 - lv) / 2), quantile(s, 1 - (1 - lv) / 2)]
+  }
+  // β's interval from replicate slopes, when most are positive (as for `betas` below).
+  const ciOfSlopes = (slopes: number[]): [number, number] | undefined => {
+    const b = slopes.filter((x) => x > 0).map((x) => 1 / x)
+    return b.length > slopes.length / 2 ? ci(b) : undefined
   }
   if (oneLaunch) warnings.push('one launch: no interval (its iterations share its state)')
   else if (boot.alphas.length === 0) warnings.push('too few points to resample: no interval')
@@ -113,7 +131,9 @@ export function fitSeries(series: Series, opts: FitOptions = {}): AlphaBeta {
   const beta = direct ? direct.beta : fitted
   return {
     alpha: first.fit.alpha,
-    alphaCi: boot.alphas.length ? ci(boot.alphas) : [first.fit.alpha, first.fit.alpha],
+    alphaCi: boot.alphas.length
+      ? wider(ci(boot.alphas), few ? ci(few.alphas) : undefined)
+      : [first.fit.alpha, first.fit.alpha],
     launches,
     beta,
     betaCi: direct
@@ -121,7 +141,7 @@ export function fitSeries(series: Series, opts: FitOptions = {}): AlphaBeta {
       : beta === null
         ? null
         : betas.length > boot.slopes.length / 2
-          ? ci(betas)
+          ? wider(ci(betas), few ? ciOfSlopes(few.slopes) : undefined)
           : [beta, beta],
     segments: segs.map((s) => toSegment(points, s)),
     smallest: {
