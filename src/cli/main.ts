@@ -63,7 +63,12 @@ export async function main(
     }
   }
   try {
-    await withLoadNotes(note, () => y.parseAsync())
+    // yargs prints help and --version itself (console.log) unless given a callback: through io instead.
+    await withLoadNotes(note, () =>
+      y.parseAsync(args, {}, (_err, _argv, output) => {
+        if (output) io.stdout(`${output}\n`)
+      }),
+    )
   } catch (e) {
     const err = e as Error & { code?: unknown }
     // Bad input is one line: a name from a file cannot break it (printable).

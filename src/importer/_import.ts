@@ -224,7 +224,10 @@ async function importInto(
   } finally {
     appender.close()
   }
-  if (total === 0 && planned.every((p) => p.parser.kind === 'measurement')) throw noRows(planned, diagnostics)
+  // A run that reported itself corrupt (nvbandwidth's failed data check) is kept as evidence: exit 1, not bad input.
+  const corrupt = diagnostics.some((d) => d.code === 'corrupt-run')
+  if (total === 0 && !corrupt && planned.every((p) => p.parser.kind === 'measurement'))
+    throw noRows(planned, diagnostics)
   manifest.sources = sources
   const first = sources[0]
   if (first && !manifest.instrument) {

@@ -74,7 +74,7 @@ test('rows: a short row loses its last (cut) cell, a long row keeps only the col
   ])
 })
 
-test('rows: every cell shape a row may hold; a non-numeric token or a lone label is not a row', () => {
+test('rows: every cell shape a row may hold; a row with a non-numeric token is skipped with a warning, a lone label is not a row', () => {
   const o = parse([
     'Running device_to_device_memcpy_write_ce.',
     W,
@@ -99,6 +99,9 @@ test('rows: every cell shape a row may hold; a non-numeric token or a lone label
   assert.deepEqual(
     o.diagnostics.map((d) => [d.line, d.code]),
     [
+      [6, 'bad-cell'],
+      [8, 'bad-cell'],
+      [9, 'bad-cell'],
       [5, 'bad-cell'],
       [5, 'bad-cell'],
       [5, 'bad-cell'],
