@@ -1,5 +1,6 @@
 /** The result-set model: types, schema version and row validation (pure, no IO). */
 
+export { rowArm } from './_arm.ts'
 export type { IndexedRows } from './_indexed.ts'
 export { eachRow, indexedRows, isIndexed } from './_indexed.ts'
 export { rowMemo } from './_memo.ts'

@@ -1,5 +1,5 @@
 import type { Manifest, Row } from '../model/index.ts'
-import { simPrefix } from '../model/index.ts'
+import { rowArm, simPrefix } from '../model/index.ts'
 import type { NoEffectFlag } from '../nccl-log/index.ts'
 import { medianOf, sortSample } from '../stats/index.ts'
 import { formatBytes, formatRate, formatSeconds } from '../units/index.ts'
@@ -56,15 +56,11 @@ export function summarizeSweep(
   return lines
 }
 
-/** A row's arm: its NCCL env and host-axis values ("cstates=shallow"), "" for none. */
-const armOf = (r: Row): string =>
-  [...Object.entries(r.env ?? {}), ...Object.entries(r.hostAxis ?? {})].map(([k, v]) => `${k}=${v}`).join(' ')
-
 /** `lines` of each arm on its own, each line saying its arm: a median over arms is a value no arm has. */
 function perArm(rows: readonly Row[], lines: (rows: readonly Row[]) => string[]): string[] {
   const arms = new Map<string, Row[]>()
   for (const r of rows) {
-    const a = armOf(r)
+    const a = rowArm(r)
     const list = arms.get(a)
     if (list) list.push(r)
     else arms.set(a, [r])

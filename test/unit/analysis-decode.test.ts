@@ -220,3 +220,26 @@ test("beyond the measured sizes: the first segment's line below them, the last s
   close(d.plans[0]?.allreduceTime, 50.4096 * US)
   close(d.plans[1]?.allreduceTime, 11.6384 * US)
 })
+
+test('env and host-axis arms are never pooled: the plans read the arm without settings and say which', () => {
+  const slow = { env: { NCCL_P2P_DISABLE: '1' } }
+  const rows = [
+    ...ar('tp8', 8, [[8192, 10]]),
+    ...ar('tp8', 8, [[8192, 40]]).map((r) => ({ ...r, ...slow })),
+    ...ar('tp8', 8, [[8192, 41]]).map((r) => ({ ...r, ...slow })),
+  ]
+  const d = model(rows)
+  // A pool of the arms has its median at 40 µs; the arm without settings is 10 µs.
+  close(d.plans[0]?.allreduceTime, 10 * US)
+  assert.match(
+    d.notes.join('\n'),
+    /read the arm without env or host-axis settings; not pooled with "NCCL_P2P_DISABLE=1"/,
+  )
+  // No arm without settings: the first arm by name, named.
+  const only = model([
+    ...ar('tp8', 8, [[8192, 40]]).map((r) => ({ ...r, hostAxis: { cstates: 'shallow' } })),
+    ...ar('tp8', 8, [[8192, 20]]).map((r) => ({ ...r, hostAxis: { cstates: 'deep' } })),
+  ])
+  close(only.plans[0]?.allreduceTime, 20 * US)
+  assert.match(only.notes.join('\n'), /read the arm "cstates=deep"; not pooled with "cstates=shallow"/)
+})

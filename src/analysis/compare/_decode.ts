@@ -13,7 +13,7 @@
 
 import { NCCL_MODEL } from '../../bands/index.ts'
 import type { Row } from '../../model/index.ts'
-import { rowMemo } from '../../model/index.ts'
+import { rowArm, rowMemo } from '../../model/index.ts'
 import type { ReadSet } from '../../resultset/index.ts'
 import { medianOf, sortSample } from '../../stats/index.ts'
 import { US } from '../../units/index.ts'
@@ -33,36 +33,48 @@ type BySize = Map<number, number[]>
 /** The all_reduce times by grouping name (`tpN`, or `ranks=N`), with the rank counts of its rows. */
 type ByGrouping = Map<string, { ranks: Set<number | null>; bySize: BySize }>
 
+/** One arm's all_reduce and sendrecv times. */
+type Times = { ar: ByGrouping; arCount: number; sr: BySize }
+
 /**
- * The all_reduce and sendrecv times of a set, in one pass that keeps values, not rows (rows
- * replayed from a SampleSet, one shared object per group of conditions, work as well).
+ * The all_reduce and sendrecv times of a set by arm (NCCL env and host-axis values, "" for none),
+ * in one pass that keeps values, not rows (rows replayed from a SampleSet, one shared object per
+ * group of conditions, work as well). Arms are never pooled: a curve over arms is one no arm has.
  */
-function timesOf(rows: Iterable<Row>): { ar: ByGrouping; arCount: number; sr: BySize } {
-  const ar: ByGrouping = new Map()
-  const sr: BySize = new Map()
-  let arCount = 0
+function timesOf(rows: Iterable<Row>): Map<string, Times> {
+  const arms = new Map<string, Times>()
   const add = (by: BySize, size: number): number[] => {
     let v = by.get(size)
     if (v === undefined) by.set(size, (v = []))
     return v
   }
-  const target = rowMemo((r): number[] | undefined => {
-    if (!isTime(r)) return undefined
-    if (r.bench === 'nccl.sendrecv') return add(sr, r.sizeBytes as number)
-    if (r.bench !== 'nccl.all_reduce') return undefined
+  const target = rowMemo((r): { t: Times; into: number[] } | undefined => {
+    if (!isTime(r) || (r.bench !== 'nccl.sendrecv' && r.bench !== 'nccl.all_reduce')) return undefined
+    const arm = rowArm(r)
+    let t = arms.get(arm)
+    if (t === undefined) arms.set(arm, (t = { ar: new Map(), arCount: 0, sr: new Map() }))
+    if (r.bench === 'nccl.sendrecv') return { t, into: add(t.sr, r.sizeBytes as number) }
     const name = r.grouping ?? `ranks=${r.ranks}`
-    let g = ar.get(name)
-    if (g === undefined) ar.set(name, (g = { ranks: new Set(), bySize: new Map() }))
+    let g = t.ar.get(name)
+    if (g === undefined) t.ar.set(name, (g = { ranks: new Set(), bySize: new Map() }))
     g.ranks.add(r.ranks)
-    return add(g.bySize, r.sizeBytes as number)
+    return { t, into: add(g.bySize, r.sizeBytes as number) }
   })
   for (const r of rows) {
-    const t = target(r)
-    if (t === undefined) continue
-    t.push(r.value)
-    if (r.bench === 'nccl.all_reduce') arCount++
+    const hit = target(r)
+    if (hit === undefined) continue
+    hit.into.push(r.value)
+    if (r.bench === 'nccl.all_reduce') hit.t.arCount++
   }
-  return { ar, arCount, sr }
+  return arms
+}
+
+/** The arm the decode table reads: the one without env or host-axis settings when there is one. */
+function baseArm(arms: Map<string, Times>): { arm: string; times: Times; others: string[] } {
+  const names = [...arms.keys()].sort()
+  const arm = names.includes('') ? '' : (names[0] ?? '')
+  const times = arms.get(arm) ?? { ar: new Map(), arCount: 0, sr: new Map() }
+  return { arm, times, others: names.filter((n) => n !== arm) }
 }
 
 /** Median time per size, sorted by size. */
@@ -209,8 +221,14 @@ function judgedReadings(set: ReadSet, m: ModelPreset, tp: DecodePlan | undefined
 /** The decode-step model for a set and a resolved preset. */
 export function decodeModel(set: ReadSet, m: ModelPreset): DecodeModel {
   const payloadBytes = m.batch * m.hidden * m.dtypeBytes
-  const { ar, arCount, sr } = timesOf(set.rows)
+  const base = baseArm(timesOf(set.rows))
+  const { ar, arCount, sr } = base.times
   const notes: string[] = []
+  if (base.others.length > 0)
+    notes.push(
+      `the plans read the arm ${base.arm ? `"${base.arm}"` : 'without env or host-axis settings'}; ` +
+        `not pooled with ${base.others.map((a) => `"${a}"`).join(', ')} (compare --by env.NAME or host-axis sets arms side by side)`,
+    )
   const p2p = p2pFloor(set.rows, payloadBytes)
   let sendRecv: { t: number | null; from: string } = { t: null, from: 'not measured (no nccl.sendrecv or p2p rows)' }
   if (sr.size > 0) sendRecv = { t: timeAt(curve(sr), payloadBytes).t, from: 'nccl.sendrecv median at the payload' }
