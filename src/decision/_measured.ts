@@ -23,12 +23,21 @@ export interface Arm {
 /** Collective times: bench → ranks → arm key → trial → size → values. */
 type Times = Map<string, Map<number, Map<string, Map<number, Map<number, number[]>>>>>
 
+/** Median floor (s) and bandwidth (B/s) of a set's cross-GPU pairs of one kind. */
+export interface PairFloor {
+  alpha: number
+  bw: number | null
+  pairs: number
+}
+
 /** The measurements of a set. */
 export interface Measured {
   times: Times
   arms: Map<string, Arm>
   /** P2P pairs whose peer access worked: median floor (s) and bandwidth (B/s); null when none. */
-  p2p: { alpha: number; bw: number | null; pairs: number } | null
+  p2p: PairFloor | null
+  /** Cross-GPU pairs without peer access (copies staged through host memory); null when none. */
+  staged: PairFloor | null
   trials: number[]
 }
 
@@ -45,12 +54,13 @@ export function measure(rows: Iterable<Row>): Measured {
   const times: Times = new Map()
   const arms = new Map<string, Arm>()
   const trials = new Set<number>()
-  const pairRows: Row[] = []
-  const bws: number[] = []
+  const peer = { rows: [] as Row[], bws: [] as number[] }
+  const staged = { rows: [] as Row[], bws: [] as number[] }
   for (const r of rows) {
-    if (r.src !== null && r.dst !== null && r.src !== r.dst && r.p2p === 'enabled' && r.peerAccess !== false) {
-      if (r.unit === 's' && (r.metric === 'time' || r.metric === 'latency')) pairRows.push(r)
-      else if (r.unit === 'B/s' && r.direction !== 'read' && !BIDIRECTIONAL.test(r.bench)) bws.push(r.value)
+    if (r.src !== null && r.dst !== null && r.src !== r.dst) {
+      const to = r.p2p === 'enabled' && r.peerAccess !== false ? peer : staged
+      if (r.unit === 's' && (r.metric === 'time' || r.metric === 'latency')) to.rows.push(r)
+      else if (r.unit === 'B/s' && r.direction !== 'read' && !BIDIRECTIONAL.test(r.bench)) to.bws.push(r.value)
     }
     if (!r.bench.startsWith('nccl.') || r.metric !== 'time' || r.unit !== 's') continue
     if (r.sizeBytes === null || r.ranks === null || r.placement === 'in-place' || !(r.value > 0)) continue
@@ -67,15 +77,24 @@ export function measure(rows: Iterable<Row>): Measured {
       (): number[] => [],
     ).push(r.value)
   }
-  const fits = buildSeries(pairRows).map((s) => fitSeries(s, { replicates: 0 }))
-  const p2p = fits.length
-    ? {
-        alpha: med(fits.map((f) => f.alpha)),
-        bw: bws.length ? med(bws) : med(fits.map((f) => f.beta ?? Number.NaN).filter(Number.isFinite)) || null,
-        pairs: fits.length,
-      }
-    : null
-  return { times, arms, p2p, trials: [...trials].sort((a, b) => a - b) }
+  return {
+    times,
+    arms,
+    p2p: floorOf(peer.rows, peer.bws),
+    staged: floorOf(staged.rows, staged.bws),
+    trials: [...trials].sort((a, b) => a - b),
+  }
+}
+
+/** The median floor and bandwidth of pair rows (their time fits, their bandwidth rows when any). */
+function floorOf(rows: readonly Row[], bws: readonly number[]): PairFloor | null {
+  const fits = buildSeries(rows).map((s) => fitSeries(s, { replicates: 0 }))
+  if (fits.length === 0) return null
+  return {
+    alpha: med(fits.map((f) => f.alpha)),
+    bw: bws.length ? med(bws) : med(fits.map((f) => f.beta ?? Number.NaN).filter(Number.isFinite)) || null,
+    pairs: fits.length,
+  }
 }
 
 /** The median curve of one bench, rank count and arm, over the given trials (all when undefined). */

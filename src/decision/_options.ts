@@ -43,6 +43,16 @@ const isDefault = (a: Arm): boolean => Object.keys(a.env).length === 0 && Object
 const describe = (a: Arm): string =>
   [...Object.entries(a.env), ...Object.entries(a.host)].map(([k, v]) => `${k}=${v}`).join(' ') || 'defaults'
 
+/** What a step lacks: the sources of its terms that have no number. */
+const missing = (pr: StepPrediction): string =>
+  [...new Set(pr.terms.filter((t) => !Number.isFinite(t.seconds)).map((t) => `${t.name} (${t.from})`))].join('; ')
+
+/** Where a pipelined plan's stage boundary (send/recv) came from, when it has one. */
+const boundary = (pr: StepPrediction): string => {
+  const t = pr.terms.find((x) => x.name === 'pipeline')
+  return t ? `; ${t.from}` : ''
+}
+
 /** tok/s over each launch: a median CI from ≥ 6 launches, else their range. */
 function launchInterval(
   m: Measured,
@@ -83,8 +93,8 @@ export function options(m: Measured, inp: OptionsInput): OptionRow[] {
       plan: p,
       change,
       restsOn: ok
-        ? `this set: nccl all_reduce on ${p.tp} GPUs (${describe(m.arms.get(arm) ?? { env: {}, host: {} })})`
-        : `not measured: nccl all_reduce on ${p.tp} GPUs`,
+        ? `this set: nccl all_reduce on ${p.tp} GPUs (${describe(m.arms.get(arm) ?? { env: {}, host: {} })})${boundary(pr)}`
+        : `not predictable: ${missing(pr) || `nccl all_reduce on ${p.tp} GPUs not measured`}`,
       prediction: ok ? pr : null,
       interval: ok ? launchInterval(m, run(p), (t) => wrap(setNet(m, arm, t))) : null,
     }

@@ -25,7 +25,10 @@ export function setNet(m: Measured, arm: string, trial?: number): Interconnect {
       if (sr) return sr
       const p = m.p2p
       if (p?.bw) return { t: p.alpha + bytes / p.bw, from: `p2p α + bytes/β of ${p.pairs} pairs, this set` }
-      return NONE
+      // No peer access: the boundary's send is a copy staged through host memory, as the set measured it.
+      const h = m.staged
+      if (h?.bw) return { t: h.alpha + bytes / h.bw, from: `host-staged p2p α + bytes/β of ${h.pairs} pairs, this set` }
+      return { t: Number.NaN, from: 'not measured: nccl sendrecv or p2p pairs' }
     },
   }
 }

@@ -67,6 +67,11 @@ test('seed VM: the options table, the P2P option from published numbers, and the
   )
   // In the VM (host-staged collectives) P2P is the option with the most to gain.
   assert.equal(d.options[0]?.name.startsWith('P2P'), true)
+  // No peer access and no sendrecv: TP4×PP2's stage boundary is the set's host-staged copy, and it says so.
+  for (const o of d.options.filter((x) => x.name.startsWith('TP4×PP2'))) {
+    assert.ok(o.prediction && Number.isFinite(o.prediction.tokPerSec), `${o.name}: ${o.restsOn}`)
+    assert.match(o.restsOn, /; \d send\/recv: host-staged p2p α \+ bytes\/β of \d+ pairs, this set$/)
+  }
 })
 
 test('--gpu names the GPU whose memory the step reads', async () => {
