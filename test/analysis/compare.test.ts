@@ -118,12 +118,41 @@ test('compare --by grouping on seed-vm at the default trials: finite CIs for tp8
   assert.match(ar.conclusions[2]!.text, /bandwidth-bound.*2\(n−1\)\/n × the message/)
 })
 
-test('--pool takes both tp4 groups as one sample (twice the values)', async () => {
+test('--pool: one value per launch (the pooled launch value), not one per group', async () => {
   const c = await compare(seedVm(6, 3), { by: 'grouping', pool: true })
   const tp4 = c.benches[0]!.sizes[0]!.groupings.find((g) => g.grouping === 'tp4')!
   assert.equal(tp4.combined, 'pooled')
-  assert.equal(tp4.n, 6)
+  // 3 launches of two concurrent groups: 3 values (the old code counted 6, as if independent).
+  assert.equal(tp4.n, 3)
+  assert.equal(tp4.values.length, 3)
   assert.equal(c.pool, true)
+})
+
+test('--pool: the launch value is the median of every value its groups printed', () => {
+  const row = (grouping: string, group: string, trial: number, value: number) =>
+    makeRow({
+      bench: 'nccl.all_reduce',
+      metric: 'time',
+      unit: 's',
+      value,
+      sizeBytes: 1024,
+      grouping,
+      group,
+      trial,
+      source: { file: 'x', line: 1 },
+    })
+  const rows = [
+    ...[1, 2, 3].map((v) => row('tp4', '0-3', 1, v)),
+    ...[10, 11, 12].map((v) => row('tp4', '4-7', 1, v)),
+    ...[4, 5].map((v) => row('tp4', '0-3', 2, v)),
+    ...[6, 7].map((v) => row('tp4', '4-7', 2, v)),
+    row('tp8', '0-7', 1, 8),
+    row('tp8', '0-7', 2, 8),
+  ]
+  const c = compareSet({ dir: 'mem', manifest: {} as never, rows, diagnostics: [] }, { pool: true })
+  const tp4 = c.benches[0]!.sizes[0]!.groupings.find((g) => g.grouping === 'tp4')!
+  // Launch 1: median of 1,2,3,10,11,12 = 6.5; launch 2: median of 4,5,6,7 = 5.5.
+  assert.deepEqual(tp4.values, [6.5, 5.5])
 })
 
 test('compare --format text|md|csv|json on a stored SIMULATED set', async () => {

@@ -67,7 +67,7 @@ test('the combined note: concurrent groups or pairs, slowest per trial or pooled
   assert.equal(combinedNote(comparison()), CONCURRENT)
   assert.equal(
     combinedNote(comparison({ pool: true })),
-    'tp4: the values of its concurrent groups are pooled into one sample (--pool)',
+    'tp4: one value per trial, the median of all its concurrent groups printed (--pool)',
   )
   const pairs = (pool: boolean, second = ['2→3']): Comparison => {
     const c = comparison({ pool })
@@ -83,16 +83,16 @@ test('the combined note: concurrent groups or pairs, slowest per trial or pooled
     combinedNote(pairs(false)),
     "all: several pairs, one value per trial, the slowest pair's (--pool pools the pairs instead)",
   )
-  assert.equal(combinedNote(pairs(true)), "all: every pair's values are pooled into one sample (--pool)")
+  assert.equal(combinedNote(pairs(true)), "all: one value per trial, the median of every pair's values pooled (--pool)")
   // One size with groups that are not pairs: the groups' words.
   assert.equal(
     combinedNote(pairs(true, ['0-3', '4-7'])),
-    'all: the values of its concurrent groups are pooled into one sample (--pool)',
+    'all: one value per trial, the median of all its concurrent groups printed (--pool)',
   )
   // Pairs beside a group in one sample: not pairs only.
   assert.equal(
     combinedNote(pairs(true, ['2→3', '0-3'])),
-    'all: the values of its concurrent groups are pooled into one sample (--pool)',
+    'all: one value per trial, the median of all its concurrent groups printed (--pool)',
   )
   const two = comparison()
   two.benches.push({ ...two.benches[0]!, bench: 'nccl.all_gather' })

@@ -40,11 +40,11 @@ export function combinedNote(c: Comparison): string | null {
   let note: string
   if (pairsOnly)
     note = c.pool
-      ? `${names}: every pair's values are pooled into one sample (--pool)`
+      ? `${names}: one value per trial, the median of every pair's values pooled (--pool)`
       : `${names}: several pairs, one value per trial, the slowest pair's (--pool pools the pairs instead)`
   else
     note = c.pool
-      ? `${names}: the values of its concurrent groups are pooled into one sample (--pool)`
+      ? `${names}: one value per trial, the median of all its concurrent groups printed (--pool)`
       : `${names}: concurrent groups, one value per trial, the slowest group's (a step waits for the ` +
         `slowest group; --pool pools them instead)`
   return like ? `${like}; ${note}` : note

@@ -4,7 +4,7 @@
  * Mann-Whitney p-value between the two fastest; one conclusion per size band; then, on
  * request, the decode model. A grouping of concurrent groups (TP4: two groups at once) is
  * one sample of trials, each the slowest of its groups, because the step waits for the
- * slowest group; `pool` takes every group's values as one sample instead. Like with like:
+ * slowest group; `pool` takes, per trial, the median of every group's values instead. Like with like:
  * when the groupings at a size have different group counts (TP4's two against TP8's one), a
  * slowest-of-two against one group is biased slower, so each grouping's launch value is then
  * the median of its groups (the typical group, the same statistic on both sides). A winner is
@@ -74,6 +74,14 @@ export function perTrialMax(rows: readonly Row[]): number[] {
   return maxOf(cellOf(rows))
 }
 
+/**
+ * `--pool`: one value per launch, the median of every value its groups printed in it (the
+ * pooled launch value). Before, each group's launch value counted as one sample, so TP4's
+ * two concurrent groups doubled n as if they were independent launches.
+ */
+const pooledPerLaunch = (cell: Cell): number[] =>
+  [...cell.launches.values()].map((groups) => medianOf(sortSample([...groups.values()].flat())))
+
 const medianOfGroups = (cell: Cell): number[] =>
   [...perLaunch(cell).values()].map((groups) => medianOf(sortSample([...groups.values()])))
 
@@ -82,13 +90,9 @@ function statOf(grouping: string, cell: Cell, pool: boolean, unlike: boolean): G
     const v = [...cell.launches.values()].flatMap((l) => l.get(group) ?? [])
     return { group, n: v.length, median: summarize(v).median }
   })
-  const concurrent = groups.length > 1 && !pool
-  // One value per launch on every path, so both sides of a test count launches, not iterations.
-  const values = concurrent
-    ? unlike
-      ? medianOfGroups(cell)
-      : maxOf(cell)
-    : [...perLaunch(cell).values()].flatMap((g) => [...g.values()])
+  // One value per launch on every path, so both sides of a test count launches, not iterations
+  // (nor concurrent groups: they share the launch's clocks and state).
+  const values = groups.length === 1 || pool ? pooledPerLaunch(cell) : unlike ? medianOfGroups(cell) : maxOf(cell)
   const s = summarize(values)
   return {
     grouping,

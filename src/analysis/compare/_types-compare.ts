@@ -3,7 +3,7 @@
 /** Median ± CI of one grouping at one size. */
 export interface GroupingStat {
   grouping: string
-  /** Values in the sample: trials, or every group's values when pooled. */
+  /** Values in the sample: one per trial (with `--pool`, the median of every group's values in it). */
   n: number
   median: number
   ci: [number | null, number | null]

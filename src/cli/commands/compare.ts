@@ -44,7 +44,7 @@ export const compareCommand = defineCommand({
         type: 'boolean',
         default: false,
         describe:
-          'pool the values of concurrent groups (TP4: two groups) instead of taking the slowest group per trial',
+          'per trial, the median of the pooled values of concurrent groups (TP4: two groups) instead of the slowest group',
       })
       .option('format', {
         choices: ['text', 'md', 'csv', 'json'] as const,
