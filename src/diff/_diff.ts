@@ -11,6 +11,7 @@ import { badInput } from '../errors/index.ts'
 import type { Metric } from '../model/index.ts'
 import type { ReadSet } from '../resultset/index.ts'
 import { rowCount } from '../resultset/index.ts'
+import type { LogRatio } from '../stats/index.ts'
 import {
   DEFAULT_THRESHOLDS,
   geomean,
@@ -38,6 +39,18 @@ function side(set: ReadSet, n: number): DiffSide {
   return { dir: set.dir, id: m.id, origin: m.origin, simulated: m.simulated, ...scale, rows: rowCount(set), cells: n }
 }
 
+/**
+ * se = 0 (every launch printed one value on each side): the spread is below what the tool
+ * prints, not zero. The printed resolution is the floor: half a printed step on each side's
+ * median as its standard error, so the CI of the change (and the gate's bound) is never
+ * zero-width. Before, 10.0 µs × 6 against 10.5 µs × 6 gave "+5.00% [+5.0%, +5.0%]".
+ */
+function floored(fit: LogRatio | undefined, step: number, ma: number, mb: number): LogRatio | null {
+  if (!fit) return null
+  if (fit.se > 0 || step <= 0) return fit
+  return { ...fit, se: Math.hypot(step / 2 / ma, step / 2 / mb) }
+}
+
 function compareCell(
   key: string,
   ga: RowGroup,
@@ -56,7 +69,7 @@ function compareCell(
   const p = tested && Number.isNaN(mw.p) ? 1 : mw.p
   const resolution = printedStep(ga.values, gb.values)
   const delta = relDelta(a.median, b.median)
-  const fit = logRatio(la, lb) ?? null
+  const fit = floored(logRatio(la, lb), resolution, a.median, b.median)
   const ci = fit ? ratioInterval(fit, level) : null
   const lower = lowerIsBetter(config.metric, config.unit)
   const worse = lower ? delta : -delta

@@ -285,3 +285,22 @@ test('an observed condition a side saw both ways reads yes/no, whatever order th
   assert.deepEqual(observedChanges(g('false', 'true'), g('false')), [{ field: 'peerAccess', a: 'yes/no', b: 'no' }])
   assert.deepEqual(observedChanges(g('true', 'false'), g('true')), [{ field: 'peerAccess', a: 'yes/no', b: 'yes' }])
 })
+
+test('launches that all print one value on each side: the printed step floors the CI of the change', () => {
+  // 6 launches × 2 iterations; latency 10.0 µs on A, 10.5 µs on B, bandwidth 20.07 GB/s on both.
+  const flat = (seed: number, us: number) => {
+    const s = genSet({ seed, pairs: 1, sizes: 1, n: 12, launches: 6 })
+    return { ...s, rows: s.rows.map((r) => ({ ...r, value: r.metric === 'latency' ? us * 1e-6 : 20.07e9 })) }
+  }
+  const r = diffSets(flat(16, 10), flat(17, 10.5))
+  const lat = r.cells.find((c) => c.metric === 'latency')!
+  // Step 0.1 µs: se = hypot(0.05/10, 0.05/10.5) = 0.006906, df 10, t 2.228 → ±0.01539 on the log:
+  // 1.05·e^±0.01539 − 1 = [+3.40%, +6.63%] (the old code: se 0, [+5%, +5%]).
+  assert.equal(lat.resolution, 1e-7)
+  assert.ok(Math.abs(lat.fit!.se - 0.006906) < 1e-5, `se ${lat.fit!.se}`)
+  assert.ok(Math.abs(lat.deltaCi![0] - 0.03397) < 2e-4, `lo ${lat.deltaCi![0]}`)
+  assert.ok(Math.abs(lat.deltaCi![1] - 0.06628) < 2e-4, `hi ${lat.deltaCi![1]}`)
+  // No change and no spread: an interval around 0 of the printed step, not [0%, 0%].
+  const bw = r.cells.find((c) => c.metric === 'bandwidth')!
+  assert.ok(bw.deltaCi![0] < 0 && bw.deltaCi![1] > 0, `${bw.deltaCi}`)
+})
