@@ -8,7 +8,7 @@ import { mdCode, mdText, renderTable } from '../present/index.ts'
 import type { Summary } from '../stats/index.ts'
 import { formatValue } from '../units/index.ts'
 import type { CellText } from './_layout.ts'
-import { heading, sideText, tableLines } from './_layout.ts'
+import { heading, ONE_LAUNCH, sideText, tableLines } from './_layout.ts'
 import { changeText } from './_observed.ts'
 import type { TableProjection } from './_project.ts'
 import { projectTables } from './_project.ts'
@@ -27,7 +27,7 @@ const ONLY_LIST = 10
  */
 export function medianPm(s: Summary, unit: DiffCell['unit']): string {
   const v = formatValue(s.median, unit)
-  if (s.n === 1) return `${v} (one launch: no interval)`
+  if (s.n === 1) return `${v}${ONE_LAUNCH}`
   const [lo, hi] = s.ci
   if (!Number.isFinite(lo) || !Number.isFinite(hi)) return `${v} ±∞`
   if (s.median === 0) return `${v} [${formatValue(lo, unit)}, ${formatValue(hi, unit)}]`
@@ -134,7 +134,7 @@ const fmtCount = (x: number): string => (x >= 10 ? x.toFixed(0) : x.toFixed(1))
 export function diffTables(
   r: DiffResult,
   p: TableProjection = {},
-): { heading: string; header: string[]; lines: string[][] }[] {
+): { heading: string; header: string[]; lines: string[][]; footnote: string | null }[] {
   return projectTables(r, p).map((t) => ({ heading: heading(t), ...tableLines(t, CELL_TEXT) }))
 }
 
@@ -143,7 +143,10 @@ export function diffText(r: DiffResult, p: TableProjection = {}): string {
   const out: string[] = []
   if (r.simulated) out.push('SIMULATED data: these numbers come from gpucomm sim, not from hardware.')
   out.push(sideLine('A', r.a), sideLine('B', r.b), ...testingLines(r), '')
-  for (const t of diffTables(r, p)) out.push(t.heading, renderTable(t.header, t.lines))
+  for (const t of diffTables(r, p)) {
+    out.push(t.heading, renderTable(t.header, t.lines))
+    if (t.footnote) out.push(t.footnote, '')
+  }
   out.push(...onlyLines('A', r.onlyA), ...onlyLines('B', r.onlyB))
   for (const w of r.warnings) out.push(`note: ${w}`)
   return out.join('\n').replace(/\n*$/, '\n')
@@ -167,6 +170,7 @@ export function diffMarkdown(r: DiffResult, p: TableProjection = {}): string {
     out.push(`### ${mdCell(t.heading)}`, '', `| ${t.header.map(mdCell).join(' | ')} |`, `|${align.join('|')}|`)
     for (const row of t.lines) out.push(`| ${row.map(mdCell).join(' | ')} |`)
     out.push('')
+    if (t.footnote) out.push(mdCell(t.footnote), '')
   }
   for (const [name, keys] of [
     ['A', r.onlyA],

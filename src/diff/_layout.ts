@@ -19,6 +19,15 @@ export function sideText(
   return medianPm(s, c.unit)
 }
 
+/** What a one-launch side prints after its median in the A/B columns. */
+export const ONE_LAUNCH = ' (one launch: no interval)'
+
+/** In `--col` tables a one-launch side is marked †, and the table's footnote says it once. */
+export const ONE_LAUNCH_NOTE = '† one launch: no interval'
+
+const marked = (side: string): { text: string; one: boolean } =>
+  side.endsWith(ONE_LAUNCH) ? { text: `${side.slice(0, -ONE_LAUNCH.length)} †`, one: true } : { text: side, one: false }
+
 /** How one table cell prints: delta and p columns are chosen by the caller. */
 export interface CellText {
   side(c: DiffCell, side: 'a' | 'b'): string
@@ -31,8 +40,20 @@ export interface CellText {
 export const heading = (t: ProjectedTable): string =>
   `${t.bench} ${t.metric}${t.common.length ? ` (${t.common.join(' ')})` : ''}`
 
-/** The header and lines of one projected table. */
-export function tableLines(t: ProjectedTable, fmt: CellText): { header: string[]; lines: string[][] } {
+/**
+ * The header and lines of one projected table, and its footnote: with `--col`, a one-launch
+ * side says so once under the table (†), not in every cell.
+ */
+export function tableLines(
+  t: ProjectedTable,
+  fmt: CellText,
+): { header: string[]; lines: string[][]; footnote: string | null } {
+  let one = false
+  const colSide = (c: DiffCell, side: 'a' | 'b'): string => {
+    const m = marked(fmt.side(c, side))
+    one ||= m.one
+    return m.text
+  }
   const changes = (cells: readonly (DiffCell | undefined)[]): string =>
     [...new Set(cells.map((c) => (c?.changed?.length ? changeText(c.changed) : '')).filter(Boolean))].join('; ')
   const anyChange = t.rows.some((r) => changes(r.cells) !== '')
@@ -42,7 +63,7 @@ export function tableLines(t: ProjectedTable, fmt: CellText): { header: string[]
   const lines = t.rows.map((r) => {
     const l = t.rowFields.length ? [...r.label] : ['-']
     if (t.cols.length)
-      l.push(...r.cells.map((c) => (c ? `${fmt.side(c, 'a')} → ${fmt.side(c, 'b')} ${fmt.delta(c)}` : '')))
+      l.push(...r.cells.map((c) => (c ? `${colSide(c, 'a')} → ${colSide(c, 'b')} ${fmt.delta(c)}` : '')))
     else {
       const c = r.cells[0] as DiffCell
       l.push(fmt.side(c, 'a'), fmt.side(c, 'b'), fmt.delta(c), fmt.p(c))
@@ -62,5 +83,5 @@ export function tableLines(t: ProjectedTable, fmt: CellText): { header: string[]
       `${g.cells} cells`,
     ])
   }
-  return { header, lines }
+  return { header, lines, footnote: one ? ONE_LAUNCH_NOTE : null }
 }

@@ -106,10 +106,15 @@ test('tables: one per bench and metric, common fields in the heading, --row orde
   assert.ok(cols?.rows.every((r) => r.cells.every((c) => c !== undefined)))
   const text = formatDiff(d, 'text', { col: parseFields('--col', ['size']) })
   assert.match(text, /^pair\s+size=8 B\s+size=1 KiB\s+size=4 KiB\s+changed$/m)
-  assert.match(
-    text,
-    /^0→1\s+\S+ ns \(one launch: no interval\) → 1\d\.\d+ µs \(one launch: no interval\) \(\+\d+%\)\s+.*peer access: yes → no$/m,
-  )
+  assert.match(text, /^0→1\s+\S+ ns † → 1\d\.\d+ µs † \(\+\d+%\)\s+.*peer access: yes → no$/m)
+  // One launch a side: said once under the table (a footnote), not in each of the 72 sides.
+  assert.doesNotMatch(text, /\(one launch: no interval\)/)
+  assert.equal(text.match(/^† one launch: no interval$/gm)?.length, 1)
+  const md = formatDiff(d, 'md', { col: parseFields('--col', ['size']) })
+  assert.doesNotMatch(md, /\(one launch: no interval\)/)
+  assert.match(md, /^† one launch: no interval$/m)
+  // Without --col the A and B columns still say it in the cell: no footnote.
+  assert.doesNotMatch(formatDiff(d, 'text'), /^†/m)
 })
 
 test('human units in text and Markdown; CSV in base units with named columns', async () => {
