@@ -13,6 +13,8 @@ import { simLoaded } from '../test/sim-loaded.ts'
 /** What the study found, per class of pair. */
 export interface AlphaCoverage {
   preset: string
+  /** Launches per set. */
+  trials: number
   sets: number
   same: { covered: number; fits: number }
   cross: { covered: number; fits: number }
@@ -23,9 +25,16 @@ export interface AlphaCoverage {
 const SIZES = [8, 64, 512, 4096, 32768]
 
 /** `launchLevel` false: the old bootstrap (iterations resampled within sizes), for the before number. */
-export function alphaStudy(preset: string, sets: number, seedBase: number, launchLevel = true): AlphaCoverage {
+export function alphaStudy(
+  preset: string,
+  sets: number,
+  seedBase: number,
+  launchLevel = true,
+  trials = 6,
+): AlphaCoverage {
   const out: AlphaCoverage = {
     preset,
+    trials,
     sets,
     same: { covered: 0, fits: 0 },
     cross: { covered: 0, fits: 0 },
@@ -35,7 +44,7 @@ export function alphaStudy(preset: string, sets: number, seedBase: number, launc
     const set = simLoaded({
       preset,
       seed: seedBase + k,
-      trials: 6,
+      trials,
       p2pGpus: [0, 1, 2, 3],
       groups: [],
       bench: { sizes: SIZES, iters: 20 },

@@ -4,6 +4,7 @@ import { renderTable } from '../present/index.ts'
 import { formatBytes, formatRate, formatSeconds } from '../units/index.ts'
 import type { Analysis, Comparison, DecodeModel, Fit, GroupingStat } from './_types.ts'
 import { combinedNote } from './compare/_compare-format.ts'
+import { FEW_LAUNCHES } from './fit/_alphabeta.ts'
 import type { Fleet } from './fleet/_fleet.ts'
 import { fleetHeading, launchLines, outlierLines, scalingTable } from './fleet/_fleet-text.ts'
 import { alphaCiText, subjectOf } from './verdict/_verdict.ts'
@@ -43,11 +44,28 @@ function foldedVerdicts(a: Analysis): string[] {
   return [...seen.values()].map((e) => `- ${e.text}${e.more ? ` (and ${e.more} more alike)` : ''}`)
 }
 
+/**
+ * Said once under the fits table when a fit's α CI comes from 2–5 launches: that interval is
+ * only roughly calibrated. Measured on the simulator (seed-vm, 50 sets, bench/_alpha-study.ts):
+ * same-GPU pairs 76 % at 2 launches, 84 % at 3, 92 % at 4, 91 % at 5, 94.5 % at 6.
+ */
+export function fewLaunchesNote(fits: readonly Pick<Fit, 'launches'>[]): string | null {
+  const few = [...new Set(fits.map((f) => f.launches ?? 0).filter((n) => n >= 2 && n < FEW_LAUNCHES))]
+  if (few.length === 0) return null
+  const n = few.sort((x, y) => x - y).join(', ')
+  return (
+    `α CI from ${n} launches is approximate: on the simulator such intervals held the true α ` +
+    `in 76 % (2 launches) to 92 % (4) of same-GPU pairs, not 95 %; ${FEW_LAUNCHES} or more launches for a calibrated one`
+  )
+}
+
 /** The `analyze` text: fits table, verdicts (alike pairs folded), classes, outliers and notes. */
 export function renderAnalysis(a: Analysis): string {
   let out = head(a, 'analysis', a.id, a.dir)
   out += `\nα–β fits (time = α + size/β; α 95% bootstrap CI; topology: ${a.topology.note})\n`
   out += renderTable(['subject', 'mechanism', 'link', 'α (floor)', 'α CI', 'β', 'segs', 'bands'], a.fits.map(fitLine))
+  const few = fewLaunchesNote(a.fits)
+  if (few) out += `${few}\n`
   return out + verdictSections(a)
 }
 

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { buildSeries, fitSeries } from '../../src/analysis/index.ts'
+import { analyzeSet, buildSeries, fitSeries, renderAnalysis } from '../../src/analysis/index.ts'
 import { alphaCiText } from '../../src/analysis/verdict/_verdict.ts'
 import type { Row } from '../../src/model/index.ts'
 import { makeRow } from '../../src/model/index.ts'
@@ -64,4 +64,22 @@ test('one launch of many iterations: no interval, said so', () => {
   assert.equal(alphaCiText(f), '(one launch: no interval)')
   assert.equal(alphaCiText({ alpha: 1e-5, alphaCi: [1e-5, 1e-5] }), '(no interval)')
   assert.equal(alphaCiText({ alpha: 1e-5, alphaCi: [0.9e-5, 1.1e-5], launches: 6 }), '[9, 11 µs]')
+})
+
+test('α CIs from 2–5 launches are said to be approximate, once under the fits table', () => {
+  const text = (levels: number[]) =>
+    renderAnalysis(analyzeSet({ dir: 'mem', manifest: { id: 'x' } as never, rows: rows(levels), diagnostics: [] }))
+  const few = /^α CI from (.+) launches is approximate: .* 76 % \(2 launches\) to 92 % \(4\) .*6 or more launches/gm
+  const two = text([10, 10.2])
+  assert.deepEqual(
+    [...two.matchAll(few)].map((m) => m[1]),
+    ['2'],
+  )
+  assert.deepEqual(
+    [...text([10, 10.2, 10.1, 9.9, 10]).matchAll(few)].map((m) => m[1]),
+    ['5'],
+  )
+  // 6 launches are calibrated (94.5 % on the simulator), one launch has no interval: no note.
+  assert.doesNotMatch(text([10, 10.2, 10.1, 9.9, 10, 10.3]), /approximate/)
+  assert.doesNotMatch(text([10]), /approximate/)
 })
