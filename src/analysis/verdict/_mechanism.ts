@@ -83,20 +83,70 @@ export function judgePair(f: PairFit, ctx: MachineContext): PairJudgement {
     ev.push({ strength: 3, fact: `${measured}; published same-GPU copies ${rangeText(r)}`, source: 'this set' })
     return { mechanism: { id: 'same-gpu', text: MECHANISM_WORDS['same-gpu'] }, evidence: ev, conflicts, cite }
   }
+  const link = linkEvidence(src, dst, f, ctx, ev)
+  if (link.captured) cite.links = [link.captured]
+  const tool = toolEvidence(src, dst, f, ctx, ev, conflicts)
+  const toolSays = tool.staged ?? tool.peer
+  let { id, decided } = mechanismBy(tool, link, f, ctx, ev)
+  // A GeForce whose stock driver disables P2P: weak evidence, where no tool said.
+  const stock = toolSays ? undefined : stockNoP2pEvidence(ctx.gpuName?.value, ctx.gpuName?.source ?? '')
+  if (stock) {
+    ev.push(stock)
+    if (id === 'undetermined') id = 'host-staged'
+    else if (id === 'p2p-pcie')
+      conflicts.push({
+        text: `${stockNoP2p(ctx.gpuName?.value)}'s stock driver disables P2P, but copies cost ${formatSeconds(f.alpha)}, as P2P copies do: a P2P-enabled (patched) driver is likely in use`,
+        facts: [stock.fact, measured],
+      })
+  }
+  valueEvidence(id, f, measured, tool, ev, conflicts)
+  const { lc } = link
+  if (lc && /^NV/i.test(lc) && id === 'p2p-pcie') id = 'p2p-nvlink'
+  if (id === 'p2p-nvlink' || (lc && /^NV/i.test(lc))) cite.nvlink = true
+  const mechanism = mechanismOf(id, link.captured)
+  if (id === 'p2p-nvlink' && decided) mechanism.text += ` (${decided})`
+  return { mechanism, evidence: ev, conflicts, cite }
+}
+
+/** What the pair's link says: its captured class, else its own P2P bandwidth, else the machine's NVLink. */
+interface Link {
+  captured?: string
+  bw?: ReturnType<NonNullable<MachineContext['p2pBandwidth']>>
+  decided?: string
+  /** The link class the mechanism reads ('NV' where bandwidth or the machine says NVLink). */
+  lc?: string
+}
+
+function linkEvidence(src: number, dst: number, f: PairFit, ctx: MachineContext, ev: Evidence[]): Link {
   const captured = f.linkClass ?? ctx.linkClass(src, dst)?.value
   // Without a captured link class, the pair's own P2P bandwidth decides before the machine's.
   const bw = captured ? undefined : ctx.p2pBandwidth?.(src, dst)
   let decided: string | undefined
-  if (captured) {
-    cite.links = [captured]
+  if (captured)
     ev.push({ strength: 2, fact: `link class ${captured}`, source: ctx.linkClass(src, dst)?.source ?? 'topology' })
-  } else if (bw && beyondPcie(bw.value)) {
+  else if (bw && beyondPcie(bw.value)) {
     ev.push({ strength: 2, fact: overPcieText(bw), source: bw.source })
     decided = `by its measured bandwidth, ${formatRate(bw.value)}`
   } else if (ctx.nvlink?.value) ev.push({ strength: 2, fact: 'NVLink-connected GPUs', source: ctx.nvlink.source })
   const lc = captured ?? (decided || ctx.nvlink?.value ? 'NV' : undefined)
-  // What the tools reported.
-  const tool: { staged?: Evidence; peer?: Evidence } = {}
+  return { captured, bw, decided, lc }
+}
+
+interface Tool {
+  staged?: Evidence
+  peer?: Evidence
+}
+
+/** What the tools reported (P2P disabled, CAN/CANNOT access, topo -p2p), put first in the evidence. */
+function toolEvidence(
+  src: number,
+  dst: number,
+  f: PairFit,
+  ctx: MachineContext,
+  ev: Evidence[],
+  conflicts: Conflict[],
+): Tool {
+  const tool: Tool = {}
   if (f.p2p === 'disabled')
     tool.staged = {
       strength: 1,
@@ -123,38 +173,48 @@ export function judgePair(f: PairFit, ctx: MachineContext): PairJudgement {
     } else if (f.p2p !== 'disabled' && access !== false) tool.peer ??= e
     else ev.push(e)
   }
-  const toolSays = tool.staged ?? tool.peer
   if (tool.staged) ev.unshift(tool.staged)
   if (tool.peer) ev.unshift(tool.peer)
+  return tool
+}
+
+/** The mechanism the tools, else the link, else the value point at. */
+function mechanismBy(
+  tool: Tool,
+  link: Link,
+  f: PairFit,
+  ctx: MachineContext,
+  ev: Evidence[],
+): { id: MechanismId; decided?: string } {
   const v = f.alpha
-  let id: MechanismId
-  if (tool.staged) id = v > highEdge(RANGES['host-staged']) ? 'host-staged-slow' : 'host-staged'
-  else if (tool.peer && !lc && ctx.vm?.value !== true && !bw && nvlinkByLatency(f.alphaCi)) {
+  const { lc, decided } = link
+  if (tool.staged) return { id: v > highEdge(RANGES['host-staged']) ? 'host-staged-slow' : 'host-staged', decided }
+  if (tool.peer && !lc && ctx.vm?.value !== true && !link.bw && nvlinkByLatency(f.alphaCi)) {
     // No link class, no bandwidth: a P2P floor beyond every PCIe one and inside NVLink's range.
-    id = 'p2p-nvlink'
-    const r = RANGES['p2p-nvlink']
     ev.push({
       strength: 2,
       fact:
         `P2P floor ${formatSeconds(v)}: above every published PCIe P2P copy (${rangeText(RANGES['p2p-pcie'])}), ` +
-        `within NVLink's (${rangeText(r)}); no bandwidth or link class to confirm it`,
+        `within NVLink's (${rangeText(RANGES['p2p-nvlink'])}); no bandwidth or link class to confirm it`,
       source: 'this set',
     })
-    decided = 'by its latency alone'
-  } else if (tool.peer) id = lc && /^NV/i.test(lc) ? 'p2p-nvlink' : 'p2p-pcie'
-  else id = byValue(v, lc)
-  // A GeForce whose stock driver disables P2P: weak evidence, where no tool said.
-  const stock = toolSays ? undefined : stockNoP2pEvidence(ctx.gpuName?.value, ctx.gpuName?.source ?? '')
-  if (stock) {
-    ev.push(stock)
-    if (id === 'undetermined') id = 'host-staged'
-    else if (id === 'p2p-pcie')
-      conflicts.push({
-        text: `${stockNoP2p(ctx.gpuName?.value)}'s stock driver disables P2P, but copies cost ${formatSeconds(v)}, as P2P copies do: a P2P-enabled (patched) driver is likely in use`,
-        facts: [stock.fact, measured],
-      })
+    return { id: 'p2p-nvlink', decided: 'by its latency alone' }
   }
-  // The measured value against the ranges, and conflicts with what the tools said.
+  if (tool.peer) return { id: lc && /^NV/i.test(lc) ? 'p2p-nvlink' : 'p2p-pcie', decided }
+  return { id: byValue(v, lc), decided }
+}
+
+/** The measured value against the mechanism's range, and its conflicts with what the tools said. */
+function valueEvidence(
+  id: MechanismId,
+  f: PairFit,
+  measured: string,
+  tool: Tool,
+  ev: Evidence[],
+  conflicts: Conflict[],
+): void {
+  const v = f.alpha
+  const toolSays = tool.staged ?? tool.peer
   const staged = RANGES['host-staged']
   const p2pRange = id === 'p2p-nvlink' ? RANGES['p2p-nvlink'] : RANGES['p2p-pcie']
   const ownRange = id === 'host-staged' || id === 'host-staged-slow' ? staged : p2pRange
@@ -185,11 +245,6 @@ export function judgePair(f: PairFit, ctx: MachineContext): PairJudgement {
         `whether P2P really is in use`,
       facts: [tool.peer.fact, measured],
     })
-  if (lc && /^NV/i.test(lc) && id === 'p2p-pcie') id = 'p2p-nvlink'
-  if (id === 'p2p-nvlink' || (lc && /^NV/i.test(lc))) cite.nvlink = true
-  const mechanism = mechanismOf(id, captured)
-  if (id === 'p2p-nvlink' && decided) mechanism.text += ` (${decided})`
-  return { mechanism, evidence: ev, conflicts, cite }
 }
 
 /** A floor CI wholly above every published PCIe P2P floor and inside the NVLink range (± BAND_TOLERANCE). */
