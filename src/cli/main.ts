@@ -26,6 +26,27 @@ export async function main(
 ): Promise<number> {
   let code = 0
   const args = joinDashValues(argv.map((a) => (a === '-' ? STDIN_ARG : a)))
+  const y = parser(args, commands, io, (c) => {
+    code = c
+  })
+  const corrupt = corruptLines()
+  try {
+    // yargs prints help and --version itself (console.log) unless given a callback: through io instead.
+    await withLoadNotes(corrupt.note, () =>
+      y.parseAsync(args, {}, (_err, _argv, output) => {
+        if (output) io.stdout(`${output}\n`)
+      }),
+    )
+  } catch (e) {
+    return failure(e, io)
+  } finally {
+    corrupt.warn(io)
+  }
+  return code
+}
+
+/** The yargs parser of `args` with every command; a command's exit code goes to `done`. */
+function parser(args: string[], commands: readonly CommandDef[], io: Io, done: (code: number) => void) {
   const y = yargs(args)
     .scriptName('gpucomm')
     .usage(USAGE)
@@ -46,9 +67,17 @@ export async function main(
     })
   for (const c of commands) {
     y.command(c.command, c.describe, c.builder, async (args) => {
-      code = await c.run(args as Record<string, unknown>, io)
+      done(await c.run(args as Record<string, unknown>, io))
     })
   }
+  return y
+}
+
+/**
+ * The corrupt lines loading noted, file by file, and their warnings. One rule for every command
+ * reading a set: a torn or corrupt line is skipped with a warning.
+ */
+function corruptLines(): { note: (ds: readonly Diagnostic[]) => void; warn: (io: Io) => void } {
   const corrupt = new Map<string, Set<number>>()
   const firstOf = new Map<string, string>()
   const note = (ds: readonly Diagnostic[]): void => {
@@ -62,33 +91,7 @@ export async function main(
       if (!firstOf.has(d.file)) firstOf.set(d.file, why)
     }
   }
-  try {
-    // yargs prints help and --version itself (console.log) unless given a callback: through io instead.
-    await withLoadNotes(note, () =>
-      y.parseAsync(args, {}, (_err, _argv, output) => {
-        if (output) io.stdout(`${output}\n`)
-      }),
-    )
-  } catch (e) {
-    const err = e as Error & { code?: unknown }
-    // Bad input is one line: a name from a file cannot break it (printable).
-    if (e instanceof UsageError) {
-      io.stderr(`gpucomm: ${printable(err.message)}\n`)
-      return 2
-    }
-    if (err.name === 'HarnessError' && typeof err.code === 'number') {
-      io.stderr(`gpucomm: ${err.code === 2 ? printable(err.message) : err.message}\n`)
-      return err.code
-    }
-    const sys = systemError(err)
-    if (sys) {
-      io.stderr(`gpucomm: ${printable(sys.message)}\n`)
-      return sys.code
-    }
-    io.stderr(`gpucomm: internal error: ${err.stack ?? String(e)}\n`)
-    return 1
-  } finally {
-    // One rule for every command reading a set: a torn or corrupt line is skipped with a warning.
+  const warn = (io: Io): void => {
     for (const [file, lines] of corrupt)
       io.stderr(
         lines.has(0) // a Parquet part that does not read (no line numbers)
@@ -97,7 +100,27 @@ export async function main(
               `${lines.size > 1 ? 's' : ''} skipped, the other rows used (${printable(firstOf.get(file) ?? '')})\n`,
       )
   }
-  return code
+  return { note, warn }
+}
+
+/** What a thrown error prints (one line for bad input: a name from a file cannot break it), and its exit code. */
+function failure(e: unknown, io: Io): number {
+  const err = e as Error & { code?: unknown }
+  if (e instanceof UsageError) {
+    io.stderr(`gpucomm: ${printable(err.message)}\n`)
+    return 2
+  }
+  if (err.name === 'HarnessError' && typeof err.code === 'number') {
+    io.stderr(`gpucomm: ${err.code === 2 ? printable(err.message) : err.message}\n`)
+    return err.code
+  }
+  const sys = systemError(err)
+  if (sys) {
+    io.stderr(`gpucomm: ${printable(sys.message)}\n`)
+    return sys.code
+  }
+  io.stderr(`gpucomm: internal error: ${err.stack ?? String(e)}\n`)
+  return 1
 }
 
 /** Errors a path given on the command line causes: bad input (exit 2), not an internal error. */
