@@ -75,30 +75,8 @@ export function options(m: Measured, inp: OptionsInput): OptionRow[] {
   const tp = ranks.includes(8) ? 8 : (ranks[0] ?? 8)
   const arms = [...m.arms.entries()]
   const base = arms.find(([, a]) => isDefault(a))?.[0] ?? arms[0]?.[0] ?? armKey({ env: {}, host: {} })
-  const plan = (t: number, pp: number, schedule: Plan['schedule']): Plan => ({
-    tp: t,
-    pp,
-    schedule,
-    batch: inp.batch,
-    context: inp.context,
-    dcp: inp.dcp,
-    ...(inp.mtp ? { mtp: inp.mtp } : {}),
-  })
-  const run = (p: Plan) => (net: Interconnect) => predictStep(inp.model, inp.gpu, p, net, inp.efficiency)
-  const fromSet = (name: string, p: Plan, arm: string, change: string, wrap = (n: Interconnect) => n): OptionRow => {
-    const pr = run(p)(wrap(setNet(m, arm)))
-    const ok = Number.isFinite(pr.step)
-    return {
-      name,
-      plan: p,
-      change,
-      restsOn: ok
-        ? `this set: nccl all_reduce on ${p.tp} GPUs (${describe(m.arms.get(arm) ?? { env: {}, host: {} })})${boundary(pr)}`
-        : `not predictable: ${missing(pr) || `nccl all_reduce on ${p.tp} GPUs not measured`}`,
-      prediction: ok ? pr : null,
-      interval: ok ? launchInterval(m, run(p), (t) => wrap(setNet(m, arm, t))) : null,
-    }
-  }
+  const plan = planOf(inp)
+  const fromSet = setRow(m, inp)
   const rows: OptionRow[] = [
     fromSet(
       `as measured (TP${tp}, NCCL)`,
@@ -106,27 +84,9 @@ export function options(m: Measured, inp: OptionsInput): OptionRow[] {
       base,
       'nothing: the step as the set measured it',
     ),
+    ...pipelineOptions(tp, inp, base, plan, fromSet),
+    p2pOption(m, inp, plan(tp, 1, 'back-to-back'), base, fromSet),
   ]
-  const half = tp / 2
-  if (half >= 1 && inp.model.layers % 2 === 0) {
-    rows.push(
-      fromSet(
-        `TP${half}×PP2, back to back`,
-        plan(half, 2, 'back-to-back'),
-        base,
-        'half the ring steps per all-reduce; each GPU reads twice the weights per step; stages run one after the other',
-      ),
-    )
-    rows.push(
-      fromSet(
-        `TP${half}×PP2, pipelined`,
-        plan(half, 2, 'pipelined'),
-        base,
-        'as back to back, with two micro-batches of half the batch keeping both stages busy',
-      ),
-    )
-  }
-  rows.push(p2pOption(m, inp, plan(tp, 1, 'back-to-back'), base, fromSet))
   for (const [key, a] of arms) {
     if (key === base) continue
     const kind = Object.keys(a.host).length ? 'host setting' : 'NCCL setting'
@@ -140,6 +100,60 @@ export function options(m: Measured, inp: OptionsInput): OptionRow[] {
     )
   }
   return rows.sort((x, y) => (y.prediction?.tokPerSec ?? -1) - (x.prediction?.tokPerSec ?? -1))
+}
+
+type PlanOf = (tp: number, pp: number, schedule: Plan['schedule']) => Plan
+
+/** A plan of `tp` × `pp` GPUs with the case's batch, context, DCP and MTP. */
+const planOf =
+  (inp: OptionsInput): PlanOf =>
+  (tp, pp, schedule) => ({
+    tp,
+    pp,
+    schedule,
+    batch: inp.batch,
+    context: inp.context,
+    dcp: inp.dcp,
+    ...(inp.mtp ? { mtp: inp.mtp } : {}),
+  })
+
+/** An option predicted from the set's arm (its interconnect, optionally changed by `wrap`). */
+function setRow(m: Measured, inp: OptionsInput): FromSet {
+  const run = (p: Plan) => (net: Interconnect) => predictStep(inp.model, inp.gpu, p, net, inp.efficiency)
+  return (name, p, arm, change, wrap = (n) => n) => {
+    const pr = run(p)(wrap(setNet(m, arm)))
+    const ok = Number.isFinite(pr.step)
+    return {
+      name,
+      plan: p,
+      change,
+      restsOn: ok
+        ? `this set: nccl all_reduce on ${p.tp} GPUs (${describe(m.arms.get(arm) ?? { env: {}, host: {} })})${boundary(pr)}`
+        : `not predictable: ${missing(pr) || `nccl all_reduce on ${p.tp} GPUs not measured`}`,
+      prediction: ok ? pr : null,
+      interval: ok ? launchInterval(m, run(p), (t) => wrap(setNet(m, arm, t))) : null,
+    }
+  }
+}
+
+/** Half the tensor parallelism over two pipeline stages, back to back and pipelined (even layer counts only). */
+function pipelineOptions(tp: number, inp: OptionsInput, base: string, plan: PlanOf, fromSet: FromSet): OptionRow[] {
+  const half = tp / 2
+  if (!(half >= 1 && inp.model.layers % 2 === 0)) return []
+  return [
+    fromSet(
+      `TP${half}×PP2, back to back`,
+      plan(half, 2, 'back-to-back'),
+      base,
+      'half the ring steps per all-reduce; each GPU reads twice the weights per step; stages run one after the other',
+    ),
+    fromSet(
+      `TP${half}×PP2, pipelined`,
+      plan(half, 2, 'pipelined'),
+      base,
+      'as back to back, with two micro-batches of half the batch keeping both stages busy',
+    ),
+  ]
 }
 
 /** An arm where NCCL itself runs over P2P across the sockets: NCCL_P2P_LEVEL=SYS, P2P not disabled, no host knobs. */
