@@ -1,4 +1,5 @@
 import { SIMULATED_COLLECTIVES } from '../../collectives/index.ts'
+import type { ClusterJob, Collective, Fault, SimFormat, TopoFormat } from '../../sim/index.ts'
 import { presetNames } from '../../sim/index.ts'
 import { defineCommand } from '../_types.ts'
 
@@ -103,76 +104,91 @@ export const simCommand = defineCommand({
       .example('gpucomm sim --preset baremetal-turin --format topo-m', 'what nvidia-smi topo -m would print there'),
   run: async (args, io) => {
     const sim = await import('../../sim/index.ts')
-    const fault = args.fault as import('../../sim/index.ts').Fault | undefined
+    const fault = args.fault as Fault | undefined
     const gpus = typeof args.gpus === 'string' ? sim.parseGpuList(args.gpus) : undefined
     if ((sim.TOPO_FORMATS as readonly string[]).includes(args.format as string)) {
       if (fault)
         throw (await import('../../errors/index.ts')).badInput(`--fault ${fault} needs --format nccl-tests or p2p`)
-      io.stdout(
-        sim.simTopologyText(args.preset as string, args.format as import('../../sim/index.ts').TopoFormat, gpus),
-      )
+      io.stdout(sim.simTopologyText(args.preset as string, args.format as TopoFormat, gpus))
       return 0
     }
     const scale = args.simScale === undefined ? 1 : sim.checkScale(args.simScale as number)
     if (scale !== 1 && typeof args.fabric === 'string')
       throw (await import('../../errors/index.ts')).badInput('--sim-scale: not modelled for --fabric jobs')
     const launch = sim.launchContext(process.env)
-    const list = (v: unknown) =>
-      typeof v !== 'string' ? undefined : v === 'none' ? { sizes: [], step: '' } : sim.parseSizes(v)
-    const sizes = list(args.sizes)
-    const bwSizes = list(args.bwSizes)?.sizes
-    const pairs = typeof args.pairs === 'string' ? sim.parsePairs(args.pairs) : undefined
-    const common = {
-      preset: args.preset as string,
-      collective: args.collective as import('../../sim/index.ts').Collective,
-      iters: args.iters as number,
-      warmup: args.warmup as number,
-      seed: args.seed as number,
-      trial: args.trial as number,
-      env: sim.parseEnvList((args.env as string[]).map(String)),
-    }
-    const text =
-      typeof args.fabric === 'string'
-        ? sim.simulateLaunchedJob(
-            {
-              ...common,
-              fabric: args.fabric as import('../../sim/index.ts').ClusterJob['fabric'],
-              ...(typeof args.clusterHosts === 'string' ? { hosts: args.clusterHosts } : {}),
-              ...(gpus ? { gpus } : {}),
-              ...(sizes ? { sizes: sizes.sizes } : {}),
-              inject: (args.inject as string[]).flatMap((x) => String(x).split(',')),
-            },
-            launch,
-            process.env,
-          )
-        : sim.simulate({
-            ...common,
-            format: args.format as import('../../sim/index.ts').SimFormat,
-            ...(gpus ? { gpus } : {}),
-            ...(sizes ? { sizes: sizes.sizes, step: sizes.step } : {}),
-            ...(bwSizes ? { bwSizes } : {}),
-            ...(pairs ? { pairs } : {}),
-            ...(typeof args.p2p === 'string' ? { p2pModes: sim.parseP2pModes(args.p2p) } : {}),
-            ...(typeof args.copy === 'string' ? { copies: args.copy.split(',') as ('ce' | 'sm')[] } : {}),
-            host: sim.parseSimHost((args.host as string[]).map(String)),
-            ...(fault ? { fault } : {}),
-            processes: launch.size,
-            ...(scale !== 1 ? { scale } : {}),
-          })
+    const text = simText(sim, args, { gpus, fault, scale, processes: launch.size }, launch)
     // Under MPI/Slurm only rank 0 prints, as nccl-tests does; the others print nothing.
     if (launch.rank === 0) io.stdout(text)
     await new Promise<void>((done) => process.stdout.write('', () => done()))
-    if (fault === 'hang') {
-      // A hung benchmark (stuck in a kernel or a collective) does not notice its reader going
-      // away: a closed output pipe must not end the hang, only a signal does.
-      for (const s of [process.stdout, process.stderr]) s.removeAllListeners('error').on('error', () => {})
-      await new Promise<never>(() => setInterval(() => {}, 1 << 30))
-    }
-    if (launch.rank !== 0) return 0
-    if (fault === 'crash') {
-      process.kill(process.pid, 'SIGABRT')
-      await new Promise<never>(() => setInterval(() => {}, 1 << 30))
-    }
-    return fault === 'exit' || fault === 'corrupt' ? 1 : 0
+    return faultEnd(fault, launch.rank)
   },
 })
+
+type Sim = typeof import('../../sim/index.ts')
+
+/** The simulated output `args` ask for: a launched cluster job (--fabric), else one tool's output. */
+function simText(
+  sim: Sim,
+  args: Record<string, unknown>,
+  o: { gpus?: number[]; fault?: Fault; scale: number; processes: number },
+  launch: ReturnType<Sim['launchContext']>,
+): string {
+  const list = (v: unknown) =>
+    typeof v !== 'string' ? undefined : v === 'none' ? { sizes: [], step: '' } : sim.parseSizes(v)
+  const sizes = list(args.sizes)
+  const bwSizes = list(args.bwSizes)?.sizes
+  const pairs = typeof args.pairs === 'string' ? sim.parsePairs(args.pairs) : undefined
+  const { gpus, fault, scale } = o
+  const common = {
+    preset: args.preset as string,
+    collective: args.collective as Collective,
+    iters: args.iters as number,
+    warmup: args.warmup as number,
+    seed: args.seed as number,
+    trial: args.trial as number,
+    env: sim.parseEnvList((args.env as string[]).map(String)),
+  }
+  if (typeof args.fabric === 'string')
+    return sim.simulateLaunchedJob(
+      {
+        ...common,
+        fabric: args.fabric as ClusterJob['fabric'],
+        ...(typeof args.clusterHosts === 'string' ? { hosts: args.clusterHosts } : {}),
+        ...(gpus ? { gpus } : {}),
+        ...(sizes ? { sizes: sizes.sizes } : {}),
+        inject: (args.inject as string[]).flatMap((x) => String(x).split(',')),
+      },
+      launch,
+      process.env,
+    )
+  return sim.simulate({
+    ...common,
+    format: args.format as SimFormat,
+    ...(gpus ? { gpus } : {}),
+    ...(sizes ? { sizes: sizes.sizes, step: sizes.step } : {}),
+    ...(bwSizes ? { bwSizes } : {}),
+    ...(pairs ? { pairs } : {}),
+    ...(typeof args.p2p === 'string' ? { p2pModes: sim.parseP2pModes(args.p2p) } : {}),
+    ...(typeof args.copy === 'string' ? { copies: args.copy.split(',') as ('ce' | 'sm')[] } : {}),
+    host: sim.parseSimHost((args.host as string[]).map(String)),
+    ...(fault ? { fault } : {}),
+    processes: o.processes,
+    ...(scale !== 1 ? { scale } : {}),
+  })
+}
+
+/** How a faulted run ends once its output is out: hung, crashed, a failing exit code, or 0. */
+async function faultEnd(fault: Fault | undefined, rank: number): Promise<number> {
+  if (fault === 'hang') {
+    // A hung benchmark (stuck in a kernel or a collective) does not notice its reader going
+    // away: a closed output pipe must not end the hang, only a signal does.
+    for (const s of [process.stdout, process.stderr]) s.removeAllListeners('error').on('error', () => {})
+    await new Promise<never>(() => setInterval(() => {}, 1 << 30))
+  }
+  if (rank !== 0) return 0
+  if (fault === 'crash') {
+    process.kill(process.pid, 'SIGABRT')
+    await new Promise<never>(() => setInterval(() => {}, 1 << 30))
+  }
+  return fault === 'exit' || fault === 'corrupt' ? 1 : 0
+}
