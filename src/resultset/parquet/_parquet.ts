@@ -156,66 +156,65 @@ function parquetBytes(cols: readonly Encoded[], kv: Record<string, string> = {})
     }
     return { start, c }
   })
-  const total = at - MAGIC.length
   const footer = new Bytes()
   struct(footer, [
     [1, 'i32', 1],
-    [
-      2,
-      'list',
-      {
-        struct: [
-          [
-            [4, 'bin', 'schema'],
-            [5, 'i32', cols.length],
-          ],
-          ...cols.map((e, j) => schemaElement(e, COLUMNS[j]?.name as string)),
-        ],
-      },
-    ],
+    schemaField(cols),
     [3, 'i64', rows],
-    [
-      4,
-      'list',
-      {
-        struct: [
-          [
-            [
-              1,
-              'list',
-              {
-                struct: chunks.map(({ start, c }) => [
-                  [2, 'i64', start],
-                  [3, 'struct', c.meta],
-                ]),
-              },
-            ],
-            [2, 'i64', chunks.reduce((a, { c }) => a + c.raw, 0)],
-            [3, 'i64', rows],
-            [5, 'i64', MAGIC.length],
-            [6, 'i64', total],
-          ],
-        ],
-      },
-    ],
-    [
-      5,
-      'list',
-      Object.keys(kv).length === 0
-        ? undefined
-        : {
-            struct: Object.entries(kv).map(([k, v]) => [
-              [1, 'bin', k],
-              [2, 'bin', v],
-            ]),
-          },
-    ],
+    rowGroupField(chunks, rows, at - MAGIC.length),
+    kvField(kv),
     [6, 'bin', 'gpucomm'],
     [7, 'list', { struct: cols.map(() => [[1, 'struct', []]]) }],
   ])
   const len = Buffer.alloc(4)
   len.writeUInt32LE(footer.length)
   return [...out.map((b) => Buffer.from(b.buffer, b.byteOffset, b.length)), Buffer.from(footer.view()), len, MAGIC]
+}
+
+/** FileMetaData 2: the root element, then one element per column. */
+function schemaField(cols: readonly Encoded[]): Field {
+  const root: Field[] = [
+    [4, 'bin', 'schema'],
+    [5, 'i32', cols.length],
+  ]
+  return [2, 'list', { struct: [root, ...cols.map((e, j) => schemaElement(e, COLUMNS[j]?.name as string))] }]
+}
+
+/** FileMetaData 4: the one row group, its column chunks starting at their offsets (`total`: their bytes). */
+function rowGroupField(chunks: readonly { start: number; c: Chunk }[], rows: number, total: number): Field {
+  const columns: Field = [
+    1,
+    'list',
+    {
+      struct: chunks.map(({ start, c }) => [
+        [2, 'i64', start],
+        [3, 'struct', c.meta],
+      ]),
+    },
+  ]
+  const group: Field[] = [
+    columns,
+    [2, 'i64', chunks.reduce((a, { c }) => a + c.raw, 0)],
+    [3, 'i64', rows],
+    [5, 'i64', MAGIC.length],
+    [6, 'i64', total],
+  ]
+  return [4, 'list', { struct: [group] }]
+}
+
+/** FileMetaData 5: the key–value metadata, absent when there is none. */
+function kvField(kv: Record<string, string>): Field {
+  if (Object.keys(kv).length === 0) return [5, 'list', undefined]
+  return [
+    5,
+    'list',
+    {
+      struct: Object.entries(kv).map(([k, v]) => [
+        [1, 'bin', k],
+        [2, 'bin', v],
+      ]),
+    },
+  ]
 }
 
 /** The key under which a part's file metadata lists the distinct values of its string columns. */
