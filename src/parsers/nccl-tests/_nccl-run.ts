@@ -13,6 +13,7 @@ import type { LaunchFacts } from './_nccl-command.ts'
 import type { Device } from './_nccl-meta.ts'
 import type { NamedFrom } from './_nccl-naming.ts'
 import type { Block, Layout, ParsedRow } from './_nccl-row.ts'
+import { runEndNotes } from './_nccl-run-end.ts'
 import { runMeta } from './_nccl-run-meta.ts'
 import { requestedSize } from './_nccl-sizes.ts'
 import { isUInt, num } from './_nccl-tokens.ts'
@@ -263,72 +264,8 @@ export class Run {
   /** Ends the run at `line`: flushes held rows and reports what is missing. */
   finish(): void {
     this.flush()
-    const d = this.sink.diag
-    if (this.emitted > 0 && this.collectiveName() === 'unknown') {
-      const cands = this.evidence?.candidates.join(', ') ?? 'none'
-      d(
-        this.startLine,
-        'warn',
-        'collective-unknown',
-        `the text does not say which collective this table measured (rows fit: ${cands}); rows use bench nccl.unknown`,
-      )
-    }
-    const z = this.zeroSized
-    if (z.rows > z.requested)
-      d(
-        this.startLine,
-        'info',
-        'size-printed',
-        `${z.rows - z.requested} table rows print size 0 B (count below the rank count) and the banner does not give the ` +
-          `requested sizes (minBytes, maxBytes, step): their cells are keyed by the printed size, so ` +
-          `those requests pool under 0 B`,
-      )
-    const r = this.ranks()
-    const listed = this.ranksFromLines
-    if (r.from === 'command-line' && listed !== undefined)
-      d(
-        this.startLine,
-        'info',
-        'ranks-from-command',
-        `the rank lines list ${listed} ranks, the command line launches ${r.n} (${this.launch?.ranksFrom}): ` +
-          `the list is cut short; ${r.n} ranks used`,
-      )
-    if (r.from === 'busbw/algbw' && listed !== undefined) {
-      const f = this.factorRanks(listed)
-      const [lo, hi] = f?.range ?? [0, 0]
-      d(
-        this.startLine,
-        'info',
-        'ranks-from-factor',
-        `the rank lines list ${listed} ranks, but busbw/algbw (${this.widest?.bus}/${this.widest?.alg}) needs ` +
-          `${lo === hi ? lo : `${lo}–${Number.isFinite(hi) ? hi : '∞'}`} ranks: the list is cut short; ${r.n} ranks used` +
-          `${lo === hi ? '' : ' (the one power of two in that range)'}`,
-      )
-    }
-    if (this.emitted > 0 && r.from === 'inferred')
-      d(this.startLine, 'info', 'ranks-inferred', `no rank lines: ${r.n} ranks inferred from busbw/algbw or size/count`)
-    if (this.tableRows > 0 && !this.footer) {
-      d(
-        this.lastLine,
-        'warn',
-        'incomplete',
-        `the table ends without its footer (aborted or truncated run); ` +
-          `${this.tableRows} rows read, the complete ones kept`,
-      )
-    } else if (this.tableRows === 0 && this.bannerOrder >= 0 && !this.footer) {
-      d(this.lastLine, 'warn', 'incomplete', 'the run stopped before its first result row (no table, no footer)')
-    }
-    if (this.oob?.status === 'FAILED')
-      d(this.lastLine, 'warn', 'out-of-bounds', `data check failed: "Out of bounds values : ${this.oob.value} FAILED"`)
-    if (this.avg?.status === 'FAILED')
-      d(this.lastLine, 'warn', 'min-bandwidth', 'average bus bandwidth below NCCL_TESTS_MIN_BW (FAILED)')
-    if (this.devices.some((x) => x.truncated))
-      d(
-        this.startLine,
-        'warn',
-        'rank-lines-truncated',
-        'a rank line was cut at 2048 bytes ("..."); the rank count may be short',
-      )
+    const hidden = { candidates: this.evidence?.candidates, zeroSized: this.zeroSized, widest: this.widest }
+    runEndNotes(this, hidden, this.sink.diag)
   }
 
   /** What the run says about itself (meta of one run). */
