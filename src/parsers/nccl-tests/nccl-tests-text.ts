@@ -11,14 +11,10 @@ import { GuardedLineParser } from '../_matrix-common.ts'
 import { srunLabelEnd } from '../_text.ts'
 import type { Origin, Parser } from '../types.ts'
 import { COLLECTIVES } from './_nccl-collective.ts'
-import type { LaunchFacts } from './_nccl-command.ts'
-import { launchFacts } from './_nccl-command.ts'
 import { detectNcclText } from './_nccl-detect.ts'
 import {
-  classifyFailure,
   fileMeta,
   ncclCodeToVersion,
-  ncclLineFacts,
   parseBanner,
   parseFooterValue,
   parseRankLine,
@@ -30,14 +26,15 @@ import type { Layout, ParsedRow } from './_nccl-row.ts'
 import { continueRow, markTraceRow, parseRow } from './_nccl-row.ts'
 import type { RunSink } from './_nccl-run.ts'
 import { Run } from './_nccl-run.ts'
-import type { CommentTarget } from './_nccl-text-rows.ts'
+import type { NextRun, OtherTarget } from './_nccl-text-other.ts'
+import { otherLine } from './_nccl-text-other.ts'
 import { otherComment, rowNotes } from './_nccl-text-rows.ts'
 import { collectiveInText, firstNonBlank, isDigit, stripPrefix, tokenize } from './_nccl-tokens.ts'
 
 /** Runs whose meta is kept in full (a log of thousands of runs keeps counts for the rest). */
 const RUNS_KEPT = 100
 
-class NcclTextParser extends GuardedLineParser implements CommentTarget {
+class NcclTextParser extends GuardedLineParser implements OtherTarget {
   private readonly runMetas: Record<string, unknown>[] = []
   private runCount = 0
   private readonly collectives = new Set<string>()
@@ -45,10 +42,8 @@ class NcclTextParser extends GuardedLineParser implements CommentTarget {
   readonly file: Record<string, unknown> = {}
   private readonly tok: string[] = []
   private readonly sink: RunSink
-  private command: string | undefined
-  /** Launch facts of a command line seen before the run it starts. */
-  private launch: LaunchFacts | undefined
-  private nranksInfo: number | undefined
+  /** What lines before a run said of it (its command line, NCCL's nranks). */
+  next: NextRun = {}
   private naCells = 0
   private naFirst = 0
   private broken: { row: ParsedRow; line: number } | undefined
@@ -93,7 +88,7 @@ class NcclTextParser extends GuardedLineParser implements CommentTarget {
     if (this.broken && this.resume(t)) return
     this.settleBroken()
     if (isDigit(c) && this.tryRow(t, s, no)) return
-    this.other(s, t, no)
+    otherLine(this, s, t, no)
   }
 
   note(no: number, severity: Diagnostic['severity'], code: string, message: string): void {
@@ -106,13 +101,12 @@ class NcclTextParser extends GuardedLineParser implements CommentTarget {
     if (r && !newIf(r)) return r
     if (r) this.close(r)
     const run = new Run(no, this.sink)
-    if (this.command !== undefined) this.name(run, this.command, 'command', no)
+    const { command, launch, nranksInfo } = this.next
+    if (command !== undefined) this.name(run, command, 'command', no)
     else if (this.preset) [run.collective, run.collectiveFrom] = [this.preset.name, this.preset.from]
-    this.command = undefined
-    if (this.launch) run.launch = this.launch
-    this.launch = undefined
-    if (this.nranksInfo !== undefined) run.nranksInfo = this.nranksInfo
-    this.nranksInfo = undefined
+    if (launch) run.launch = launch
+    if (nranksInfo !== undefined) run.nranksInfo = nranksInfo
+    this.next = {}
     this.rowLayout = undefined
     this.run = run
     return run
@@ -136,7 +130,7 @@ class NcclTextParser extends GuardedLineParser implements CommentTarget {
   }
 
   /** A banner line of order 0 (version), 1 (test starting) or 2 (nThread). */
-  private banner(order: number, no: number): Run {
+  banner(order: number, no: number): Run {
     const run = this.runFor(no, (r) => r.started || r.bannerOrder >= order)
     run.bannerOrder = order
     return run
@@ -226,59 +220,19 @@ class NcclTextParser extends GuardedLineParser implements CommentTarget {
   }
 
   /** The text names the collective: it wins over an assumed one (a different --collective is warned about). */
-  private name(run: Run, c: string, from: 'banner' | 'command', no: number): void {
+  name(run: Run, c: string, from: 'banner' | 'command', no: number): void {
     if (run.collectiveFrom === 'option' && run.collective !== c)
       this.diags.add(no, 'warn', 'collective-mismatch', `the text names ${c}, not ${run.collective} (--collective)`)
     run.collective = c
     run.collectiveFrom = from
   }
 
-  private footerLine(no: number, which: 'oob' | 'avg', t: string[]): void {
+  footerLine(no: number, which: 'oob' | 'avg', t: string[]): void {
     const v = parseFooterValue(t)
     if (!v) return
     const run = this.runFor(no, (r) => r[which] !== undefined)
     run[which] = v
     run.lastLine = no
-  }
-
-  /** Lines that are neither `#` metadata nor rows: v1.0 banner/footer, NCCL lines, failures, commands. */
-  private other(s: string, t: string[], no: number): void {
-    const w0 = t[0] as string
-    if (w0 === 'nThread' && t[1] !== undefined) this.banner(2, no).params = parseBanner(t)
-    else if (w0 === 'Out' && t[1] === 'of' && t[2] === 'bounds') this.footerLine(no, 'oob', t)
-    else if (s.indexOf(' NCCL ') !== -1 && (s.indexOf('NCCL INFO') !== -1 || s.indexOf('NCCL WARN') !== -1))
-      this.ncclLine(s, t)
-    else if (w0 === 'NCCL' && t[1] === 'version' && t[2] !== undefined) this.file.nccl ??= t[2]
-    else if (s.indexOf('Test ') !== -1 && /Test (?:CUDA |NCCL )?failure|Test timeout/.test(s)) this.failure(s, no)
-    else if (s.indexOf('_perf') !== -1) this.commandLine(s)
-  }
-
-  private ncclLine(s: string, t: string[]): void {
-    const f = ncclLineFacts(s, t)
-    if (f.warning) this.file.ncclWarnings = ((this.file.ncclWarnings as number | undefined) ?? 0) + 1
-    if (f.version) this.file.nccl ??= f.version
-    if (f.nranks === undefined) return
-    if (this.run && !this.run.footer) this.run.nranksInfo ??= f.nranks
-    else this.nranksInfo ??= f.nranks
-  }
-
-  private failure(s: string, no: number): void {
-    const f = classifyFailure(s)
-    this.file[f.key] = ((this.file[f.key] as number | undefined) ?? 0) + 1
-    this.diags.add(no, f.severity, f.code, f.text)
-  }
-
-  private commandLine(s: string): void {
-    const r = this.run
-    const f = launchFacts(s)
-    const facts = f && (f.ranks !== undefined || f.env) ? f : undefined
-    if (facts && r && !r.started && !r.launch) r.launch = facts
-    else if (facts) this.launch = facts
-    const c = collectiveInText(s, COLLECTIVES)
-    if (c === undefined) return
-    const assumed = r?.collectiveFrom === 'option' || r?.collectiveFrom === 'file-name'
-    if (r && !r.started && (r.collective === undefined || assumed)) this.name(r, c, 'command', r.lastLine)
-    else this.command = c
   }
 
   protected finish(): void {
