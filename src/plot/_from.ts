@@ -76,46 +76,13 @@ export function latencyCharts(rows: Iterable<Row>, analysis: Analysis, ctx: Char
   }
   const out: NamedChart[] = []
   for (const [k, fits] of groups) {
-    const classes = new Map<string, { members: number; alphas: number[]; bySize: Map<number, number[]> }>()
-    let zero = 0
-    for (const f of fits) {
-      const s = series.find((x) => sameSeries(x, f))
-      if (!s) continue
-      const name = classOf(f)
-      const c = classes.get(name) ?? { members: 0, alphas: [], bySize: new Map<number, number[]>() }
-      classes.set(name, c)
-      c.members++
-      c.alphas.push(f.alpha)
-      for (const [z, samples] of s.bySize) {
-        if (z <= 0) {
-          zero++
-          continue
-        }
-        c.bySize.set(z, [...(c.bySize.get(z) ?? []), med(samples)])
-      }
-    }
+    const { classes, zero } = classesOf(fits, series)
     // A latency-vs-size chart needs sizes: p2pBandwidthLatencyTest's one 16 B copy is a heatmap instead.
     const drawn = [...classes].filter(([, c]) => c.bySize.size >= 2)
     if (drawn.length === 0) continue
     const [bench, p2p, copy] = k.split('|') as [string, string, string]
     const unit = bench.startsWith('p2p.') ? 'pair' : 'group'
-    const label = (name: string, n: number): string =>
-      `${name} (${n} ${name.startsWith('same GPU') ? 'GPU' : unit}${n === 1 ? '' : 's'})`
-    const points: SizePoint[] = []
-    const floors: FloorRule[] = []
-    for (const [name, c] of drawn) {
-      const series = label(name, c.members)
-      for (const z of [...c.bySize.keys()].sort((a, b) => a - b)) {
-        const m = c.bySize.get(z) as number[]
-        points.push({
-          series,
-          sizeBytes: z,
-          value: med(m),
-          ...(m.length > 1 ? { lo: Math.min(...m), hi: Math.max(...m) } : {}),
-        })
-      }
-      floors.push({ series, alpha: med(c.alphas) })
-    }
+    const { points, floors } = classLines(drawn, unit)
     // Only bands a drawn floor lies in (± BAND_TOLERANCE); a band given at stated sizes is held
     // against the fitted times there, as its verdicts did.
     const ids = [...new Set(fits.flatMap((f) => f.bands))]
@@ -125,27 +92,78 @@ export function latencyCharts(rows: Iterable<Row>, analysis: Analysis, ctx: Char
       .slice(0, 5)
       .map(shade)
     const key = `${bench}${p2p ? ` p2p=${p2p}` : ''}${copy ? ` ${copy}` : ''}`
-    const name = `latency-${key.replace(/[^\w]+/g, '-').replace(/-+$/, '')}`
     const how = measuredAs(p2p || null, noPeerAccess(fits), copy || null)
     const what = `${bench}${how ? `, ${how}` : ''}`
-    const caption =
-      `Median time per size across the ${unit}s of each ` +
-      `${unit === 'pair' ? 'link class' : 'grouping'} (line), the lowest to highest ` +
-      `${unit} median (shaded), each floor α (dotted, labelled)` +
-      (bands.length
-        ? ` and the published expectation bands a drawn floor lies in, ± ${BAND_TOLERANCE * 100} % ` +
-          '(shaded or, for a single published value, a dashed rule).'
-        : '; no published expectation band holds these floors.')
     out.push({
-      name,
+      name: `latency-${key.replace(/[^\w]+/g, '-').replace(/-+$/, '')}`,
       kind: 'latency',
       title: `Latency vs size: ${what}`,
-      caption,
+      caption: latencyCaption(unit, bands.length > 0),
       spec: latencyChart(points, floors, bands, ctx, what, zeroNote(zero)),
     })
   }
   return out
 }
+
+interface SizeClass {
+  members: number
+  alphas: number[]
+  bySize: Map<number, number[]>
+}
+
+/** The fits' link classes (groupings): members, floors, per-size medians; `zero`: sizes printed as 0 B. */
+function classesOf(fits: readonly Fit[], series: readonly Series[]): { classes: Map<string, SizeClass>; zero: number } {
+  const classes = new Map<string, SizeClass>()
+  let zero = 0
+  for (const f of fits) {
+    const s = series.find((x) => sameSeries(x, f))
+    if (!s) continue
+    const name = classOf(f)
+    const c = classes.get(name) ?? { members: 0, alphas: [], bySize: new Map<number, number[]>() }
+    classes.set(name, c)
+    c.members++
+    c.alphas.push(f.alpha)
+    for (const [z, samples] of s.bySize) {
+      if (z <= 0) {
+        zero++
+        continue
+      }
+      c.bySize.set(z, [...(c.bySize.get(z) ?? []), med(samples)])
+    }
+  }
+  return { classes, zero }
+}
+
+/** Each class's line (median per size, lowest to highest member) and its floor rule. */
+function classLines(drawn: [string, SizeClass][], unit: string): { points: SizePoint[]; floors: FloorRule[] } {
+  const label = (name: string, n: number): string =>
+    `${name} (${n} ${name.startsWith('same GPU') ? 'GPU' : unit}${n === 1 ? '' : 's'})`
+  const points: SizePoint[] = []
+  const floors: FloorRule[] = []
+  for (const [name, c] of drawn) {
+    const series = label(name, c.members)
+    for (const z of [...c.bySize.keys()].sort((a, b) => a - b)) {
+      const m = c.bySize.get(z) as number[]
+      points.push({
+        series,
+        sizeBytes: z,
+        value: med(m),
+        ...(m.length > 1 ? { lo: Math.min(...m), hi: Math.max(...m) } : {}),
+      })
+    }
+    floors.push({ series, alpha: med(c.alphas) })
+  }
+  return { points, floors }
+}
+
+const latencyCaption = (unit: string, banded: boolean): string =>
+  `Median time per size across the ${unit}s of each ` +
+  `${unit === 'pair' ? 'link class' : 'grouping'} (line), the lowest to highest ` +
+  `${unit} median (shaded), each floor α (dotted, labelled)` +
+  (banded
+    ? ` and the published expectation bands a drawn floor lies in, ± ${BAND_TOLERANCE * 100} % ` +
+      '(shaded or, for a single published value, a dashed rule).'
+    : '; no published expectation band holds these floors.')
 
 /** Bus bandwidth vs size per collective, one line per grouping (nccl-tests' main figure), out-of-place. */
 export function busbwCharts(rows: Iterable<Row>, ctx: ChartContext): NamedChart[] {
