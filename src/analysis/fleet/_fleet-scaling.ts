@@ -49,11 +49,49 @@ const interSteps = (n: number, m: number): number => Math.min(ringSteps(n), 2 * 
 
 /** The scaling pattern's all_reduce per node count against NCCL's model (see the module comment). */
 export function scalingOf(rows: readonly Row[], fabric = 'ib'): FleetScaling[] {
+  const points = scalingPoints(rows)
+  const anchor = points[0]
+  if (!anchor) return []
+  const cal = calibrate(anchor, fabric)
+  return points.map(({ timeS: _t, ...p }) => {
+    const n = p.nodes * p.gpusPerNode
+    const moved = share(n) * p.sizeBytes
+    const busbwBps = moved / (alphaSimple(n, p.nodes) + moved / cal.beta)
+    const inter = interSteps(n, p.nodes)
+    const ringS = cal.base + (ringSteps(n) - inter) * cal.intra + inter * NET_HOP.llS
+    const treeS = NCCL_TREE.baseLLS + 2 * ((p.gpusPerNode - 1) * cal.intra + Math.log2(p.nodes) * NCCL_TREE.netLLS)
+    const algorithm = treeS < ringS ? 'tree' : 'ring'
+    const latencyS = Math.min(ringS, treeS)
+    return {
+      ...p,
+      vsModel: p.busbwBps / busbwBps,
+      model: { busbwBps, ringS, treeS, algorithm, latencyS },
+      gap: {
+        busbw: p.busbwBps / busbwBps - 1,
+        ring: p.latencyS / ringS - 1,
+        tree: p.latencyS / treeS - 1,
+        latency: p.latencyS / latencyS - 1,
+      },
+    }
+  })
+}
+
+interface ScalingPoint {
+  nodes: number
+  gpusPerNode: number
+  busbwBps: number
+  timeS: number
+  sizeBytes: number
+  latencyS: number
+}
+
+/** Each node count's measured all_reduce: busbw and time at its largest size, small-message latency. */
+function scalingPoints(rows: readonly Row[]): ScalingPoint[] {
   const scaling = rows.filter((r) => r.grouping === 'scaling' && r.bench === 'nccl.all_reduce')
   const lat = new Map(
     units(byHost(scaling, 'scaling', 'nccl.all_reduce', 'time'), 'small').map((u) => [u.key, u.value]),
   )
-  const points = [...byHost(scaling, 'scaling', 'nccl.all_reduce', 'busbw')]
+  return [...byHost(scaling, 'scaling', 'nccl.all_reduce', 'busbw')]
     .map(([key, rs]) => {
       const m = key.split(',').length
       const size = Math.max(...rs.map((r) => r.sizeBytes as number))
@@ -74,44 +112,29 @@ export function scalingOf(rows: readonly Row[], fabric = 'ib'): FleetScaling[] {
       }
     })
     .sort((a, b) => a.nodes - b.nodes)
-  const anchor = points[0]
-  if (!anchor) return []
+}
+
+const simple = NCCL_MODEL['PCI/Simple']
+const alphaSimple = (n: number, m: number): number =>
+  simple.base * US + (ringSteps(n) - interSteps(n, m)) * simple.hop * US + interSteps(n, m) * NET_HOP.simpleS
+const share = (n: number): number => (2 * (n - 1)) / n
+
+/**
+ * The model fitted to the smallest node count: β from its large-message time (at most the
+ * fabric's rate), the LL intra-node step from its small-message time with the Ring formula.
+ */
+function calibrate(anchor: ScalingPoint, fabric: string): { beta: number; intra: number; base: number } {
   const f = FABRICS[fabric as keyof typeof FABRICS] ?? FABRICS.ib
   const netBps = f.lineRateBps * f.efficiency * NICS_PER_NODE
-  const simple = NCCL_MODEL['PCI/Simple']
-  const alphaSimple = (n: number, m: number): number =>
-    simple.base * US + (ringSteps(n) - interSteps(n, m)) * simple.hop * US + interSteps(n, m) * NET_HOP.simpleS
-  const share = (n: number): number => (2 * (n - 1)) / n
   const n0 = anchor.nodes * anchor.gpusPerNode
   const moved0 = share(n0) * anchor.sizeBytes
   const wire = anchor.timeS - alphaSimple(n0, anchor.nodes)
   const beta = Math.min(netBps, moved0 / (wire > 0 ? wire : anchor.timeS))
-  // The LL intra-node step, solved from the anchor's small-message time with the Ring formula.
   const base = NCCL_MODEL['PCI/LL'].base * US
   const intraSteps0 = ringSteps(n0) - interSteps(n0, anchor.nodes)
   const intra =
     intraSteps0 > 0
       ? Math.max(0, (anchor.latencyS - base - interSteps(n0, anchor.nodes) * NET_HOP.llS) / intraSteps0)
       : 0
-  return points.map(({ timeS: _t, ...p }) => {
-    const n = p.nodes * p.gpusPerNode
-    const moved = share(n) * p.sizeBytes
-    const busbwBps = moved / (alphaSimple(n, p.nodes) + moved / beta)
-    const inter = interSteps(n, p.nodes)
-    const ringS = base + (ringSteps(n) - inter) * intra + inter * NET_HOP.llS
-    const treeS = NCCL_TREE.baseLLS + 2 * ((p.gpusPerNode - 1) * intra + Math.log2(p.nodes) * NCCL_TREE.netLLS)
-    const algorithm = treeS < ringS ? 'tree' : 'ring'
-    const latencyS = Math.min(ringS, treeS)
-    return {
-      ...p,
-      vsModel: p.busbwBps / busbwBps,
-      model: { busbwBps, ringS, treeS, algorithm, latencyS },
-      gap: {
-        busbw: p.busbwBps / busbwBps - 1,
-        ring: p.latencyS / ringS - 1,
-        tree: p.latencyS / treeS - 1,
-        latency: p.latencyS / latencyS - 1,
-      },
-    }
-  })
+  return { beta, intra, base }
 }
