@@ -106,10 +106,33 @@ function pairsOf(r: Run): readonly (readonly [number, number])[] {
 
 /** The whole p2p_bench output of a run. */
 export function renderP2pBench(r: Run): Rendered {
+  const noiseOf = noiseByBatch(r)
+  const head = [...simHeader(SIM_MARKER, r), ...configLines(r)]
+  const data: string[] = []
+  const tests: Test[] = [
+    ...(r.sizes.length ? ['latency' as const] : []),
+    ...(r.bwSizes.length ? (['bw_uni', 'bw_bi'] as const) : []),
+  ]
+  const fault = { corruptAt: r.fault === 'corrupt' ? 0 : -1 }
+  for (const [i, j] of pairsOf(r))
+    for (const p2p of r.p2pModes)
+      for (const test of tests)
+        for (const copy of r.copies) cellLines(r, { i, j, p2p, test, copy }, noiseOf, fault, data)
+  return {
+    lines: [...head, ...data],
+    bannerEnd: head.length,
+    dataStart: head.length,
+    dataEnd: head.length + data.length,
+  }
+}
+
+type Noise = ReturnType<typeof makeNoise>
+
+/** One printed value is the mean of one sample's batch of copies: its noise shrinks with the batch. */
+function noiseByBatch(r: Run): (batch: number) => Noise {
   const scope = `${r.preset.name}|p2p_bench|${r.gpus.join(',')}`
-  // One printed value is the mean of one sample's batch of copies: its noise shrinks with the batch.
-  const noises = new Map<number, ReturnType<typeof makeNoise>>()
-  const noiseOf = (batch: number) => {
+  const noises = new Map<number, Noise>()
+  return (batch) => {
     let n = noises.get(batch)
     if (!n)
       noises.set(
@@ -126,50 +149,48 @@ export function renderP2pBench(r: Run): Rendered {
       )
     return n
   }
-  const head = [...simHeader(SIM_MARKER, r), ...configLines(r)]
-  const data: string[] = []
-  const tests: Test[] = [
-    ...(r.sizes.length ? ['latency' as const] : []),
-    ...(r.bwSizes.length ? (['bw_uni', 'bw_bi'] as const) : []),
-  ]
-  let corruptAt = r.fault === 'corrupt' ? 0 : -1
-  for (const [i, j] of pairsOf(r)) {
-    const s = r.gpus[i] as number
-    const d = r.gpus[j] as number
-    for (const p2p of r.p2pModes) {
-      for (const test of tests) {
-        const sizes = test === 'latency' ? r.sizes : r.bwSizes
-        for (const copy of r.copies) {
-          const peer = peerOf(r.preset, s, d, p2p, test)
-          const what = `Benchmark${NAME[test]}/src=${i}/dst=${j}`
-          const why = skipReason(r.preset, test, s, d, p2p, copy)
-          if (why !== undefined) {
-            data.push(`SKIP ${what}/p2p=${p2p}/copy=${copy}  ${why}`)
-            continue
-          }
-          for (const n of sizes) {
-            const truth = copyTime(r.preset, s, d, p2p, test, n) + (peer ? 0 : hostDeltaS(r.preset, r.host))
-            const batch = autoBatch(truth)
-            const noise = noiseOf(batch)
-            const base = `${what}/size=${n}/p2p=${p2p}/copy=${copy}/peer=${peer ? 1 : 0}/batch=${batch}`
-            for (let it = 0; it < r.iters; it++) {
-              const cold = r.warmup === 0 && it === 0
-              const t = noise.time(truth, `${test}|${p2p}|${copy}|${s}|${d}|${n}|${it}`, cold)
-              const us = `${(t * 1e6).toFixed(3)} us/op`
-              const gbs = String(Number((((test === 'bw_bi' ? 2 : 1) * n) / t / 1e9).toPrecision(6)))
-              data.push(`${base}/iter=${it}  1  ${test === 'latency' ? us : `${us}  ${gbs} GB/s`}`)
-            }
-            if (corruptAt >= 0 && corruptAt++ === 2)
-              data.push(`CORRUPT ${base}  mismatches=12/${n} first=0 direction=${i}->${j} (simulated fault)`)
-          }
-        }
-      }
-    }
+}
+
+/** One benchmark of one pair (device indices i → j) under one P2P mode and copy kind. */
+interface Cell {
+  i: number
+  j: number
+  p2p: Run['p2pModes'][number]
+  test: Test
+  copy: Run['copies'][number]
+}
+
+/** A cell's lines (its SKIP line, or each size's iterations) onto `out`; the corrupt fault on the third size. */
+function cellLines(
+  r: Run,
+  c: Cell,
+  noiseOf: (batch: number) => Noise,
+  fault: { corruptAt: number },
+  out: string[],
+): void {
+  const { i, j, p2p, test, copy } = c
+  const s = r.gpus[i] as number
+  const d = r.gpus[j] as number
+  const peer = peerOf(r.preset, s, d, p2p, test)
+  const what = `Benchmark${NAME[test]}/src=${i}/dst=${j}`
+  const why = skipReason(r.preset, test, s, d, p2p, copy)
+  if (why !== undefined) {
+    out.push(`SKIP ${what}/p2p=${p2p}/copy=${copy}  ${why}`)
+    return
   }
-  return {
-    lines: [...head, ...data],
-    bannerEnd: head.length,
-    dataStart: head.length,
-    dataEnd: head.length + data.length,
+  for (const n of test === 'latency' ? r.sizes : r.bwSizes) {
+    const truth = copyTime(r.preset, s, d, p2p, test, n) + (peer ? 0 : hostDeltaS(r.preset, r.host))
+    const batch = autoBatch(truth)
+    const noise = noiseOf(batch)
+    const base = `${what}/size=${n}/p2p=${p2p}/copy=${copy}/peer=${peer ? 1 : 0}/batch=${batch}`
+    for (let it = 0; it < r.iters; it++) {
+      const cold = r.warmup === 0 && it === 0
+      const t = noise.time(truth, `${test}|${p2p}|${copy}|${s}|${d}|${n}|${it}`, cold)
+      const us = `${(t * 1e6).toFixed(3)} us/op`
+      const gbs = String(Number((((test === 'bw_bi' ? 2 : 1) * n) / t / 1e9).toPrecision(6)))
+      out.push(`${base}/iter=${it}  1  ${test === 'latency' ? us : `${us}  ${gbs} GB/s`}`)
+    }
+    if (fault.corruptAt >= 0 && fault.corruptAt++ === 2)
+      out.push(`CORRUPT ${base}  mismatches=12/${n} first=0 direction=${i}->${j} (simulated fault)`)
   }
 }
