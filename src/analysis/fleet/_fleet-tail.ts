@@ -59,14 +59,7 @@ const spreadOf = (xs: readonly number[]): number => {
 /** Nodes whose links are slow some of the time (see the module comment). */
 export function intermittentNodes(given: readonly LinkCells[]): TailFlag[] {
   if (given.length < 3) return []
-  const bySize = new Map<number, number[]>()
-  for (const l of given) for (const c of l.cells) bySize.set(c.size, [...(bySize.get(c.size) ?? []), c.value])
-  const mid = new Map([...bySize].map(([size, v]) => [size, medianOf(sortSample(v))]))
-  const links: LinkSamples[] = given.map((l) => ({
-    hosts: l.hosts,
-    samples: l.cells.map((c) => c.value / (mid.get(c.size) as number)),
-  }))
-  const cut = 1 - TAIL_CUT
+  const links = relativeToFleet(given)
   const nodes = [...new Set(links.flatMap((l) => l.hosts))]
   const spreads = new Map(
     nodes.map((n) => [n, spreadOf(links.filter((l) => l.hosts.includes(n)).flatMap((l) => l.samples))]),
@@ -75,30 +68,7 @@ export function intermittentNodes(given: readonly LinkCells[]): TailFlag[] {
   let open = [...links]
   const out: TailFlag[] = []
   for (;;) {
-    const slowOf = (l: LinkSamples): number => l.samples.filter((x) => x < cut).length
-    const stats = nodes
-      .map((node) => {
-        const mine = open.filter((l) => l.hosts.includes(node))
-        const cells = mine.reduce((s, l) => s + l.samples.length, 0)
-        const slow = mine.reduce((s, l) => s + slowOf(l), 0)
-        // Its worst link (most slow cells) is left out of the test: one bad link is not the node.
-        const worst = mine.reduce<LinkSamples | undefined>((w, l) => (!w || slowOf(l) > slowOf(w) ? l : w), undefined)
-        const spreadSlow = slow - (worst ? slowOf(worst) : 0)
-        const spreadCells = cells - (worst?.samples.length ?? 0)
-        return { node, mine, cells, slow, spreadSlow, spreadCells, slowLinks: mine.filter((l) => slowOf(l) > 0).length }
-      })
-      .filter((s) => s.cells > 0 && s.slow > 0)
-      .sort((a, b) => b.slow / b.cells - a.slow / a.cells || b.slow - a.slow)
-    const judged = stats.map((s) => {
-      const rest = open.filter((l) => !l.hosts.includes(s.node))
-      const restCells = rest.reduce((t, l) => t + l.samples.length, 0)
-      const restSlow = rest.reduce((t, l) => t + slowOf(l), 0)
-      // The rate elsewhere, with half a cell added so that a clean fleet is not rate 0.
-      return { ...s, p: binomialUpperTail(s.spreadSlow, s.spreadCells, (restSlow + 0.5) / (restCells + 1)) }
-    })
-    const found = judged.find(
-      (s) => s.spreadCells >= DEFAULT_THRESHOLDS.minCiSamples && s.p <= DEFAULT_THRESHOLDS.alpha / nodes.length,
-    )
+    const found = slowestNode(nodes, open)
     if (!found) return out
     open = open.filter((l) => !l.hosts.includes(found.node))
     // Mostly slow: a consistently slow node, explained here and named by the median analysis.
@@ -111,7 +81,7 @@ export function intermittentNodes(given: readonly LinkCells[]): TailFlag[] {
       cells: found.cells,
       slowLinks: found.slowLinks,
       links: found.mine.length,
-      slowRatio: medianOf(sortSample(all.filter((x) => x < cut))),
+      slowRatio: medianOf(sortSample(all.filter((x) => x < CUT))),
       medianRatio: medianOf(sortSample(all)),
       spread: spreads.get(found.node) ?? 0,
       spreadZ: spreadZ[nodes.indexOf(found.node)] ?? 0,
@@ -119,6 +89,51 @@ export function intermittentNodes(given: readonly LinkCells[]): TailFlag[] {
       p: found.p,
     })
   }
+}
+
+const CUT = 1 - TAIL_CUT
+const slowOf = (l: LinkSamples): number => l.samples.filter((x) => x < CUT).length
+
+/** Each link's cells as ratios to the fleet's median cell at their size. */
+function relativeToFleet(given: readonly LinkCells[]): LinkSamples[] {
+  const bySize = new Map<number, number[]>()
+  for (const l of given) for (const c of l.cells) bySize.set(c.size, [...(bySize.get(c.size) ?? []), c.value])
+  const mid = new Map([...bySize].map(([size, v]) => [size, medianOf(sortSample(v))]))
+  return given.map((l) => ({
+    hosts: l.hosts,
+    samples: l.cells.map((c) => c.value / (mid.get(c.size) as number)),
+  }))
+}
+
+/**
+ * The node, among the open links, with the highest share of slow cells whose slow cells (its
+ * worst link left out) are too many for the rate elsewhere (binomial tail, Bonferroni over the
+ * nodes); undefined when none is.
+ */
+function slowestNode(nodes: readonly string[], open: readonly LinkSamples[]) {
+  const stats = nodes
+    .map((node) => {
+      const mine = open.filter((l) => l.hosts.includes(node))
+      const cells = mine.reduce((s, l) => s + l.samples.length, 0)
+      const slow = mine.reduce((s, l) => s + slowOf(l), 0)
+      // Its worst link (most slow cells) is left out of the test: one bad link is not the node.
+      const worst = mine.reduce<LinkSamples | undefined>((w, l) => (!w || slowOf(l) > slowOf(w) ? l : w), undefined)
+      const spreadSlow = slow - (worst ? slowOf(worst) : 0)
+      const spreadCells = cells - (worst?.samples.length ?? 0)
+      return { node, mine, cells, slow, spreadSlow, spreadCells, slowLinks: mine.filter((l) => slowOf(l) > 0).length }
+    })
+    .filter((s) => s.cells > 0 && s.slow > 0)
+    .sort((a, b) => b.slow / b.cells - a.slow / a.cells || b.slow - a.slow)
+  const judged = stats.map((s) => {
+    const rest = open.filter((l) => !l.hosts.includes(s.node))
+    const restCells = rest.reduce((t, l) => t + l.samples.length, 0)
+    const restSlow = rest.reduce((t, l) => t + slowOf(l), 0)
+    // The rate elsewhere, with half a cell added so that a clean fleet is not rate 0.
+    return { ...s, p: binomialUpperTail(s.spreadSlow, s.spreadCells, (restSlow + 0.5) / (restCells + 1)) }
+  })
+  return judged.find(
+    (s) => s.spreadCells >= DEFAULT_THRESHOLDS.minCiSamples && s.p <= DEFAULT_THRESHOLDS.alpha / nodes.length,
+  )
 }
 
 const x2 = (r: number): string => `×${r.toFixed(2)}`
