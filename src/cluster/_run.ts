@@ -14,7 +14,7 @@ import type { Executor } from '../exec/index.ts'
 import { processExecutor } from '../exec/index.ts'
 import type { Manifest, PointOutcome, Row } from '../model/index.ts'
 import { parserById, parseText } from '../parsers/index.ts'
-import { Appender, newManifest, writeManifest } from '../resultset/index.ts'
+import { Appender, dropPlantedLinks, newManifest, writeManifest } from '../resultset/index.ts'
 import { simulateClusterJob } from '../sim/index.ts'
 import type { SweepSpec } from '../sweep/index.ts'
 import { formatGpuList } from '../sweep/index.ts'
@@ -175,7 +175,12 @@ async function runJob(
   const { spec, plan, out } = opts
   const write = opts.write ?? true
   const file = join('raw', step.id, `${jobName(job)}.stdout`)
-  if (write) mkdirSync(join(out, 'raw', step.id), { recursive: true })
+  if (write) {
+    // A link planted at raw/, raw/<step> or a job's output file is removed, never written through.
+    const stdout = join(out, file)
+    dropPlantedLinks(join(out, 'raw'), join(out, 'raw', step.id), stdout, stdout.replace(/\.stdout$/, '.stderr'))
+    mkdirSync(join(out, 'raw', step.id), { recursive: true })
+  }
   if (plan.simulated) {
     const run: JobRun = { stdout: simulated(spec, plan, step, job), exitCode: 0 }
     if (write) writeFileSync(join(out, file), run.stdout)

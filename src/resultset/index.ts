@@ -1,6 +1,7 @@
 /** Result sets on disk: manifest.json, samples (Parquet parts, or a schema-1 samples.jsonl) and raw/ (all IO lives here). */
 
 export { ColumnBatch } from './_columns.ts'
+export { dropPlantedLinks } from './_links.ts'
 export { noteLoad, withLoadNotes } from './_load-notes.ts'
 export { gpucommVersion, newManifest } from './_manifest.ts'
 export { Appender, exportParquet, LEGACY_SAMPLES, listParts, PARTS, partBytes, pruneParts } from './_parts.ts'

@@ -1,16 +1,5 @@
 import { createHash } from 'node:crypto'
-import {
-  closeSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ExecResult, Executor } from '../exec/index.ts'
 import type { Instrument } from '../instruments/index.ts'
@@ -18,6 +7,7 @@ import type { Diagnostic, Row } from '../model/index.ts'
 import type { NcclAccount } from '../nccl-log/index.ts'
 import { mergeAccounts, NcclInfoCollector } from '../nccl-log/index.ts'
 import type { DetectSink, LineParser, Parser } from '../parsers/index.ts'
+import { dropPlantedLinks } from '../resultset/index.ts'
 import type { Point } from '../sweep/index.ts'
 import { formatGpuList } from '../sweep/index.ts'
 import type { AttemptStatus } from './_classify.ts'
@@ -107,19 +97,11 @@ function keepEarlierRun(abs: string): void {
   renameSync(abs, `${abs}.earlier-${n}`)
 }
 
-const isLink = (p: string): boolean => {
-  try {
-    return lstatSync(p).isSymbolicLink()
-  } catch {
-    return false
-  }
-}
-
 /** Runs every group of a point concurrently (a TP4 grouping runs both groups at once). */
 export async function runAttempt(point: Point, attempt: number, deps: PointDeps): Promise<AttemptResult> {
   const dir = join('raw', safeName(point.id))
   // A link planted at raw/ or raw/<point> is removed, never written through (a set may be hostile).
-  for (const p of [join(deps.out, 'raw'), join(deps.out, dir)]) if (isLink(p)) rmSync(p)
+  dropPlantedLinks(join(deps.out, 'raw'), join(deps.out, dir))
   if (attempt === 1) keepEarlierRun(join(deps.out, dir))
   mkdirSync(join(deps.out, dir), { recursive: true })
   const results = await Promise.all(point.groups.map((g) => launchGroup(point, g, attempt, dir, deps)))
