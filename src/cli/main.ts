@@ -103,7 +103,7 @@ function corruptLines(): { note: (ds: readonly Diagnostic[]) => void; warn: (io:
   return { note, warn }
 }
 
-/** What a thrown error prints (one line for bad input: a name from a file cannot break it), and its exit code. */
+/** What a thrown error prints (one line: a name from a file cannot break it, whatever the exit code), and its exit code. */
 function failure(e: unknown, io: Io): number {
   const err = e as Error & { code?: unknown }
   if (e instanceof UsageError) {
@@ -111,7 +111,7 @@ function failure(e: unknown, io: Io): number {
     return 2
   }
   if (err.name === 'HarnessError' && typeof err.code === 'number') {
-    io.stderr(`gpucomm: ${err.code === 2 ? printable(err.message) : err.message}\n`)
+    io.stderr(`gpucomm: ${printable(err.message)}\n`)
     return err.code
   }
   const sys = systemError(err)

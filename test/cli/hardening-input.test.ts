@@ -7,6 +7,8 @@ import assert from 'node:assert/strict'
 import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { main } from '../../src/cli/main.ts'
+import { failed } from '../../src/errors/index.ts'
 import { loadSet } from '../../src/resultset/index.ts'
 import { cli, tmp } from '../helpers.ts'
 import { simSet } from '../simset.ts'
@@ -110,4 +112,26 @@ test('import --help: the files are required, with no contradicting "[default: []
   const files = r.stdout.split('\n').find((l) => /^\s*files\s/.test(l)) ?? ''
   assert.match(files, /\[required\]/)
   assert.doesNotMatch(r.stdout, /\[default: \[\]\]/)
+})
+
+test('a failure (exit 1) naming a file with a newline or an escape is still one stderr line', async () => {
+  let stderr = ''
+  const io = {
+    stdout: () => {},
+    stderr: (t: string) => void (stderr += t),
+    readStdin: async () => Buffer.from(''),
+    isTTY: false,
+  }
+  const evil = '/tmp/x\ngpucomm: all good, nothing failed\u001b[2K'
+  const code = await main(['boom'], io, [
+    {
+      command: 'boom',
+      describe: 'fails',
+      builder: (y) => y,
+      run: async () => Promise.reject(failed(`${evil}: cannot read`)),
+    },
+  ])
+  assert.equal(code, 1)
+  assert.equal(stderr.split('\n').length, 2, stderr)
+  assert.equal(stderr, 'gpucomm: /tmp/x\\ngpucomm: all good, nothing failed\\x1b[2K: cannot read\n')
 })
