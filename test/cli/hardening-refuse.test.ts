@@ -11,16 +11,11 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { openDuck } from '../../src/resultset/_duck.ts'
 import type { SpecInput } from '../../src/sweep/index.ts'
-import { sweepIn } from '../e2e/_sweep.ts'
+import { sweepIn, TWO_GPU_SIM } from '../e2e/_sweep.ts'
 import { cli, FIXTURES, tmp } from '../helpers.ts'
 
 const FLAGS: SpecInput = {
-  instrument: 'sim',
-  preset: 'seed-vm',
-  gpus: '0-1',
-  pairs: 'all',
-  collectives: 'all_reduce',
-  groupings: 'tp2',
+  ...TWO_GPU_SIM,
   sizes: '8',
   trials: 2,
   seed: 35,

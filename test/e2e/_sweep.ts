@@ -10,6 +10,16 @@ import type { SpecInput } from '../../src/sweep/index.ts'
 import { BIN, ROOT, tmp } from '../helpers.ts'
 import { simExecutor } from '../mock-executor.ts'
 
+/** The smallest SIMULATED sweep the in-process tests start from: 2 GPUs, their pair, one TP2 all_reduce. */
+export const TWO_GPU_SIM: SpecInput = {
+  instrument: 'sim',
+  preset: 'seed-vm',
+  gpus: '0-1',
+  pairs: 'all',
+  collectives: 'all_reduce',
+  groupings: 'tp2',
+}
+
 /** Launcher variables stripped from the environment so the sim never thinks it is a rank. */
 export const CLEAN_ENV: Record<string, undefined> = Object.fromEntries(
   [

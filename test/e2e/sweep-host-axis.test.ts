@@ -17,7 +17,7 @@ import { runSweep } from '../../src/run/index.ts'
 import type { SpecInput } from '../../src/sweep/index.ts'
 import { resolveSpec } from '../../src/sweep/index.ts'
 import { BIN, cli, ROOT, tmp } from '../helpers.ts'
-import { sweepIn } from './_sweep.ts'
+import { sweepIn, TWO_GPU_SIM } from './_sweep.ts'
 
 /** A stand-in root: 2 CPUs with POLL 0 µs, C1 1 µs, C2 18 µs (all enabled). */
 function fakeRoot(): string {
@@ -41,12 +41,7 @@ const KNOB = (root: string): string[] => ['--host-axis', 'cstates=shallow', '--s
 const HANG = ['--sim-fault', 'shallow=hang', '--timeout', '120']
 /** ARGS as the sweep command's flags (the in-process runs, through the sim executor). */
 const FLAGS: SpecInput = {
-  instrument: 'sim',
-  preset: 'seed-vm',
-  gpus: '0-1',
-  pairs: 'all',
-  collectives: 'all_reduce',
-  groupings: 'tp2',
+  ...TWO_GPU_SIM,
   sizes: '8',
   trials: 2,
 }

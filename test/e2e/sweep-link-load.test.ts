@@ -13,16 +13,11 @@ import type { SweepExtra } from '../../src/run/index.ts'
 import type { SpecInput } from '../../src/sweep/index.ts'
 import type { TopologyReport } from '../../src/topology/index.ts'
 import { cli, tmp } from '../helpers.ts'
-import { manifestOf, sweepIn } from './_sweep.ts'
+import { manifestOf, sweepIn, TWO_GPU_SIM } from './_sweep.ts'
 
 /** The sweep (in-process, through the sim executor): 2 GPUs, their pair and one all_reduce. */
 const FLAGS: SpecInput = {
-  instrument: 'sim',
-  preset: 'seed-vm',
-  gpus: '0-1',
-  pairs: 'all',
-  collectives: 'all_reduce',
-  groupings: 'tp2',
+  ...TWO_GPU_SIM,
   trials: 1,
   iters: 2,
 }

@@ -13,19 +13,14 @@ import type { SweepExtra } from '../../src/run/index.ts'
 import type { SpecInput } from '../../src/sweep/index.ts'
 import { BIN, ROOT, tmp } from '../helpers.ts'
 import { systemSkip } from '../system.ts'
-import { CLEAN_ENV, manifestOf, sweepIn } from './_sweep.ts'
+import { CLEAN_ENV, manifestOf, sweepIn, TWO_GPU_SIM } from './_sweep.ts'
 
 const SPEC = ['--instrument', 'sim', '--preset', 'seed-vm', '--gpus', '0-1', '--pairs', 'all', '--collectives']
 const ARGS = [...SPEC, 'all_reduce', '--groupings', 'tp2', '--sizes', '8', '--trials', '1', '--seed', '5']
 const HANG = ['--sim-fault', 'all_reduce=hang', '--timeout', '300']
 /** ARGS as the sweep command's flags. */
 const FLAGS: SpecInput = {
-  instrument: 'sim',
-  preset: 'seed-vm',
-  gpus: '0-1',
-  pairs: 'all',
-  collectives: 'all_reduce',
-  groupings: 'tp2',
+  ...TWO_GPU_SIM,
   sizes: '8',
   trials: 1,
   seed: 5,
