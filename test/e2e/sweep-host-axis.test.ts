@@ -44,6 +44,9 @@ const FLAGS: SpecInput = {
   ...TWO_GPU_SIM,
   sizes: '8',
   trials: 2,
+  // Fixed: the gap asserted below carries each arm's own drift (30 seeds: 1.69-2.38 µs; an
+  // unseeded run drew 2.68 µs once in CI).
+  seed: 7,
 }
 const THROW_WHEN = join(ROOT, 'test/helpers/throw-when.mjs')
 
