@@ -34,12 +34,21 @@ export const CLEAN_ENV: Record<string, undefined> = Object.fromEntries(
   ].map((k) => [k, undefined]),
 )
 
+/**
+ * A new SIMULATED sweep without a seed draws one at random: a test that reads its numbers would
+ * pass or fail by luck (sweep-host-axis once drew a tail value). A resume reuses the stored seed.
+ */
+function needSeed(seeded: boolean, resume: boolean): void {
+  if (!seeded && !resume) throw new Error('test sweep without a seed: give it seed (or --seed) so its numbers repeat')
+}
+
 /** `gpucomm sweep` in-process (the CLI's sweepCommand) through the sim executor (or one wrapping it). */
 export async function sweepIn(
   flags: SpecInput,
   where: { out?: string; resume?: string },
   executor: ReturnType<typeof simExecutor> = simExecutor(),
 ): Promise<{ code: number; stdout: string; stderr: string; requests: number }> {
+  needSeed(flags.seed !== undefined, where.resume !== undefined)
   let stdout = ''
   let stderr = ''
   const r = await sweepCommand(
@@ -56,6 +65,7 @@ export async function sweep(
   timeout = 120_000,
   env: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  needSeed(args.includes('--seed'), args.includes('--resume'))
   const r = await execa(process.execPath, [BIN, 'sweep', ...args], {
     reject: false,
     cwd: ROOT,
@@ -71,6 +81,7 @@ export async function startSweep(
   args: readonly string[],
   pattern: RegExp,
 ): Promise<{ child: ResultPromise<{ reject: false }>; stderr: () => string }> {
+  needSeed(args.includes('--seed'), args.includes('--resume'))
   const child = execa(process.execPath, [BIN, 'sweep', ...args], {
     reject: false,
     cwd: ROOT,
