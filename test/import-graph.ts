@@ -3,6 +3,8 @@
  * import (static, `export … from`, type-only and dynamic `import()`) between two top-level
  * folders of `src/` is an edge; an edge that does not land on the target folder's `index.ts`
  * goes around its door. Files directly in `src/` (the package entry) are outside the graph.
+ * A top-level folder that holds only folders (src/output/) is a group, not a folder: each of
+ * its subfolders (output/text, output/charts, …) is a folder of the graph with its own door.
  * Specifiers are read with TypeScript's own pre-processor, so an import-looking line inside a
  * comment or a string is not taken for an import.
  */
@@ -15,7 +17,7 @@ export interface ImportGraph {
   edges: Map<string, Map<string, string[]>>
   /** Cross-folder imports that land on a file other than the target folder's index.ts. */
   bypasses: string[]
-  /** Top-level folders of src/ with the number of .ts files directly inside each. */
+  /** The folders of the graph (a group's subfolders) with the number of .ts files directly inside each. */
   topLevel: Map<string, number>
 }
 
@@ -35,11 +37,28 @@ function target(from: string, spec: string): string | undefined {
   return undefined
 }
 
+const tsCount = (dir: string): number => readdirSync(dir).filter((n) => /\.tsx?$/.test(n)).length
+const subfolders = (dir: string): string[] => readdirSync(dir).filter((n) => statSync(join(dir, n)).isDirectory())
+
+/** The folders of the graph under `src`: each top-level folder, or a group's subfolders ("output/text"). */
+function folders(src: string): Map<string, number> {
+  const out = new Map<string, number>()
+  for (const name of subfolders(src)) {
+    const p = join(src, name)
+    const group = tsCount(p) === 0 && subfolders(p).length > 0
+    if (group) for (const sub of subfolders(p)) out.set(`${name}/${sub}`, tsCount(join(p, sub)))
+    else out.set(name, tsCount(p))
+  }
+  return out
+}
+
 /** Reads the graph of `<root>/src`. */
 export function importGraph(root: string): ImportGraph {
   const src = resolve(root, 'src')
+  const topLevel = folders(src)
   const folderOf = (f: string): string | undefined => {
     const parts = relative(src, f).split(sep)
+    if (parts.length > 2 && topLevel.has(`${parts[0]}/${parts[1]}`)) return `${parts[0]}/${parts[1]}`
     return parts.length > 1 ? parts[0] : undefined
   }
   const edges = new Map<string, Map<string, string[]>>()
@@ -60,11 +79,6 @@ export function importGraph(root: string): ImportGraph {
       edges.set(a, out)
       if (to !== join(src, b, 'index.ts')) bypasses.push(line)
     }
-  }
-  const topLevel = new Map<string, number>()
-  for (const name of readdirSync(src)) {
-    const p = join(src, name)
-    if (statSync(p).isDirectory()) topLevel.set(name, readdirSync(p).filter((n) => /\.tsx?$/.test(n)).length)
   }
   return { edges, bypasses, topLevel }
 }

@@ -5,8 +5,8 @@
  * left out with the flag that shows it. Every fit stays in `--all` and `--json`.
  */
 import { simPrefix } from '../model/index.ts'
-import type { Answer } from '../present/index.ts'
-import { plural, rangeText, renderAnswer } from '../present/index.ts'
+import type { Answer } from '../output/text/index.ts'
+import { plural, rangeText, renderAnswer } from '../output/text/index.ts'
 import { formatRate } from '../units/index.ts'
 import { renderAnalysis, verdictSections } from './_text.ts'
 import type { Analysis, Fit } from './_types.ts'

@@ -1,5 +1,5 @@
-import type { StageSink } from '../present/index.ts'
-import { noStages, stageProgress } from '../present/index.ts'
+import type { StageSink } from '../output/text/index.ts'
+import { noStages, stageProgress } from '../output/text/index.ts'
 import { partBytes } from '../resultset/index.ts'
 import type { Io } from './_types.ts'
 

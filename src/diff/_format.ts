@@ -4,7 +4,7 @@
  */
 import { stringify } from 'csv-stringify/sync'
 import { simLabel } from '../model/index.ts'
-import { mdCode, mdText, renderTable } from '../present/index.ts'
+import { mdCode, mdText, renderTable } from '../output/text/index.ts'
 import type { Summary } from '../stats/index.ts'
 import { formatValue } from '../units/index.ts'
 import type { CellText } from './_layout.ts'

@@ -2,7 +2,7 @@
  * The sweep driver: plan → launch each point (through an injectable Executor) → raw/ →
  * parse → rows appended after every point → outcomes and provenance in the manifest;
  * resume of an interrupted set. Process control lives in exec/, NCCL's own account in
- * nccl-log/, adaptive repetition in adaptive/, the sweep's text in present/, and the
+ * nccl-log/, adaptive repetition in adaptive/, the sweep's text in output/text/, and the
  * `gpucomm sweep` flow in cli/.
  */
 

@@ -1,5 +1,5 @@
 /**
- * `show` answered first (src/present/_show-answer.ts) on generated rows without noise: 12
+ * `show` answered first (src/output/text/_show-answer.ts) on generated rows without noise: 12
  * pairs × 3 sizes of p2p.latency (10, 12.5, 15 µs) and p2p.bw_uni (20 GB/s), and two
  * concurrent TP4 all_reduce groups at two sizes. One row per series at its smallest and
  * largest size with the range over pairs or groups; every line only with --all or when few.
@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { Row } from '../../src/model/index.ts'
-import { endSizes, showAnswer, showAnswerText, showGroups, showTable } from '../../src/present/index.ts'
+import { endSizes, showAnswer, showAnswerText, showGroups, showTable } from '../../src/output/text/index.ts'
 import { genSet } from '../diff-gen.ts'
 
 function rows(): Row[] {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { sweepCommand } from '../../src/cli/_sweep-flow.ts'
-import { stageProgress } from '../../src/present/index.ts'
+import { stageProgress } from '../../src/output/text/index.ts'
 import { tmp } from '../helpers.ts'
 import { simExecutor } from '../mock-executor.ts'
 

@@ -3,9 +3,9 @@
  * (pairs of one kind and link class, the groups of a grouping, both placements, at the smallest size), so
  * one bar stands for "56 cross-GPU pairs" rather than 40 bars for 40 of them. Pure.
  */
-import type { DiffCell, DiffResult, DigestClasses, DigestGroup } from '../diff/index.ts'
-import { answerSizes, changeText, countsText, diffCounts, digestGroups } from '../diff/index.ts'
-import { formatBytes } from '../units/index.ts'
+import type { DiffCell, DiffResult, DigestClasses, DigestGroup } from '../../diff/index.ts'
+import { answerSizes, changeText, countsText, diffCounts, digestGroups } from '../../diff/index.ts'
+import { formatBytes } from '../../units/index.ts'
 import type { ChartContext } from './_common.ts'
 import type { DiffBar } from './_diff.ts'
 import { diffChart } from './_diff.ts'

@@ -4,10 +4,10 @@
  * largest size, the range of the pairs' or groups' medians in each, and what was left out
  * (every line: `--all`; everything: `--json`).
  */
-import type { Row } from '../model/index.ts'
-import { rowMemo } from '../model/index.ts'
-import { medianOf, sortSample } from '../stats/index.ts'
-import { formatBytes } from '../units/index.ts'
+import type { Row } from '../../model/index.ts'
+import { rowMemo } from '../../model/index.ts'
+import { medianOf, sortSample } from '../../stats/index.ts'
+import { formatBytes } from '../../units/index.ts'
 import type { Answer } from './_answer.ts'
 import { plural, rangeText, renderAnswer } from './_answer.ts'
 import { showLines, showTable, who } from './_table.ts'

@@ -5,8 +5,8 @@ export const groupsKind: ChartKind = {
   id: 'groups',
   describe: 'grouping comparison',
   async build(set, ctx) {
-    const { compare } = await import('../../analysis/index.ts')
-    const { groupsCharts } = await import('../../plot/index.ts')
+    const { compare } = await import('../../../analysis/index.ts')
+    const { groupsCharts } = await import('../../charts/index.ts')
     return groupsCharts(await compare(set, { by: 'grouping' }), ctx)
   },
 }

@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { DigestClasses } from '../diff/index.ts'
-import { badInput } from '../errors/index.ts'
-import type { ChartContext, NamedChart } from '../plot/index.ts'
-import type { ReadSet } from '../resultset/index.ts'
-import { loadSamples, streamRows } from '../resultset/index.ts'
+import type { DigestClasses } from '../../diff/index.ts'
+import { badInput } from '../../errors/index.ts'
+import type { ReadSet } from '../../resultset/index.ts'
+import { loadSamples, streamRows } from '../../resultset/index.ts'
+import type { ChartContext, NamedChart } from '../charts/index.ts'
 import { CHART_KINDS, chartKind } from './kinds/index.ts'
 
 /** The ids of the chart kinds `gpucomm plot --kind` draws (the registry in kinds/). */
@@ -58,7 +58,7 @@ export async function chartsOf(
  * from disk, its busbw rows only, a chunk at a time.
  */
 export async function busbwChartsOf(set: ReadSet, ctx: ChartContext): Promise<NamedChart[]> {
-  const { busbwCharts, busbwCollector } = await import('../plot/index.ts')
+  const { busbwCharts, busbwCollector } = await import('../charts/index.ts')
   if (Array.isArray(set.rows)) return busbwCharts(set.rows, ctx)
   const c = busbwCollector()
   await streamRows(set.dir, (rows) => rows.forEach(c.add), { metric: 'busbw', note: false })
@@ -67,7 +67,7 @@ export async function busbwChartsOf(set: ReadSet, ctx: ChartContext): Promise<Na
 
 /** The link classes of two sets' pairs, where their topology captures name them (diff groups pairs by them). */
 export async function linkClassesOf(a: ReadSet, b: ReadSet): Promise<DigestClasses> {
-  const { loadTopology } = await import('../analysis/index.ts')
+  const { loadTopology } = await import('../../analysis/index.ts')
   const viewA = (await loadTopology(a.dir, a.manifest)).view
   const viewB = (await loadTopology(b.dir, b.manifest)).view
   return { ...(viewA ? { a: viewA.linkClass } : {}), ...(viewB ? { b: viewB.linkClass } : {}) }

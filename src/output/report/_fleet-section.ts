@@ -3,10 +3,10 @@
  * likely mechanism, the node × node heatmap of pairwise network bandwidth, and the scaling
  * pattern against NCCL's model (the same lines and table as `analyze`'s text).
  */
-import type { Fleet } from '../analysis/index.ts'
-import { fleetHeading, launchLines, outlierLines, scalingTable } from '../analysis/index.ts'
-import type { ChartContext } from '../plot/index.ts'
-import { NODE_HEATMAP_CAPTION, nodeHeatmapChart } from '../plot/index.ts'
+import type { Fleet } from '../../analysis/index.ts'
+import { fleetHeading, launchLines, outlierLines, scalingTable } from '../../analysis/index.ts'
+import type { ChartContext } from '../charts/index.ts'
+import { NODE_HEATMAP_CAPTION, nodeHeatmapChart } from '../charts/index.ts'
 import type { Section } from './_html.ts'
 import { html, list, paragraphs, table } from './_html.ts'
 

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync'
-import type { Metric, Row } from '../model/index.ts'
+import type { Metric, Row } from '../../model/index.ts'
 
 /** CSV column per metric, in the unit people read (µs, GB/s); the row's metric fills its column. */
 const METRIC_COLUMNS: Record<Metric, { name: string; scale: number }> = {

@@ -1,7 +1,7 @@
-import type { Row } from '../model/index.ts'
-import { rowMemo } from '../model/index.ts'
-import { medianOf, sortSample } from '../stats/index.ts'
-import { formatBytes, formatValue } from '../units/index.ts'
+import type { Row } from '../../model/index.ts'
+import { rowMemo } from '../../model/index.ts'
+import { medianOf, sortSample } from '../../stats/index.ts'
+import { formatBytes, formatValue } from '../../units/index.ts'
 
 /** One line of the `show` table: the median of every row sharing a key. */
 export interface ShowLine {

@@ -5,8 +5,8 @@ export const nodeHeatmapKind: ChartKind = {
   id: 'node-heatmap',
   describe: 'node × node pairwise bandwidth of a cluster sweep',
   async build(set, ctx) {
-    const { analyze } = await import('../../analysis/index.ts')
-    const { NODE_HEATMAP_CAPTION, nodeHeatmapChart } = await import('../../plot/index.ts')
+    const { analyze } = await import('../../../analysis/index.ts')
+    const { NODE_HEATMAP_CAPTION, nodeHeatmapChart } = await import('../../charts/index.ts')
     const fleet = (await analyze(set, { cells: false })).fleet
     if (!fleet || fleet.pairs.length === 0) return []
     return [

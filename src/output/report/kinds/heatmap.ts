@@ -5,8 +5,8 @@ export const heatmapKind: ChartKind = {
   id: 'heatmap',
   describe: 'pair heatmap',
   async build(set, ctx) {
-    const { analyze } = await import('../../analysis/index.ts')
-    const { heatmapCharts } = await import('../../plot/index.ts')
+    const { analyze } = await import('../../../analysis/index.ts')
+    const { heatmapCharts } = await import('../../charts/index.ts')
     return heatmapCharts(await analyze(set), ctx)
   },
 }

@@ -1,5 +1,5 @@
 import type { TopLevelSpec } from 'vega-lite'
-import { simLabel } from '../model/index.ts'
+import { simLabel } from '../../model/index.ts'
 
 /** Inputs every chart shares. */
 export interface ChartContext {

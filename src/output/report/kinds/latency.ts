@@ -5,8 +5,8 @@ export const latencyKind: ChartKind = {
   id: 'latency',
   describe: 'latency vs size',
   async build(set, ctx) {
-    const { analyze } = await import('../../analysis/index.ts')
-    const { latencyCharts } = await import('../../plot/index.ts')
+    const { analyze } = await import('../../../analysis/index.ts')
+    const { latencyCharts } = await import('../../charts/index.ts')
     return latencyCharts(set.rows, await analyze(set), ctx)
   },
 }

@@ -1,8 +1,8 @@
-import type { Manifest, Row } from '../model/index.ts'
-import { rowArm, simPrefix } from '../model/index.ts'
-import type { NoEffectFlag } from '../nccl-log/index.ts'
-import { medianOf, sortSample } from '../stats/index.ts'
-import { formatBytes, formatRate, formatSeconds } from '../units/index.ts'
+import type { Manifest, Row } from '../../model/index.ts'
+import { rowArm, simPrefix } from '../../model/index.ts'
+import type { NoEffectFlag } from '../../nccl-log/index.ts'
+import { medianOf, sortSample } from '../../stats/index.ts'
+import { formatBytes, formatRate, formatSeconds } from '../../units/index.ts'
 
 /** Counts of point outcomes, e.g. "12 ok, 1 hung". */
 export function outcomeCounts(m: Manifest): string {

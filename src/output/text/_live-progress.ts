@@ -5,7 +5,7 @@
  * logged above the bar. Anywhere else (not a TTY, or CI set) the plain lines of `progressLine`.
  */
 import cliProgress from 'cli-progress'
-import type { ProgressEvent } from '../sweep/index.ts'
+import type { ProgressEvent } from '../../sweep/index.ts'
 import { clock, progressLine } from './_sweep-progress.ts'
 
 /** Receives the sweep's progress events; `stop` ends the bar (idempotent). */

@@ -1,5 +1,5 @@
-import type { NamedChart } from '../../plot/index.ts'
-import type { ReadSet } from '../../resultset/index.ts'
+import type { ReadSet } from '../../../resultset/index.ts'
+import type { NamedChart } from '../../charts/index.ts'
 
 /** Who a chart is drawn for: the set's simulated flag and the result set it names. */
 export interface KindContext {

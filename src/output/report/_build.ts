@@ -1,16 +1,16 @@
 import { existsSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Analysis, Comparison } from '../analysis/index.ts'
-import { alphaCiText, analyze, compare, resolveModel, subjectOf } from '../analysis/index.ts'
-import type { DiffResult, DigestClasses } from '../diff/index.ts'
-import { diffTables, testingLines } from '../diff/index.ts'
-import type { Manifest } from '../model/index.ts'
-import { simPrefix } from '../model/index.ts'
-import type { NamedChart } from '../plot/index.ts'
-import * as plot from '../plot/index.ts'
-import type { ReadSet } from '../resultset/index.ts'
-import { loadSamples, rowCount } from '../resultset/index.ts'
-import { formatBytes, formatRate, formatSeconds } from '../units/index.ts'
+import type { Analysis, Comparison } from '../../analysis/index.ts'
+import { alphaCiText, analyze, compare, resolveModel, subjectOf } from '../../analysis/index.ts'
+import type { DiffResult, DigestClasses } from '../../diff/index.ts'
+import { diffTables, testingLines } from '../../diff/index.ts'
+import type { Manifest } from '../../model/index.ts'
+import { simPrefix } from '../../model/index.ts'
+import type { ReadSet } from '../../resultset/index.ts'
+import { loadSamples, rowCount } from '../../resultset/index.ts'
+import { formatBytes, formatRate, formatSeconds } from '../../units/index.ts'
+import type { NamedChart } from '../charts/index.ts'
+import * as plot from '../charts/index.ts'
 import { fleetSection } from './_fleet-section.ts'
 import type { Html, ReportChart, ReportPage, Section } from './_html.ts'
 import { details, html, list, paragraphs, renderHtml, table } from './_html.ts'
@@ -50,7 +50,7 @@ const s = (v: number | null | undefined): string =>
 async function topologySection(dir: string): Promise<Section | undefined> {
   const capture = join(dir, 'topology')
   if (!existsSync(capture)) return undefined
-  const { collectTopology } = await import('../topology/index.ts')
+  const { collectTopology } = await import('../../topology/index.ts')
   const t = await collectTopology({ from: capture })
   const findings = t.findings.map((f) => `[${f.id}] ${f.message}${f.reference ? ` (${f.reference})` : ''}`)
   const advice = t.groupings.slice(0, 4).map((g) => `${g.groups.map((x) => `{${x.join(',')}}`).join(' ')}: ${g.reason}`)
@@ -230,7 +230,7 @@ export async function reportPage(set: ReadSet, opts: Omit<ReportOptions, 'out'> 
   let classes: DigestClasses = {}
   if (opts.baseline) {
     step('diff against the baseline')
-    const { diffSets } = await import('../diff/index.ts')
+    const { diffSets } = await import('../../diff/index.ts')
     const base = await loadSamples(opts.baseline)
     d = diffSets(base, set, { allowSim: opts.allowSim ?? false })
     classes = await linkClassesOf(base, set)

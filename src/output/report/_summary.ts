@@ -4,11 +4,11 @@
  * it falls in, from the analysis' verdicts), the collective's floor and transport, the best
  * grouping and by how much, and what changed against the baseline.
  */
-import type { Analysis, CitedBand, Comparison, Fit, LinkClassSummary } from '../analysis/index.ts'
-import { BAND_TOLERANCE, bandById, bandDistance, positionOf } from '../analysis/index.ts'
-import type { DiffResult, DigestClasses } from '../diff/index.ts'
-import { changeText, diffHeadline } from '../diff/index.ts'
-import { formatBytes, formatSeconds } from '../units/index.ts'
+import type { Analysis, CitedBand, Comparison, Fit, LinkClassSummary } from '../../analysis/index.ts'
+import { BAND_TOLERANCE, bandById, bandDistance, positionOf } from '../../analysis/index.ts'
+import type { DiffResult, DigestClasses } from '../../diff/index.ts'
+import { changeText, diffHeadline } from '../../diff/index.ts'
+import { formatBytes, formatSeconds } from '../../units/index.ts'
 
 /** A signed distance: "+4.2%", "−11%"; a nonzero one never prints as 0. */
 const pct = (x: number): string => {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { failed } from '../errors/index.ts'
+import { failed } from '../../errors/index.ts'
 
 const FONT_DIRS = [
   '/usr/share/fonts',

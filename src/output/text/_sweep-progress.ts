@@ -1,4 +1,4 @@
-import type { ProgressEvent } from '../sweep/index.ts'
+import type { ProgressEvent } from '../../sweep/index.ts'
 
 /** Formats seconds as m:ss (or h:mm:ss). */
 export function clock(s: number): string {

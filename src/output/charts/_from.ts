@@ -3,10 +3,10 @@
  * are in _from-diff.ts). Pure: callers load and analyze; these only choose what to draw.
  */
 import type { TopLevelSpec } from 'vega-lite'
-import type { Analysis, Band, Comparison, Fit, Series } from '../analysis/index.ts'
-import { BAND_TOLERANCE, bandById, buildSeries, inBand } from '../analysis/index.ts'
-import type { Row } from '../model/index.ts'
-import { medianOf, sortSample, summarize } from '../stats/index.ts'
+import type { Analysis, Band, Comparison, Fit, Series } from '../../analysis/index.ts'
+import { BAND_TOLERANCE, bandById, buildSeries, inBand } from '../../analysis/index.ts'
+import type { Row } from '../../model/index.ts'
+import { medianOf, sortSample, summarize } from '../../stats/index.ts'
 import type { ChartContext } from './_common.ts'
 import { measuredAs, p2pState } from './_common.ts'
 import { groupsChart } from './_groups.ts'
