@@ -8,6 +8,8 @@ export interface PngInfo {
   inkFraction: number
   /** Number of distinct colours seen (capped at 4096). */
   colours: number
+  /** The box of the non-white pixels (x2, y2 exclusive); null on a blank image. */
+  ink: { x1: number; y1: number; x2: number; y2: number } | null
 }
 
 /** Decodes an 8-bit, non-interlaced RGB or RGBA PNG (what resvg writes) enough to measure ink. */
@@ -30,6 +32,7 @@ export function pngInfo(png: Buffer): PngInfo {
   const prev = Buffer.alloc(stride)
   const cur = Buffer.alloc(stride)
   let ink = 0
+  let box: PngInfo['ink'] = null
   const colours = new Set<number>()
   for (let y = 0; y < height; y++) {
     const base = y * (stride + 1)
@@ -46,12 +49,18 @@ export function pngInfo(png: Buffer): PngInfo {
       const r = cur[i] as number,
         g = cur[i + 1] as number,
         bl = cur[i + 2] as number
-      if (r < 240 || g < 240 || bl < 240) ink++
+      if (r < 240 || g < 240 || bl < 240) {
+        ink++
+        box = box ?? { x1: x, y1: y, x2: x + 1, y2: y + 1 }
+        box.x1 = Math.min(box.x1, x)
+        box.x2 = Math.max(box.x2, x + 1)
+        box.y2 = y + 1
+      }
       if (colours.size < 4096) colours.add((r << 16) | (g << 8) | bl)
     }
     cur.copy(prev)
   }
-  return { width, height, inkFraction: ink / (width * height), colours: colours.size }
+  return { width, height, inkFraction: ink / (width * height), colours: colours.size, ink: box }
 }
 
 function unfilter(filter: number, a: number, b: number, c: number): number {

@@ -1,11 +1,13 @@
 import type { TopLevelSpec } from 'vega-lite'
 import { requireFonts } from './_fonts.ts'
+import { installTextMetrics } from './_metrics.ts'
 
 /** The font every chart uses; DejaVu Sans is what Debian ships and resvg finds. */
 export const CHART_FONT = 'DejaVu Sans'
 
 /** Compiles a vega-lite spec and renders it to SVG with a headless vega view. */
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  await installTextMetrics()
   const vl = await import('vega-lite')
   const vega = await import('vega')
   const withFont: TopLevelSpec = { ...spec, config: { font: CHART_FONT, ...(spec.config ?? {}) } } as TopLevelSpec

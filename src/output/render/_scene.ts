@@ -4,6 +4,7 @@
  * two labels overprint and that every band the legend names is drawn where it can be seen.
  */
 import type { TopLevelSpec } from 'vega-lite'
+import { installTextMetrics } from './_metrics.ts'
 import { CHART_FONT } from './_render.ts'
 
 /** A box in chart pixels (x1 < x2, y1 < y2). */
@@ -43,6 +44,7 @@ type VegaMark = { marktype: string; role: string; items: VegaItem[] }
 
 /** Every item of a spec's scene graph with absolute boxes (items of zero size left out). */
 export async function sceneOf(spec: TopLevelSpec): Promise<SceneItem[]> {
+  await installTextMetrics()
   const vl = await import('vega-lite')
   const vega = await import('vega')
   const withFont = { ...spec, config: { font: CHART_FONT, ...(spec.config ?? {}) } } as TopLevelSpec
