@@ -9,75 +9,17 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import type { Analysis, Fit, TopologyView } from '../../src/analysis/index.ts'
-import { analyzeSet, bandById, viewOfReport } from '../../src/analysis/index.ts'
-import type { Row } from '../../src/model/index.ts'
+import type { Fit, TopologyView } from '../../src/analysis/index.ts'
+import { bandById, viewOfReport } from '../../src/analysis/index.ts'
 import { summaryLines } from '../../src/output/report/_summary.ts'
-import { DETECT_BYTES, detectParser } from '../../src/parsers/index.ts'
-import { newManifest } from '../../src/resultset/index.ts'
-import type { SimOptions } from '../../src/sim/index.ts'
-import { presetNames, simulate, writeSimTopology } from '../../src/sim/index.ts'
+import { presetNames, writeSimTopology } from '../../src/sim/index.ts'
 import { tmp } from '../helpers.ts'
+import { parseRange, parseSeconds, simSeed } from './sim-seed.ts'
 
 const SEEDS = Array.from({ length: 10 }, (_, i) => i + 1)
-const ALL = [0, 1, 2, 3, 4, 5, 6, 7]
-const SIZES = [8, 64, 512, 4096, 32768, 65536, 262144]
 const TOL = 0.1
 /** Printed numbers have 3–4 significant digits: an edge may print equal to the value. */
 const SLACK = 1e-3
-
-function rowsOf(text: string, file: string): Row[] {
-  const parser = detectParser(text.slice(0, DETECT_BYTES))
-  assert.ok(parser, file)
-  const rows: Row[] = []
-  const lp = parser.open({ file }, (r) => rows.push(r))
-  text.split('\n').forEach((l, i) => lp.line(l, i + 1))
-  lp.end()
-  return rows
-}
-
-function analyzeSeed(preset: string, seed: number, topology: TopologyView): Analysis {
-  const runs: SimOptions[] = [
-    { preset, format: 'p2p', gpus: ALL, seed, trial: 0 },
-    ...[ALL, [0, 1, 2, 3]].map(
-      (gpus): SimOptions => ({
-        preset,
-        format: 'nccl-tests',
-        collective: 'all_reduce',
-        gpus,
-        sizes: SIZES,
-        seed,
-        trial: 0,
-      }),
-    ),
-  ]
-  const rows = runs.flatMap((o, i) => {
-    const group = o.format === 'nccl-tests' ? `${o.gpus?.[0]}-${o.gpus?.at(-1)}` : undefined
-    return rowsOf(simulate(o), `raw/sim-${i}.txt`).map((r) => (group ? { ...r, group } : r))
-  })
-  const manifest = newManifest({ origin: 'import', simulated: true, command: ['generated-by-test'] })
-  return analyzeSet(
-    { dir: `sim-${preset}-${seed}`, manifest, rows, diagnostics: [] },
-    { topology, cells: false, replicates: 5 },
-  )
-}
-
-const UNIT: Record<string, number> = { ns: 1e-9, µs: 1e-6, ms: 1e-3, s: 1 }
-const NUM = String.raw`(\d+(?:\.\d+)?)(?: (ns|µs|ms|s))?`
-/** "12.6–15.4 µs", "980 ns–1.2 µs", "14 µs" → seconds. */
-function parseRange(t: string): [number, number] {
-  const m = new RegExp(`^${NUM}(?:–${NUM})?$`).exec(t)
-  assert.ok(m, `range '${t}'`)
-  const hiUnit = (m[4] ?? m[2]) as string
-  const lo = Number(m[1]) * (UNIT[m[2] ?? hiUnit] as number)
-  const hi = m[3] === undefined ? lo : Number(m[3]) * (UNIT[hiUnit] as number)
-  return [lo, hi]
-}
-const parseSeconds = (t: string): number => {
-  const m = /^(\d+(?:\.\d+)?) (ns|µs|ms|s)$/.exec(t)
-  assert.ok(m, `value '${t}'`)
-  return Number(m[1]) * (UNIT[m[2] as string] as number)
-}
 
 /** The verdict's words for each band compared at the floor, against the floor and the band's numbers. */
 function checkVerdict(f: Fit, where: string): number {
@@ -144,7 +86,7 @@ test(`SIMULATED: every preset × ${SEEDS.length} seeds, no band statement (verdi
     const report = await writeSimTopology(join(tmp('gpucomm-band-words-'), 'topology'), preset)
     const topology = viewOfReport(report, `SIMULATED ${preset} topology`) as TopologyView
     for (const seed of SEEDS) {
-      const a = analyzeSeed(preset, seed, topology)
+      const a = simSeed(preset, seed, topology).analysis
       for (const f of a.fits) verdicts += checkVerdict(f, `${preset} seed ${seed}`)
       summaries += checkSummary(summaryLines(a, undefined, undefined), `${preset} seed ${seed}`)
     }

@@ -4,7 +4,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite'
 import type { Analysis, Band, Comparison, Fit, Series } from '../../analysis/index.ts'
-import { BAND_TOLERANCE, bandById, buildSeries, inBand } from '../../analysis/index.ts'
+import { BAND_TOLERANCE, bandById, buildSeries, statedBand } from '../../analysis/index.ts'
 import type { Row } from '../../model/index.ts'
 import { medianOf, sortSample, summarize } from '../../stats/index.ts'
 import type { ChartContext } from './_common.ts'
@@ -83,12 +83,15 @@ export function latencyCharts(rows: Iterable<Row>, analysis: Analysis, ctx: Char
     const [bench, p2p, copy] = k.split('|') as [string, string, string]
     const unit = bench.startsWith('p2p.') ? 'pair' : 'group'
     const { points, floors } = classLines(drawn, unit)
-    // Only bands a drawn floor lies in (± BAND_TOLERANCE); a band given at stated sizes is held
-    // against the fitted times there, as its verdicts did.
-    const ids = [...new Set(fits.flatMap((f) => f.bands))]
-    const bands = ids
-      .map(bandById)
-      .filter((b): b is Band => b !== undefined && (b.sizes !== undefined || floors.some((r) => inBand(b, r.alpha))))
+    // Per drawn class the one band the report's summary states for the same fits and floor
+    // (statedBand), when the floor lies in it (± BAND_TOLERANCE) or, compared at stated sizes,
+    // the fitted times there do: one band, one source.
+    const ids = drawn
+      .map(([, c]) => statedBand(c.fits, med(c.alphas))?.band)
+      .filter((b) => b && b.position !== 'outside')
+    const bands = [...new Set(ids.map((b) => b?.id))]
+      .map((id) => bandById(id as string))
+      .filter((b): b is Band => b !== undefined)
       .slice(0, 5)
       .map(shade)
     const key = `${bench}${p2p ? ` p2p=${p2p}` : ''}${copy ? ` ${copy}` : ''}`
@@ -107,6 +110,7 @@ export function latencyCharts(rows: Iterable<Row>, analysis: Analysis, ctx: Char
 
 interface SizeClass {
   members: number
+  fits: Fit[]
   alphas: number[]
   bySize: Map<number, number[]>
 }
@@ -119,9 +123,10 @@ function classesOf(fits: readonly Fit[], series: readonly Series[]): { classes: 
     const s = series.find((x) => sameSeries(x, f))
     if (!s) continue
     const name = classOf(f)
-    const c = classes.get(name) ?? { members: 0, alphas: [], bySize: new Map<number, number[]>() }
+    const c = classes.get(name) ?? { members: 0, fits: [], alphas: [], bySize: new Map<number, number[]>() }
     classes.set(name, c)
     c.members++
+    c.fits.push(f)
     c.alphas.push(f.alpha)
     for (const [z, samples] of s.bySize) {
       if (z <= 0) {

@@ -5,7 +5,7 @@
  * grouping and by how much, and what changed against the baseline.
  */
 import type { Analysis, CitedBand, Comparison, Fit, LinkClassSummary } from '../../analysis/index.ts'
-import { BAND_TOLERANCE, bandById, bandDistance, positionOf } from '../../analysis/index.ts'
+import { BAND_TOLERANCE, statedBand } from '../../analysis/index.ts'
 import type { DiffResult, DigestClasses } from '../../diff/index.ts'
 import { changeText, diffHeadline } from '../../diff/index.ts'
 import { formatBytes, formatSeconds } from '../../units/index.ts'
@@ -16,23 +16,6 @@ const pct = (x: number): string => {
   return `${x > 0 ? '+' : x < 0 ? '−' : ''}${x !== 0 && Number(t) === 0 ? '<0.1' : t}%`
 }
 
-/** The most common of some values, first seen on a tie. */
-function mostCommon<T>(values: readonly T[], key: (v: T) => string): T | undefined {
-  const n = new Map<string, number>()
-  for (const v of values) n.set(key(v), (n.get(key(v)) ?? 0) + 1)
-  let best: T | undefined
-  for (const v of values) if (best === undefined || (n.get(key(v)) ?? 0) > (n.get(key(best)) ?? 0)) best = v
-  return best
-}
-
-/** The position of a stated value against a band, from the number itself (± BAND_TOLERANCE of an edge). */
-function placeOf(c: CitedBand, value: number | undefined): Pick<CitedBand, 'distance' | 'position'> {
-  const b = c.compared === 'floor α' && value !== undefined ? bandById(c.id) : undefined
-  if (!b) return c
-  const distance = bandDistance(b, value as number)
-  return { distance, position: positionOf(distance) }
-}
-
 /**
  * Why the floors of some fits are what they are, from the analysis (issue 12's verdicts): the
  * mechanism, the strongest fact it rests on, the published band the stated floor `value` falls
@@ -41,28 +24,12 @@ function placeOf(c: CitedBand, value: number | undefined): Pick<CitedBand, 'dist
  * a band compared at fitted times (not the floor) keeps the position of the fit nearest `value`.
  */
 export function why(fits: readonly Fit[], value?: number): string {
-  const m = mostCommon(
-    fits.map((f) => f.mechanism),
-    (x) => x.text,
-  )
-  if (!m) return 'mechanism not determined'
-  const same = fits.filter((f) => f.mechanism.text === m.text)
+  const stated = statedBand(fits, value)
+  if (!stated) return 'mechanism not determined'
+  const { mechanism: m, fits: same, band: c } = stated
   const ev = [...(same[0]?.evidence ?? [])].sort((x, y) => x.strength - y.strength)[0]
-  // The fit whose floor is the stated value (or nearest it) speaks for bands not compared at the floor.
-  const byNear =
-    value === undefined ? same : [...same].sort((x, y) => Math.abs(x.alpha - value) - Math.abs(y.alpha - value))
-  const cited = byNear.flatMap((f) => f.cited).map((c) => ({ ...c, ...placeOf(c, value) }))
-  const inBand = mostCommon(
-    cited.filter((c) => c.role === 'match' && c.position !== 'outside'),
-    (c) => c.id,
-  )
-  const nearest = mostCommon(
-    cited.filter((c) => c.role !== 'reference'),
-    (c) => c.id,
-  )
   const what = (c: CitedBand): string => (c.compared === 'floor α' ? '' : `, compared at its ${c.compared}`)
   const other = (c: CitedBand): string => (c.differs ? `; differs: ${c.differs.join(', ')}` : '')
-  const c = inBand ?? nearest
   const band = !c
     ? ''
     : c.position === 'inside'
