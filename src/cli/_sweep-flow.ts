@@ -63,13 +63,7 @@ export async function sweepCommand(
   depsIn: Partial<SweepDeps> = {},
 ): Promise<SweepOutcome> {
   const deps: SweepDeps = { ...defaultDeps(), ...depsIn }
-  if (req.resume !== undefined && req.out !== undefined && resolve(req.out) !== resolve(req.resume))
-    throw badInput(`--resume ${req.resume} --out ${req.out}: a resumed sweep writes into its own set; drop --out`)
-  // A cluster sweep's set stores its spec: a bare --resume DIR replays its plan.
-  const stored = req.resume !== undefined ? clusterSpecOf(readManifest(req.resume)) : undefined
-  if (stored && (Object.keys(req.flags).length > 0 || req.specFile !== undefined))
-    throw badInput(`--resume ${req.resume}: a cluster sweep resumes with its stored flags; give --resume DIR alone`)
-  const spec = stored ?? (await specFor(req, io, deps))
+  const { spec, stored } = await planOf(req, io, deps)
   if (spec.cluster) {
     if (req.resume !== undefined && !stored)
       throw badInput(`--resume ${req.resume}: not a cluster sweep's set; give --resume DIR alone to continue its sweep`)
@@ -82,10 +76,32 @@ export async function sweepCommand(
     return { code: 0 }
   }
   const out = req.resume ?? req.out ?? defaultOutDir(req.root, spec.instruments.includes('sim'))
+  const result = await sweepWithProgress(req, io, spec, out, deps)
+  io.written?.()
+  return finish(req, io, out, result)
+}
+
+/** The spec to run, and whether it is a cluster sweep's stored one (a bare --resume DIR replays its plan). */
+async function planOf(req: SweepRequest, io: SweepIo, deps: SweepDeps): Promise<{ spec: SweepSpec; stored: boolean }> {
+  if (req.resume !== undefined && req.out !== undefined && resolve(req.out) !== resolve(req.resume))
+    throw badInput(`--resume ${req.resume} --out ${req.out}: a resumed sweep writes into its own set; drop --out`)
+  const stored = req.resume !== undefined ? clusterSpecOf(readManifest(req.resume)) : undefined
+  if (stored && (Object.keys(req.flags).length > 0 || req.specFile !== undefined))
+    throw badInput(`--resume ${req.resume}: a cluster sweep resumes with its stored flags; give --resume DIR alone`)
+  return { spec: stored ?? (await specFor(req, io, deps)), stored: stored !== undefined }
+}
+
+/** Runs the sweep into `out` with a live bar on a terminal (plain lines otherwise), stopped on the signal. */
+async function sweepWithProgress(
+  req: SweepRequest,
+  io: SweepIo,
+  spec: SweepSpec,
+  out: string,
+  deps: SweepDeps,
+): Promise<SweepResult> {
   const progress = io.tty ? liveProgress({ stream: io.tty }) : plainProgress(io.stderr)
-  let result: SweepResult
   try {
-    result = await runSweep({
+    return await runSweep({
       spec,
       out,
       resume: req.resume !== undefined,
@@ -97,7 +113,10 @@ export async function sweepCommand(
   } finally {
     progress.stop()
   }
-  io.written?.()
+}
+
+/** After the set is written: resume notes, the summary (opened by the analysis' answer), the report, the exit code. */
+async function finish(req: SweepRequest, io: SweepIo, out: string, result: SweepResult): Promise<SweepOutcome> {
   // A torn line of a schema-1 samples.jsonl names its line; a damaged part names the part.
   for (const t of result.resumeTorn)
     io.stderr(`resume: ${/\.parquet: /.test(t) ? 'left out a damaged part' : 'dropped a torn line'}: ${printable(t)}\n`)

@@ -1,5 +1,71 @@
+import type { Options } from 'yargs'
 import { kebab } from '../_argv.ts'
 import { defineCommand } from '../_types.ts'
+
+// The flags in groups, in the order --help lists them.
+/** What is compared, and the decode-step model: a preset and its overrides. */
+const MODEL_OPTIONS: Record<string, Options> = {
+  by: {
+    type: 'string',
+    default: 'grouping',
+    describe: 'axis to compare: grouping, p2p, placement, env.NAME, host-axis (or host-axis.NAME), … (any row field)',
+  },
+  model: { type: 'string', describe: 'decode model preset (glm-5)' },
+  layers: { type: 'number', describe: 'override the preset: transformer layers' },
+  hidden: { type: 'number', describe: 'override the preset: hidden size' },
+  'dtype-bytes': { type: 'number', describe: 'override the preset: bytes per activation element' },
+  batch: { type: 'number', describe: 'override the preset: concurrent sequences (tokens per step)' },
+  'allreduces-per-layer': { type: 'number', describe: 'override the preset: all-reduces per layer' },
+  'observed-tps': {
+    type: 'number',
+    describe:
+      'tokens/s observed in serving at --batch: how much of the step is communication, what each option can gain',
+  },
+}
+
+/** The decision model's inputs. */
+const DECISION_OPTIONS: Record<string, Options> = {
+  context: { type: 'number', describe: 'decision model: tokens of context per sequence (default 1000)' },
+  dcp: { type: 'number', describe: 'decision model: decode context parallel size (default 1)' },
+  mtp: {
+    type: 'number',
+    describe:
+      'decision model: MTP/speculative decoding on, N accepted tokens per step per sequence (GLM-5 published: 2.19–2.80)',
+  },
+  'mtp-drafts': {
+    type: 'number',
+    describe: 'decision model: draft tokens the verify pass runs per sequence with --mtp (default 4)',
+  },
+  gpu: {
+    type: 'string',
+    describe: 'decision model: GPU when the set does not name it (rtx-pro-6000, h100-sxm, …)',
+  },
+}
+
+/** How groups are pooled, and how the comparison is printed. */
+const OUTPUT_OPTIONS: Record<string, Options> = {
+  pool: {
+    type: 'boolean',
+    default: false,
+    describe:
+      'per trial, the median of the pooled values of concurrent groups (TP4: two groups) instead of the slowest group',
+  },
+  format: {
+    choices: ['text', 'md', 'csv', 'json'] as const,
+    default: 'text' as const,
+    describe: 'output format',
+  },
+  all: {
+    type: 'boolean',
+    default: false,
+    describe: 'text: every size after the answer (median, 95 % CI, n, ratio, winner, p)',
+  },
+  json: {
+    type: 'boolean',
+    default: false,
+    describe: 'print the Comparison object as JSON (= --format json)',
+  },
+}
 
 /** `gpucomm compare DIR --by grouping [--model glm-5]`: TP8 vs TP4 per size, and the decode model. */
 export const compareCommand = defineCommand({
@@ -8,59 +74,7 @@ export const compareCommand = defineCommand({
   builder: (y) =>
     y
       .positional('dir', { type: 'string', describe: 'result-set directory' })
-      .option('by', {
-        type: 'string',
-        default: 'grouping',
-        describe:
-          'axis to compare: grouping, p2p, placement, env.NAME, host-axis (or host-axis.NAME), … (any row field)',
-      })
-      .option('model', { type: 'string', describe: 'decode model preset (glm-5)' })
-      .option('layers', { type: 'number', describe: 'override the preset: transformer layers' })
-      .option('hidden', { type: 'number', describe: 'override the preset: hidden size' })
-      .option('dtype-bytes', { type: 'number', describe: 'override the preset: bytes per activation element' })
-      .option('batch', { type: 'number', describe: 'override the preset: concurrent sequences (tokens per step)' })
-      .option('allreduces-per-layer', { type: 'number', describe: 'override the preset: all-reduces per layer' })
-      .option('observed-tps', {
-        type: 'number',
-        describe:
-          'tokens/s observed in serving at --batch: how much of the step is communication, what each option can gain',
-      })
-      .option('context', { type: 'number', describe: 'decision model: tokens of context per sequence (default 1000)' })
-      .option('dcp', { type: 'number', describe: 'decision model: decode context parallel size (default 1)' })
-      .option('mtp', {
-        type: 'number',
-        describe:
-          'decision model: MTP/speculative decoding on, N accepted tokens per step per sequence (GLM-5 published: 2.19–2.80)',
-      })
-      .option('mtp-drafts', {
-        type: 'number',
-        describe: 'decision model: draft tokens the verify pass runs per sequence with --mtp (default 4)',
-      })
-      .option('gpu', {
-        type: 'string',
-        describe: 'decision model: GPU when the set does not name it (rtx-pro-6000, h100-sxm, …)',
-      })
-      .option('pool', {
-        type: 'boolean',
-        default: false,
-        describe:
-          'per trial, the median of the pooled values of concurrent groups (TP4: two groups) instead of the slowest group',
-      })
-      .option('format', {
-        choices: ['text', 'md', 'csv', 'json'] as const,
-        default: 'text' as const,
-        describe: 'output format',
-      })
-      .option('all', {
-        type: 'boolean',
-        default: false,
-        describe: 'text: every size after the answer (median, 95 % CI, n, ratio, winner, p)',
-      })
-      .option('json', {
-        type: 'boolean',
-        default: false,
-        describe: 'print the Comparison object as JSON (= --format json)',
-      })
+      .options({ ...MODEL_OPTIONS, ...DECISION_OPTIONS, ...OUTPUT_OPTIONS })
       .example('gpucomm compare results/box1 --by grouping --model glm-5', 'TP8 vs TP4 and the GLM-5 decode step')
       .example(
         'gpucomm compare results/vm --model glm-5 --batch 64 --observed-tps 485',

@@ -1,6 +1,69 @@
+import type { Options } from 'yargs'
 import { defineCommand } from '../_types.ts'
 
 const METRICS = ['time', 'latency', 'bandwidth', 'algbw', 'busbw'] as const
+
+// The flags in groups, in the order --help lists them.
+/** The test: output format, significance level, metrics, and the regression gate. */
+const TEST_OPTIONS: Record<string, Options> = {
+  format: {
+    choices: ['text', 'md', 'csv', 'json'] as const,
+    default: 'text' as const,
+    describe: 'output format',
+  },
+  alpha: { type: 'number', default: 0.05, describe: 'significance level of the U test' },
+  metric: {
+    type: 'string',
+    describe:
+      'metrics to test, comma-separated (time, latency, bandwidth, algbw, busbw); default the ' +
+      'primary one of each bench: time, latency, bandwidth',
+  },
+  'fail-on-regression': {
+    type: 'number',
+    describe:
+      'exit 1 when the data show a regression (slower, or lower bandwidth) larger than this many ' +
+      'percent: a cell fails when the one-sided confidence bound of its change over launches lies ' +
+      'beyond PCT after the Benjamini–Hochberg false-discovery-rate control at --alpha; or when B has data errors',
+  },
+  fdr: {
+    type: 'boolean',
+    default: true,
+    describe:
+      'gate with the Benjamini–Hochberg control over all tested cells (--no-fdr: each cell at its own one-sided 1 − alpha)',
+  },
+}
+
+/** Projections (benchstat's -filter, -row, -col, -ignore): which cells, and how they are laid out. */
+const PROJECTION_OPTIONS: Record<string, Options> = {
+  filter: {
+    type: 'string',
+    array: true,
+    describe:
+      'keep only cells matching KEY:VALUE terms, all of them (size:<=1KiB, bench:p2p.*, ' +
+      '-p2p:disabled, pair:0-1, copy:ce,sm)',
+  },
+  row: { type: 'string', array: true, describe: 'keys that form the rows, in order (e.g. pair,size)' },
+  col: {
+    type: 'string',
+    array: true,
+    describe: 'keys that form the columns (e.g. size): A → B delta per value',
+  },
+  ignore: {
+    type: 'string',
+    array: true,
+    describe: 'pool cells that differ only in these keys (e.g. pair: one cell per size over all pairs)',
+  },
+  all: {
+    type: 'boolean',
+    default: false,
+    describe: 'after the answer and the grouped cells, print every cell (text and md)',
+  },
+  'allow-sim': {
+    type: 'boolean',
+    default: false,
+    describe: 'allow comparing a SIMULATED set with a real one',
+  },
+}
 
 /** `--metric a,b` as a list of metrics, or the first unknown name. */
 function parseMetrics(v: string): { list: (typeof METRICS)[number][] } | { bad: string } {
@@ -17,59 +80,7 @@ export const diffCommand = defineCommand({
     y
       .positional('a', { type: 'string', describe: 'base result-set directory' })
       .positional('b', { type: 'string', describe: 'result-set directory to compare against A' })
-      .option('format', {
-        choices: ['text', 'md', 'csv', 'json'] as const,
-        default: 'text' as const,
-        describe: 'output format',
-      })
-      .option('alpha', { type: 'number', default: 0.05, describe: 'significance level of the U test' })
-      .option('metric', {
-        type: 'string',
-        describe:
-          'metrics to test, comma-separated (time, latency, bandwidth, algbw, busbw); default the ' +
-          'primary one of each bench: time, latency, bandwidth',
-      })
-      .option('fail-on-regression', {
-        type: 'number',
-        describe:
-          'exit 1 when the data show a regression (slower, or lower bandwidth) larger than this many ' +
-          'percent: a cell fails when the one-sided confidence bound of its change over launches lies ' +
-          'beyond PCT after the Benjamini–Hochberg false-discovery-rate control at --alpha; or when B has data errors',
-      })
-      .option('fdr', {
-        type: 'boolean',
-        default: true,
-        describe:
-          'gate with the Benjamini–Hochberg control over all tested cells (--no-fdr: each cell at its own one-sided 1 − alpha)',
-      })
-      .option('filter', {
-        type: 'string',
-        array: true,
-        describe:
-          'keep only cells matching KEY:VALUE terms, all of them (size:<=1KiB, bench:p2p.*, ' +
-          '-p2p:disabled, pair:0-1, copy:ce,sm)',
-      })
-      .option('row', { type: 'string', array: true, describe: 'keys that form the rows, in order (e.g. pair,size)' })
-      .option('col', {
-        type: 'string',
-        array: true,
-        describe: 'keys that form the columns (e.g. size): A → B delta per value',
-      })
-      .option('ignore', {
-        type: 'string',
-        array: true,
-        describe: 'pool cells that differ only in these keys (e.g. pair: one cell per size over all pairs)',
-      })
-      .option('all', {
-        type: 'boolean',
-        default: false,
-        describe: 'after the answer and the grouped cells, print every cell (text and md)',
-      })
-      .option('allow-sim', {
-        type: 'boolean',
-        default: false,
-        describe: 'allow comparing a SIMULATED set with a real one',
-      })
+      .options({ ...TEST_OPTIONS, ...PROJECTION_OPTIONS })
       .example('gpucomm diff results/before results/after', 'what changed, and is it significant')
       .example(
         'gpucomm diff vm bare --filter "bench:p2p.latency size:<=1KiB" --col size',

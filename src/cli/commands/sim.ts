@@ -1,7 +1,106 @@
+import type { Options } from 'yargs'
 import { SIMULATED_COLLECTIVES } from '../../collectives/index.ts'
 import type { ClusterJob, Collective, Fault, SimFormat, TopoFormat } from '../../sim/index.ts'
 import { presetNames } from '../../sim/index.ts'
 import { defineCommand } from '../_types.ts'
+
+// The flags in groups, in the order --help lists them.
+/** What to print: the preset machine and the tool imitated. */
+const outputOptions = (): Record<string, Options> => ({
+  preset: {
+    type: 'string',
+    demandOption: true,
+    describe: presetNames().join(', '),
+  },
+  format: {
+    type: 'string',
+    demandOption: true,
+    choices: ['nccl-tests', 'p2p', 'p2p-bench', 'topo-m', 'topo-p2p-r', 'topo-p2p-w', 'lspci-tv'],
+    describe:
+      "which tool to imitate (p2p-bench: gpucomm's native p2p_bench; topo-m: nvidia-smi topo -m; " +
+      'topo-p2p-r/w: nvidia-smi topo -p2p r/w; lspci-tv: lspci -tv)',
+  },
+})
+
+/** The run imitated: collective, GPUs, sizes, p2p-bench's modes and pairs, iterations, seed and trial. */
+const RUN_OPTIONS: Record<string, Options> = {
+  collective: {
+    type: 'string',
+    default: 'all_reduce',
+    describe: `nccl-tests collective: ${SIMULATED_COLLECTIVES.join(', ')}`,
+  },
+  gpus: { type: 'string', describe: 'GPUs, in rank order: 0-7 or 0,2,4 (default: all)' },
+  sizes: {
+    type: 'string',
+    describe: 'MIN:MAX:xF, MIN:MAX:+S or a list (default 8:64M:x2; p2p-bench: latency sizes or none, default 4:1M:x2)',
+  },
+  'bw-sizes': {
+    type: 'string',
+    describe: 'p2p-bench: bandwidth sizes, or "none" (default 64K:256M:x4)',
+  },
+  p2p: {
+    type: 'string',
+    describe: 'p2p-bench: P2P modes, a list of enabled, disabled, bounce (default all three, as p2p_bench)',
+  },
+  copy: {
+    type: 'string',
+    choices: ['ce', 'sm', 'ce,sm'],
+    describe: 'p2p-bench: copy kinds (default ce,sm)',
+  },
+  pairs: {
+    type: 'string',
+    describe: 'p2p-bench: all (every ordered pair and each GPU to itself), self, cross, or 0:1,1:0',
+  },
+  iters: { type: 'number', default: 20, describe: 'iterations per size (nccl-tests -n)' },
+  warmup: { type: 'number', default: 1, describe: 'warm-up iterations (0 shows a cold first iteration)' },
+  seed: { type: 'number', default: 0, describe: 'noise seed (same seed and flags, same bytes)' },
+  trial: { type: 'number', default: 0, describe: 'trial number (drift between trials)' },
+}
+
+/** The conditions modelled: NCCL env, host knobs, a multi-node fabric, a known shift and a fault. */
+const CONDITION_OPTIONS: Record<string, Options> = {
+  env: {
+    type: 'string',
+    array: true,
+    default: [],
+    describe:
+      'NCCL env as NAME=VALUE (NCCL_P2P_DISABLE, NCCL_PROTO, NCCL_P2P_LEVEL, NCCL_SHM_DISABLE, ' +
+      'NCCL_SHM_USE_CUDA_MEMCPY)',
+  },
+  host: {
+    type: 'string',
+    array: true,
+    default: [],
+    describe:
+      'host knob to MODEL as NAME=VALUE: cstates=default|shallow, numa=local|remote, ' +
+      'iommu=as-found|identity (staged copies only; the preset says its assumptions)',
+  },
+  fabric: {
+    type: 'string',
+    choices: ['ib', 'roce', 'socket'],
+    describe:
+      'a multi-node nccl-tests job over this inter-node network: one process per node, the nodes ' +
+      'from srun (SLURM_STEP_NODELIST) or --cluster-hosts',
+  },
+  'cluster-hosts': { type: 'string', describe: "with --fabric: the job's nodes, a hostlist (node[01-02])" },
+  inject: {
+    type: 'string',
+    array: true,
+    default: [],
+    describe: 'with --fabric: simulated node faults KIND@NODE (slow-nic, no-p2p, pcie-gen3, straggler-gpu)',
+  },
+  'sim-scale': {
+    type: 'number',
+    describe:
+      'a known shift: every simulated time × F, bandwidths ÷ F, same noise draws (default 1; ' +
+      'labelled "SIMULATED, times xF"), to calibrate gates and tests',
+  },
+  fault: {
+    type: 'string',
+    choices: ['hang', 'crash', 'garbage', 'truncated', 'corrupt', 'exit'],
+    describe: 'act out a failure',
+  },
+}
 
 /** `gpucomm sim`: prints one simulated tool output (nccl-tests, p2pBandwidthLatencyTest, or the machine's topology text). */
 export const simCommand = defineCommand({
@@ -11,92 +110,7 @@ export const simCommand = defineCommand({
     "faults), or the preset machine's topology (nvidia-smi topo, lspci -tv)",
   builder: (y) =>
     y
-      .option('preset', {
-        type: 'string',
-        demandOption: true,
-        describe: presetNames().join(', '),
-      })
-      .option('format', {
-        type: 'string',
-        demandOption: true,
-        choices: ['nccl-tests', 'p2p', 'p2p-bench', 'topo-m', 'topo-p2p-r', 'topo-p2p-w', 'lspci-tv'],
-        describe:
-          "which tool to imitate (p2p-bench: gpucomm's native p2p_bench; topo-m: nvidia-smi topo -m; " +
-          'topo-p2p-r/w: nvidia-smi topo -p2p r/w; lspci-tv: lspci -tv)',
-      })
-      .option('collective', {
-        type: 'string',
-        default: 'all_reduce',
-        describe: `nccl-tests collective: ${SIMULATED_COLLECTIVES.join(', ')}`,
-      })
-      .option('gpus', { type: 'string', describe: 'GPUs, in rank order: 0-7 or 0,2,4 (default: all)' })
-      .option('sizes', {
-        type: 'string',
-        describe:
-          'MIN:MAX:xF, MIN:MAX:+S or a list (default 8:64M:x2; p2p-bench: latency sizes or none, default 4:1M:x2)',
-      })
-      .option('bw-sizes', {
-        type: 'string',
-        describe: 'p2p-bench: bandwidth sizes, or "none" (default 64K:256M:x4)',
-      })
-      .option('p2p', {
-        type: 'string',
-        describe: 'p2p-bench: P2P modes, a list of enabled, disabled, bounce (default all three, as p2p_bench)',
-      })
-      .option('copy', {
-        type: 'string',
-        choices: ['ce', 'sm', 'ce,sm'],
-        describe: 'p2p-bench: copy kinds (default ce,sm)',
-      })
-      .option('pairs', {
-        type: 'string',
-        describe: 'p2p-bench: all (every ordered pair and each GPU to itself), self, cross, or 0:1,1:0',
-      })
-      .option('iters', { type: 'number', default: 20, describe: 'iterations per size (nccl-tests -n)' })
-      .option('warmup', { type: 'number', default: 1, describe: 'warm-up iterations (0 shows a cold first iteration)' })
-      .option('seed', { type: 'number', default: 0, describe: 'noise seed (same seed and flags, same bytes)' })
-      .option('trial', { type: 'number', default: 0, describe: 'trial number (drift between trials)' })
-      .option('env', {
-        type: 'string',
-        array: true,
-        default: [],
-        describe:
-          'NCCL env as NAME=VALUE (NCCL_P2P_DISABLE, NCCL_PROTO, NCCL_P2P_LEVEL, NCCL_SHM_DISABLE, ' +
-          'NCCL_SHM_USE_CUDA_MEMCPY)',
-      })
-      .option('host', {
-        type: 'string',
-        array: true,
-        default: [],
-        describe:
-          'host knob to MODEL as NAME=VALUE: cstates=default|shallow, numa=local|remote, ' +
-          'iommu=as-found|identity (staged copies only; the preset says its assumptions)',
-      })
-      .option('fabric', {
-        type: 'string',
-        choices: ['ib', 'roce', 'socket'],
-        describe:
-          'a multi-node nccl-tests job over this inter-node network: one process per node, the nodes ' +
-          'from srun (SLURM_STEP_NODELIST) or --cluster-hosts',
-      })
-      .option('cluster-hosts', { type: 'string', describe: "with --fabric: the job's nodes, a hostlist (node[01-02])" })
-      .option('inject', {
-        type: 'string',
-        array: true,
-        default: [],
-        describe: 'with --fabric: simulated node faults KIND@NODE (slow-nic, no-p2p, pcie-gen3, straggler-gpu)',
-      })
-      .option('sim-scale', {
-        type: 'number',
-        describe:
-          'a known shift: every simulated time × F, bandwidths ÷ F, same noise draws (default 1; ' +
-          'labelled "SIMULATED, times xF"), to calibrate gates and tests',
-      })
-      .option('fault', {
-        type: 'string',
-        choices: ['hang', 'crash', 'garbage', 'truncated', 'corrupt', 'exit'],
-        describe: 'act out a failure',
-      })
+      .options({ ...outputOptions(), ...RUN_OPTIONS, ...CONDITION_OPTIONS })
       .example(
         'gpucomm sim --preset seed-vm --format nccl-tests --gpus 0-7 --sizes 8:64M:x2',
         'a simulated all_reduce_perf log',
