@@ -4,13 +4,15 @@
 // npm install). bin/gpucomm.js uses dist/ only while dist/.built (this build's start time) is
 // newer than every file under src/, so an edited source is never shadowed by a stale build.
 // Type errors do not stop the build (tsx runs the same code unchecked; `npm test` type-checks).
+// `--if-stale` (scripts/run-tests.mjs) builds only when bin/gpucomm.js would not use dist/.
 import { spawnSync } from 'node:child_process'
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const started = Date.now()
+if (process.argv.includes('--if-stale') && distIsFresh()) process.exit(0)
 let tsc
 try {
   tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
@@ -31,3 +33,18 @@ writeFileSync(`${tmp}/.built`, `${started}\n`)
 rmSync(`${root}dist`, { recursive: true, force: true })
 renameSync(tmp, `${root}dist`)
 console.log('build: compiled src/ to dist/')
+
+/** bin/gpucomm.js' rule: dist/.built (the build's start time) is newer than every file under src/. */
+function distIsFresh() {
+  let built
+  try {
+    built = Number(readFileSync(`${root}dist/.built`, 'utf8'))
+  } catch {
+    return false
+  }
+  const changed = (dir) =>
+    readdirSync(dir, { withFileTypes: true }).some((e) =>
+      e.isDirectory() ? changed(`${dir}/${e.name}`) : statSync(`${dir}/${e.name}`).mtimeMs >= built,
+    )
+  return Number.isFinite(built) && !changed(`${root}src`)
+}
