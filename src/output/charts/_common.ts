@@ -17,8 +17,11 @@ export function chartTitle(text: string, ctx: ChartContext): { text: string; sub
   return ctx.subject ? { text: t, subtitle: ctx.subject } : { text: t }
 }
 
+/** A chart's plot height in pixels unless it says otherwise. */
+export const PLOT_HEIGHT = 340
+
 /** Common top-level settings (schema, background, font sizes). */
-export function base(width = 560, height = 340): Partial<TopLevelSpec> & { $schema: string } {
+export function base(width = 560, height = PLOT_HEIGHT): Partial<TopLevelSpec> & { $schema: string } {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     background: 'white',
@@ -82,4 +85,33 @@ export function spanDomain(values: readonly number[], minSpan = 0.1): [number, n
   const lo = Math.min(v[0] as number, mid * (1 - minSpan))
   const hi = Math.max(v[v.length - 1] as number, mid * (1 + minSpan))
   return [r4(lo), r4(hi === lo ? lo * 1.01 + 1e-12 : hi)]
+}
+
+/** Mantissas of log ticks, densest first, with the smallest gap between neighbours in decades. */
+const MANTISSAS: readonly (readonly number[])[] = [[1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 5, 7], [1, 2, 5], [1]]
+const gapOf = (m: readonly number[]): number => Math.min(...m.map((v, i) => Math.log10((m[i + 1] ?? 10) / v)))
+
+/**
+ * A log axis labelled at every decade the domain spans and at 2 and 5 (or more) between them
+ * where labels `fontSize` high fit `heightPx` without touching: 0.1, 0.2, 0.5, 1, … 1,000 µs,
+ * not vega's default, which thins a log axis's labels to a few and can leave the P2P floors
+ * (0.4 µs) unlabelled. Over less than about one decade vega's own ticks are kept (undefined).
+ */
+export function logAxis(domain: readonly [number, number], heightPx: number, fontSize = 11) {
+  const [lo, hi] = domain
+  if (!(lo > 0 && hi > lo)) return undefined
+  const perDecade = heightPx / Math.log10(hi / lo)
+  const room = fontSize * 1.6
+  const mantissas = MANTISSAS.find((m) => gapOf(m) * perDecade >= room) ?? [1]
+  const every = Math.max(1, Math.ceil(room / perDecade))
+  const values: number[] = []
+  for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
+    if (e % every !== 0) continue
+    for (const m of mantissas) {
+      const v = Number((m * 10 ** e).toPrecision(6))
+      if (v >= lo && v <= hi) values.push(v)
+    }
+  }
+  if (values.length < 3) return undefined
+  return { values, format: ',~g', labelOverlap: false as const }
 }

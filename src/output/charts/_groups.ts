@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite'
 import type { ChartContext } from './_common.ts'
-import { base, chartTitle, fittedLog, r4 } from './_common.ts'
+import { base, chartTitle, fittedLog, logAxis, PLOT_HEIGHT, r4 } from './_common.ts'
 import { colorScale, sizeAxisFor } from './_style.ts'
 
 /** One grouping's median time at one size, with its confidence interval (seconds). */
@@ -30,6 +30,7 @@ export function groupsChart(points: readonly GroupPoint[], ctx: ChartContext, wh
     title: 'grouping',
     scale: colorScale(points.map((p) => p.grouping)),
   } as const
+  const axis = logAxis(yScale.domain, PLOT_HEIGHT)
   return {
     ...base(),
     title: chartTitle(`Groupings compared: ${what} (median, 95% CI)`, ctx),
@@ -37,7 +38,11 @@ export function groupsChart(points: readonly GroupPoint[], ctx: ChartContext, wh
     layer: [
       {
         mark: { type: 'line', point: true },
-        encoding: { x, y: { field: 'us', type: 'quantitative', scale: yScale, title: `${what} (µs)` }, color },
+        encoding: {
+          x,
+          y: { field: 'us', type: 'quantitative', scale: yScale, title: `${what} (µs)`, ...(axis ? { axis } : {}) },
+          color,
+        },
       },
       {
         mark: { type: 'rule' },

@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite'
 import type { ChartContext } from './_common.ts'
-import { base, chartTitle, fittedLog, r4 } from './_common.ts'
+import { base, chartTitle, fittedLog, logAxis, PLOT_HEIGHT, r4 } from './_common.ts'
 import { colorScale, sizeAxisFor, WRAPPED_LEGEND, wrap } from './_style.ts'
 
 /** One point of a size series: the median across the series' pairs or groups, and their spread, in base units. */
@@ -75,6 +75,7 @@ function seriesLayers(
   yTitle: string,
   yScale: object | undefined,
   names: string[],
+  yAxis?: object,
 ): object[] {
   const color = {
     field: 'series',
@@ -84,7 +85,7 @@ function seriesLayers(
     legend: { ...WRAPPED_LEGEND, orient: 'right' },
   }
   const sc = yScale ? { scale: yScale } : {}
-  const y = { field: yField, type: 'quantitative', title: yTitle, ...sc }
+  const y = { field: yField, type: 'quantitative', title: yTitle, ...sc, ...(yAxis ? { axis: yAxis } : {}) }
   return [
     {
       data: { values: data },
@@ -162,7 +163,15 @@ export function latencyChart(
     title: note ? { ...title, subtitle: [...[title.subtitle ?? []].flat(), note] } : title,
     layer: [
       ...bandLayers(bands, us, yScale),
-      ...seriesLayers(data, x, 'us', 'time per operation, median (µs)', yScale, names),
+      ...seriesLayers(
+        data,
+        x,
+        'us',
+        'time per operation, median (µs)',
+        yScale,
+        names,
+        logAxis(yScale.domain, PLOT_HEIGHT),
+      ),
       {
         data: { values: floorData },
         mark: { type: 'rule', strokeDash: [2, 2], strokeWidth: 1.5 },

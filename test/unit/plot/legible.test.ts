@@ -124,3 +124,38 @@ test('the diff chart over a wide range (−97 % to +1,400 %): x tick labels apar
     bars.map((b) => b.label),
   )
 })
+
+test('a log time axis over 0.4–1,500 µs labels the P2P floors and the top: ticks ≤ 0.5 µs and ≥ 1,000 µs, none overlapping', {
+  skip,
+}, async () => {
+  const sizes = [8, 512, 32768, 2097152, 67108864]
+  const points = sizes.map((z, i) => ({
+    series: 'NODE (24 pairs)',
+    sizeBytes: z,
+    value: ([0.4, 0.45, 2, 60, 1500][i] as number) * 1e-6,
+  }))
+  const spec = latencyChart(
+    points,
+    [{ series: 'NODE (24 pairs)', alpha: 0.4e-6 }],
+    [],
+    { simulated: true },
+    'p2p.latency',
+  )
+  const items = await sceneOf(spec)
+  assert.deepEqual(
+    overlappingTexts(items).map(([a, b]) => `"${a.text}" × "${b.text}"`),
+    [],
+  )
+  const ticks = items
+    .filter((i) => i.role === 'axis-label' && i.opacity > 0 && /^[\d.,]+$/.test(i.text ?? ''))
+    .map((i) => Number((i.text ?? '').replace(/,/g, '')))
+  assert.ok(
+    ticks.some((v) => v <= 0.5),
+    `y ticks: ${ticks.join(' ')}`,
+  )
+  assert.ok(
+    ticks.some((v) => v >= 1000),
+    `y ticks: ${ticks.join(' ')}`,
+  )
+  for (const decade of [1, 10, 100]) assert.ok(ticks.includes(decade), `no ${decade} µs tick: ${ticks.join(' ')}`)
+})
