@@ -9,7 +9,8 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { fitSeries, medianInPlace } from '../../src/analysis/fit/_alphabeta.ts'
+import { fitSeries } from '../../src/analysis/fit/_alphabeta.ts'
+import { medianInPlace } from '../../src/analysis/fit/_bootstrap.ts'
 import { huberLine } from '../../src/analysis/fit/_fit.ts'
 import { handSeries as series } from '../analysis/hand-fit.ts'
 

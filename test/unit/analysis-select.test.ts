@@ -1,11 +1,11 @@
 /**
- * The bootstrap's selection median (src/analysis/fit/_alphabeta.ts) against the sorting median
+ * The bootstrap's selection median (src/analysis/fit/_bootstrap.ts) against the sorting median
  * of src/stats: the same number bit for bit, on samples with many ties (a resample has them).
  */
 
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { medianInPlace } from '../../src/analysis/fit/_alphabeta.ts'
+import { medianInPlace } from '../../src/analysis/fit/_bootstrap.ts'
 import { mulberry32 } from '../../src/analysis/index.ts'
 import { medianOf, sortSample } from '../../src/stats/index.ts'
 

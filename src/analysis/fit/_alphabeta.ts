@@ -5,16 +5,16 @@
  * launch is the unit of replication: draw launches with replacement, then each drawn launch's
  * values; iterations of one launch share its state and are not independent); otherwise within
  * each size when sizes have several samples (stratified bootstrap), or on the line's relative
- * residuals (residual bootstrap). One launch of several iterations gives no interval.
+ * residuals (residual bootstrap; _bootstrap.ts). One launch of several iterations gives no interval.
  */
 
-import type { Uniform as Rng } from '../../random/index.ts'
-import { hashSeed, mulberry32, randInt } from '../../random/index.ts'
-import { OrderStats, quantile, quantileRanks, selectRank, sortSample, summarize } from '../../stats/index.ts'
+import { OrderStats, quantile, quantileRanks, sortSample, summarize } from '../../stats/index.ts'
 import type { Segment } from '../_types.ts'
-import type { LineFit, SegmentFit, XY } from './_fit.ts'
-import { huberLine, relResiduals, segmentedFit } from './_fit.ts'
-import { ORDER_STAT_MIN, resampleMedian } from './_resample-median.ts'
+import type { Resampled } from './_bootstrap.ts'
+import { resampleFit } from './_bootstrap.ts'
+import type { SegmentFit, XY } from './_fit.ts'
+import { relResiduals, segmentedFit } from './_fit.ts'
+import { ORDER_STAT_MIN } from './_resample-median.ts'
 import type { Series } from './_series.ts'
 
 /** The numeric part of a Fit. */
@@ -52,15 +52,9 @@ export interface FitOptions {
   orderStatMin?: number
 }
 
-/** Below this many launches the launch-level interval is widened to hold the within-size one too. */
-export const FEW_LAUNCHES = 6
-
 /** The union of two intervals (the first alone when there is no second, or the second is empty). */
 const wider = (a: [number, number], b: [number, number] | undefined): [number, number] =>
   b && Number.isFinite(b[0]) && Number.isFinite(b[1]) ? [Math.min(a[0], b[0]), Math.max(a[1], b[1])] : a
-
-/** The most values a series may hold for the launch-level (hierarchical) bootstrap. */
-export const HIER_MAX = 200_000
 
 const betaOf = (slope: number): number | null => (slope > 0 ? 1 / slope : null)
 
@@ -81,78 +75,85 @@ function toSegment(p: readonly XY[], s: SegmentFit): Segment {
 export function fitSeries(series: Series, opts: FitOptions = {}): AlphaBeta {
   const sizes = [...series.bySize.keys()].sort((a, b) => a - b)
   const orderStatMin = opts.orderStatMin ?? ORDER_STAT_MIN
-  // The strata's copies share one buffer (one allocation per series, not per size).
-  const lists = sizes.map((x) => series.bySize.get(x) ?? [])
-  const buffer = new Float64Array(lists.reduce((a, l) => a + l.length, 0))
-  let at = 0
-  const samples = lists.map((l) => stratum(l, orderStatMin, buffer.subarray(at, (at += l.length))))
+  const samples = strata(series, sizes, orderStatMin)
   const points: XY[] = sizes.map((x, i) => ({ x, y: (samples[i] as OrderStats).quantile(0.5) }))
   const segs = segmentedFit(points)
   const first = segs[0] as SegmentFit
   const last = segs[segs.length - 1] as SegmentFit
-  const warnings: string[] = []
-  if (series.unsized > 0) warnings.push(`${series.unsized} row(s) without a message size were counted as 0 B`)
-  if (series.nonPositive > 0)
-    warnings.push(`${series.nonPositive} time value(s) ≤ 0 or not a number left out: not a measured time`)
-  if (sizes.length < 2) warnings.push('one message size only: α is the median time there and β is not resolved')
-  if (first.fit.alpha <= 0)
-    warnings.push('α ≤ 0: the line does not describe the smallest sizes; read the smallest-size median instead')
-  const rng = mulberry32(hashSeed(series.key, opts.seed ?? 1))
-  const launches = series.launches?.size ?? 0
-  // Hierarchical up to HIER_MAX values (O(n) a replicate); past it, within sizes (O(1) medians).
-  const total = lists.reduce((a, l) => a + l.length, 0)
-  const per = launches >= 2 && series.launchOf && total <= HIER_MAX ? byLaunch(series, sizes, launches) : undefined
-  const oneLaunch = launches === 1 && samples.some((s) => s.length >= 2)
-  const boot = oneLaunch
-    ? { alphas: [], slopes: [] }
-    : bootstrap(points, samples, segs, rng, opts.replicates ?? 200, orderStatMin, per)
-  // Under FEW_LAUNCHES a launch resample holds few distinct mixes and its percentile interval is
-  // too narrow: the interval is then the wider of it and the within-size one (conservative).
-  const few =
-    per && launches < FEW_LAUNCHES
-      ? bootstrap(points, samples, segs, rng, opts.replicates ?? 200, orderStatMin)
-      : undefined
-  const lv = opts.level ?? 0.95
-  const ci = (v: number[]): [number, number] => {
-    const s = sortSample(v)
-    return [quantile(s, (1 - lv) / 2), quantile(s, 1 - (1 - lv) / 2)]
-  }
-  // β's interval from replicate slopes, when most are positive (as for `betas` below).
-  const ciOfSlopes = (slopes: number[]): [number, number] | undefined => {
-    const b = slopes.filter((x) => x > 0).map((x) => 1 / x)
-    return b.length > slopes.length / 2 ? ci(b) : undefined
-  }
-  if (oneLaunch) warnings.push('one launch: no interval (its iterations share its state)')
-  else if (boot.alphas.length === 0) warnings.push('too few points to resample: no interval')
+  const warnings = inputWarnings(series, sizes.length, first.fit.alpha)
+  const r = resampleFit(series, points, samples, segs, opts.replicates ?? 200, opts.seed ?? 1, orderStatMin)
+  if (r.oneLaunch) warnings.push('one launch: no interval (its iterations share its state)')
+  else if (r.boot.alphas.length === 0) warnings.push('too few points to resample: no interval')
+  const ci = percentileCi(opts.level ?? 0.95)
   const fitted = betaOf(last.fit.slope)
-  const betas = boot.slopes.filter((s) => s > 0).map((s) => 1 / s)
-  const s0 = samples[0] as OrderStats
   const direct = fitted === null && series.bandwidths.length ? bandwidthBeta(series.bandwidths, warnings) : null
   const beta = direct ? direct.beta : fitted
   return {
     alpha: first.fit.alpha,
-    alphaCi: boot.alphas.length
-      ? wider(ci(boot.alphas), few ? ci(few.alphas) : undefined)
+    alphaCi: r.boot.alphas.length
+      ? wider(ci(r.boot.alphas), r.few ? ci(r.few.alphas) : undefined)
       : [first.fit.alpha, first.fit.alpha],
-    launches,
+    launches: r.launches,
     beta,
-    betaCi: direct
-      ? direct.ci
-      : beta === null
-        ? null
-        : betas.length > boot.slopes.length / 2
-          ? wider(ci(betas), few ? ciOfSlopes(few.slopes) : undefined)
-          : [beta, beta],
+    betaCi: direct ? direct.ci : betaCi(beta, r, ci),
     segments: segs.map((s) => toSegment(points, s)),
-    smallest: {
-      sizeBytes: sizes[0] === 0 && series.unsized > 0 ? null : (sizes[0] as number),
-      median: s0.quantile(0.5),
-      min: s0.at(0),
-      n: s0.length,
-    },
+    smallest: smallestOf(series, sizes, samples[0] as OrderStats),
     sizes: sizes.length,
     n: samples.reduce((a, s) => a + s.length, 0),
     warnings,
+  }
+}
+
+/** Each size's samples, ranked (`stratum`); their copies share one buffer (one allocation per series, not per size). */
+function strata(series: Series, sizes: readonly number[], orderStatMin: number): OrderStats[] {
+  const lists = sizes.map((x) => series.bySize.get(x) ?? [])
+  const buffer = new Float64Array(lists.reduce((a, l) => a + l.length, 0))
+  let at = 0
+  return lists.map((l) => stratum(l, orderStatMin, buffer.subarray(at, (at += l.length))))
+}
+
+/** What the data leave out or cannot resolve, said before the fit's own warnings. */
+function inputWarnings(series: Series, sizes: number, alpha: number): string[] {
+  const warnings: string[] = []
+  if (series.unsized > 0) warnings.push(`${series.unsized} row(s) without a message size were counted as 0 B`)
+  if (series.nonPositive > 0)
+    warnings.push(`${series.nonPositive} time value(s) ≤ 0 or not a number left out: not a measured time`)
+  if (sizes < 2) warnings.push('one message size only: α is the median time there and β is not resolved')
+  if (alpha <= 0)
+    warnings.push('α ≤ 0: the line does not describe the smallest sizes; read the smallest-size median instead')
+  return warnings
+}
+
+type Ci = (v: number[]) => [number, number]
+
+/** The percentile interval at `level` of replicate values. */
+const percentileCi =
+  (level: number): Ci =>
+  (v) => {
+    const s = sortSample(v)
+    return [quantile(s, (1 - level) / 2), quantile(s, 1 - (1 - level) / 2)]
+  }
+
+/**
+ * β's interval from the replicate slopes when most are positive, else [β, β]; under
+ * FEW_LAUNCHES the wider of it and the within-size one (as α's).
+ */
+function betaCi(beta: number | null, r: Resampled, ci: Ci): [number, number] | null {
+  if (beta === null) return null
+  const betasOf = (slopes: number[]): number[] => slopes.filter((x) => x > 0).map((x) => 1 / x)
+  const betas = betasOf(r.boot.slopes)
+  if (betas.length <= r.boot.slopes.length / 2) return [beta, beta]
+  const few = r.few ? betasOf(r.few.slopes) : []
+  return wider(ci(betas), r.few && few.length > r.few.slopes.length / 2 ? ci(few) : undefined)
+}
+
+/** The measured side of the floor: the smallest size (null when the tool did not state it), its median and minimum. */
+function smallestOf(series: Series, sizes: readonly number[], s0: OrderStats): AlphaBeta['smallest'] {
+  return {
+    sizeBytes: sizes[0] === 0 && series.unsized > 0 ? null : (sizes[0] as number),
+    median: s0.quantile(0.5),
+    min: s0.at(0),
+    n: s0.length,
   }
 }
 
@@ -179,119 +180,4 @@ function bandwidthBeta(values: readonly number[], warnings: string[]): { beta: n
   const s = summarize(values)
   warnings.push('β is the median p2p.bw_uni bandwidth (its copy size is not recorded; at ≥ 40 MB α is negligible)')
   return { beta: s.median, ci: Number.isFinite(s.ci[0]) && Number.isFinite(s.ci[1]) ? s.ci : [s.median, s.median] }
-}
-
-/** Replicate α (first segment) and slope (last segment) values. */
-function bootstrap(
-  points: readonly XY[],
-  samples: readonly OrderStats[],
-  segs: readonly SegmentFit[],
-  rng: Rng,
-  reps: number,
-  orderStatMin: number,
-  per?: number[][][],
-): { alphas: number[]; slopes: number[] } {
-  const stratified = samples.filter((s) => s.length >= 2).length >= Math.max(1, samples.length / 2)
-  const alphas: number[] = []
-  const slopes: number[] = []
-  const fits = segs.map((s) => s.fit)
-  if (!stratified && points.length <= 2) return { alphas, slopes }
-  const scratch = new Float64Array(
-    per
-      ? Math.max(...per.map((l) => l.reduce((m, v) => Math.max(m, v.length), 0) * l.length))
-      : Math.max(0, ...samples.map((s) => (s.length < orderStatMin ? s.length : 0))),
-  )
-  const medians = points.map((p) => p.y)
-  for (let b = 0; b < reps; b++) {
-    const ys = per
-      ? resampleLaunches(per, rng, scratch, medians)
-      : stratified
-        ? resampleWithin(samples, rng, scratch, orderStatMin)
-        : resampleResiduals(points, segs, fits, rng)
-    const pts = points.map((p, i) => ({ x: p.x, y: ys[i] as number }))
-    const f0 = huberLine(pts.slice((segs[0] as SegmentFit).from, (segs[0] as SegmentFit).to + 1))
-    const l = segs[segs.length - 1] as SegmentFit
-    const fl = segs.length === 1 ? f0 : huberLine(pts.slice(l.from, l.to + 1))
-    alphas.push(f0.alpha)
-    slopes.push(fl.slope)
-  }
-  return { alphas, slopes }
-}
-
-/**
- * One median per size from a with-replacement resample of that size's samples (sorted).
- * Below `orderStatMin` samples it is drawn into `scratch` value by value and its median taken
- * by selection, not a sort: the same two order statistics and the same interpolation as
- * `medianOf`, so the same number in O(n) instead of O(n log n). From `orderStatMin` on it comes
- * straight from the median's order-statistic distribution (`resampleMedian`, O(1)).
- */
-function resampleWithin(
-  samples: readonly OrderStats[],
-  rng: Rng,
-  scratch: Float64Array,
-  orderStatMin: number,
-): number[] {
-  return samples.map((s) => {
-    const n = s.length
-    if (n >= orderStatMin) return resampleMedian(s, rng)
-    for (let i = 0; i < n; i++) scratch[i] = s.at(randInt(rng, n))
-    return medianInPlace(scratch, n)
-  })
-}
-
-/** Each size's values split by launch ([size][launch] → values), from `launchOf` beside `bySize`. */
-function byLaunch(series: Series, sizes: readonly number[], launches: number): number[][][] {
-  return sizes.map((x) => {
-    const out: number[][] = Array.from({ length: launches }, () => [])
-    const lanes = series.launchOf?.get(x) ?? []
-    for (const [i, v] of (series.bySize.get(x) ?? []).entries()) out[lanes[i] as number]?.push(v)
-    return out
-  })
-}
-
-/**
- * One hierarchical replicate: as many launches as there are, drawn with replacement, then
- * each drawn launch's values drawn with replacement; one median per size (the size's median
- * when no drawn launch measured it).
- */
-function resampleLaunches(per: readonly number[][][], rng: Rng, scratch: Float64Array, medians: number[]): number[] {
-  const n = per[0]?.length ?? 0
-  const drawn = Array.from({ length: n }, () => randInt(rng, n))
-  return per.map((launches, k) => {
-    let m = 0
-    for (const l of drawn) {
-      const v = launches[l] as number[]
-      for (let j = 0; j < v.length; j++) scratch[m++] = v[randInt(rng, v.length)] as number
-    }
-    return m ? medianInPlace(scratch, m) : (medians[k] as number)
-  })
-}
-
-/** `medianOf` (quantile 0.5, Hyndman-Fan 7) of a[0..n), reordering a; NaN when n is 0. */
-export function medianInPlace(a: Float64Array, n: number): number {
-  if (n === 0) return NaN
-  const h = (n - 1) * 0.5
-  const lo = Math.floor(h)
-  const x = selectRank(a, n, lo)
-  if (lo + 1 >= n) return x
-  let y = Infinity
-  for (let i = lo + 1; i < n; i++) if ((a[i] as number) < y) y = a[i] as number
-  return x + (h - lo) * (y - x)
-}
-
-/** ŷ·(1 + r*) with r* drawn from the same segment's relative residuals. */
-function resampleResiduals(
-  points: readonly XY[],
-  segs: readonly SegmentFit[],
-  fits: readonly LineFit[],
-  rng: Rng,
-): number[] {
-  const out: number[] = []
-  segs.forEach((s, k) => {
-    const f = fits[k] as LineFit
-    const pts = points.slice(s.from, s.to + 1)
-    const r = relResiduals(pts, f.alpha, f.slope)
-    for (const p of pts) out.push((f.alpha + f.slope * p.x) * (1 + (r[randInt(rng, r.length)] as number)))
-  })
-  return out
 }
