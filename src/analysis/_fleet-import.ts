@@ -14,8 +14,8 @@ import type { Fleet, FleetOutlier, FleetPair } from './fleet/_fleet.ts'
 import { MIN_FLEET_DELTA } from './fleet/_fleet.ts'
 import type { Unit } from './fleet/_fleet-units.ts'
 import { units } from './fleet/_fleet-units.ts'
-import type { SourceLike } from './verdict/_context.ts'
-import { launchOfSource } from './verdict/_context.ts'
+import type { SourceLike } from './verdict/_sources.ts'
+import { launchOfSource } from './verdict/_sources.ts'
 
 /** One imported launch over several hosts. */
 export interface FleetLaunch {

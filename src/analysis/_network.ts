@@ -8,7 +8,8 @@
 
 import { formatRate } from '../units/index.ts'
 import type { Evidence } from './_types.ts'
-import type { LaunchSeen, Sourced } from './verdict/_context.ts'
+import type { Sourced } from './verdict/_context.ts'
+import type { LaunchSeen } from './verdict/_sources.ts'
 
 /** A network as the evidence names it. */
 export interface NetworkSeen {

@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { MachineContext, NcclSeen, Sourced } from '../../src/analysis/verdict/_context.ts'
+import type { MachineContext, Sourced } from '../../src/analysis/verdict/_context.ts'
+import type { NcclSeen } from '../../src/analysis/verdict/_sources.ts'
 import { groupGpus, judgeCollective } from '../../src/analysis/verdict/_transport.ts'
 
 const US = 1e-6

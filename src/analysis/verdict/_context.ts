@@ -11,22 +11,13 @@ import type { TopologyView } from '../_join.ts'
 import { beyondPcie, overPcieText } from '../_nvlink.ts'
 import type { NcclTransport } from '../_types.ts'
 import type { Series } from '../fit/_series.ts'
+import type { LaunchSeen, NcclSeen, SourceLike } from './_sources.ts'
+import { launchOfSource, mergeSeen } from './_sources.ts'
 
 /** A fact and where it came from. */
 export interface Sourced<T> {
   value: T
   source: string
-}
-
-/** NCCL's account of one launch, as the sweep and the importer record it. */
-export interface NcclSeen {
-  transports: string[]
-  channels?: number
-  algos: string[]
-  protos: string[]
-  version?: string
-  /** NCCL INFO lines seen; 0 when only nccl-tests' bare `NCCL version` line was (absent: not recorded). */
-  infoLines?: number
 }
 
 /** The machine, as far as the set and its topology say. */
@@ -56,22 +47,6 @@ export interface MachineContext {
   launch?(s: Pick<Series, 'origins'>): Sourced<LaunchSeen> | undefined
 }
 
-/** What the files of a series say about where it ran: hosts, ranks, the command line's settings. */
-export interface LaunchSeen {
-  /** Hosts the rank lines name (or NCCL INFO lines' host prefixes), first seen first. */
-  named: string[]
-  /** Hosts in all: the command line's count when it names more than the rank lines. */
-  count: number
-  /** Where `count` comes from. */
-  countFrom: string
-  /** Ranks per host of the named hosts (rank lines), when listed. */
-  ranksPerHost?: Record<string, number>
-  /** The rank lines were cut short (fewer listed than the run had). */
-  listCut?: { listed: number; ranks: number; from: string }
-  /** NCCL_* / FI_* / UCX_* settings on the command line. */
-  env: Record<string, string>
-}
-
 /** The family of a GPU name as nvidia-smi prints it, in the spelling the bands use. */
 export function gpuFamilyOf(name: string | undefined): string | undefined {
   if (!name) return undefined
@@ -95,54 +70,6 @@ export function transportFamily(t: string): NcclTransport | undefined {
 const SXM = /SXM|\bNVL\b/i
 
 const pairKey = (a: number, b: number): string => `${Math.min(a, b)}-${Math.max(a, b)}`
-
-export interface SourceLike {
-  raw: string
-  format: string
-  meta: Record<string, unknown>
-  nccl?: NcclSeen & { hosts?: string[] }
-}
-
-interface RunMetaLike {
-  hosts?: string[]
-  devices?: { host?: string }[]
-  ranks?: number
-  ranksFrom?: string
-  ranksListed?: number
-  launch?: { hosts?: number; ranks?: number; ranksFrom?: string; env?: Record<string, string> }
-}
-
-/** The launch facts of one source (its one run, or its runs merged). */
-export function launchOfSource(src: SourceLike): LaunchSeen | undefined {
-  const runs = (Array.isArray(src.meta.runs) ? src.meta.runs : [src.meta]) as RunMetaLike[]
-  const named: string[] = []
-  const perHost: Record<string, number> = {}
-  const env: Record<string, string> = {}
-  let cmdHosts = 0
-  let listCut: LaunchSeen['listCut']
-  for (const r of runs) {
-    for (const h of r.hosts ?? []) if (!named.includes(h)) named.push(h)
-    for (const d of r.devices ?? []) if (d.host) perHost[d.host] = (perHost[d.host] ?? 0) + (runs.length === 1 ? 1 : 0)
-    Object.assign(env, r.launch?.env ?? {})
-    cmdHosts = Math.max(cmdHosts, r.launch?.hosts ?? 0)
-    if (r.ranksListed !== undefined && r.ranks !== undefined && r.ranks > r.ranksListed)
-      listCut ??= { listed: r.ranksListed, ranks: r.ranks, from: r.ranksFrom ?? '' }
-  }
-  const fromInfo = named.length === 0
-  if (fromInfo) for (const h of src.nccl?.hosts ?? []) named.push(h)
-  if (named.length === 0 && cmdHosts === 0 && Object.keys(env).length === 0) return undefined
-  const count = Math.max(named.length, cmdHosts)
-  const countFrom =
-    cmdHosts > named.length
-      ? `the command line (${cmdHosts} hosts; the rank lines name ${named.length})`
-      : fromInfo
-        ? 'the host names of its NCCL INFO lines'
-        : 'the rank lines'
-  const out: LaunchSeen = { named, count, countFrom, env }
-  if (runs.length === 1 && Object.keys(perHost).length) out.ranksPerHost = perHost
-  if (listCut) out.listCut = listCut
-  return out
-}
 
 interface SweepLike {
   points?: Record<string, { nccl?: NcclSeen }>
@@ -196,21 +123,6 @@ function p2pBandwidthOf(set: ReadSet): Map<string, Sourced<number>> {
   return out
 }
 
-function mergeSeen(list: readonly NcclSeen[]): NcclSeen {
-  const uniq = (f: (a: NcclSeen) => string[]): string[] => [...new Set(list.flatMap(f))].sort()
-  const out: NcclSeen = {
-    transports: uniq((a) => a.transports),
-    algos: uniq((a) => a.algos),
-    protos: uniq((a) => a.protos),
-  }
-  const ch = list.map((a) => a.channels).filter((c): c is number => c !== undefined)
-  if (ch.length) out.channels = Math.max(...ch)
-  const v = list.find((a) => a.version)?.version
-  if (v) out.version = v
-  if (list.every((a) => a.infoLines !== undefined)) out.infoLines = list.reduce((n, a) => n + (a.infoLines ?? 0), 0)
-  return out
-}
-
 /** Builds the machine context of a set and its topology view (pure). */
 export function machineContext(set: ReadSet, topology: TopologyView | null | undefined): MachineContext {
   const gpuName = gpuNameOf(set) ?? topology?.gpuName
@@ -220,15 +132,8 @@ export function machineContext(set: ReadSet, topology: TopologyView | null | und
     typeof declared === 'boolean' ? { value: declared, source: 'manifest host.vm (declared)' } : topology?.vm
   const access = peerAccessOf(set)
   const bandwidth = p2pBandwidthOf(set)
-  const sources = new Map(((set.manifest.sources ?? []) as SourceLike[]).map((s) => [s.raw, s]))
-  const points = (set.manifest.extra?.sweep as SweepLike | undefined)?.points ?? {}
-  const classes = topology?.classes ?? []
-  const p2pGpus = new Set<number | null>()
-  // A set of GPUs: the representative rows of IndexedRows say as much as every row.
-  for (const r of isIndexed(set.rows) ? set.rows.reps : set.rows)
-    if (r.src !== null && r.bench.startsWith('p2p.')) p2pGpus.add(r.src).add(r.dst)
-  const gpus = topology?.gpus ?? (p2pGpus.size > 1 ? p2pGpus.size : undefined)
-  const ctx: MachineContext = {
+  const gpus = topology?.gpus ?? p2pGpuCount(set)
+  return {
     ...(gpuName ? { gpuName } : {}),
     ...(family ? { gpuFamily: family } : {}),
     ...(vm ? { vm } : {}),
@@ -241,6 +146,24 @@ export function machineContext(set: ReadSet, topology: TopologyView | null | und
     p2pStatus: (a, b) => topology?.p2pStatus?.(a, b),
     peerAccess: (a, b) => access.get(pairKey(a, b)),
     p2pBandwidth: (a, b) => bandwidth.get(pairKey(a, b)),
+    ...seriesFacts(set),
+    ...linksOf(topology, bandwidth, gpuName),
+  }
+}
+
+/** The GPUs the set's p2p rows cover, when more than one (the representative rows of IndexedRows say as much as every row). */
+function p2pGpuCount(set: ReadSet): number | undefined {
+  const p2pGpus = new Set<number | null>()
+  for (const r of isIndexed(set.rows) ? set.rows.reps : set.rows)
+    if (r.src !== null && r.bench.startsWith('p2p.')) p2pGpus.add(r.src).add(r.dst)
+  return p2pGpus.size > 1 ? p2pGpus.size : undefined
+}
+
+/** What the files a series came from say: NCCL's account, the launch, GPUs per process. */
+function seriesFacts(set: ReadSet): Pick<MachineContext, 'nccl' | 'launch' | 'gpusPerProcess'> {
+  const sources = new Map(((set.manifest.sources ?? []) as SourceLike[]).map((s) => [s.raw, s]))
+  const points = (set.manifest.extra?.sweep as SweepLike | undefined)?.points ?? {}
+  return {
     nccl: (s) => {
       const seen: NcclSeen[] = []
       const from: string[] = []
@@ -269,16 +192,31 @@ export function machineContext(set: ReadSet, topology: TopologyView | null | und
       return undefined
     },
   }
+}
+
+/**
+ * NVLink and how the GPUs attach: from the topology's link classes; else NVLink when a pair
+ * measured more than PCIe can carry (measured numbers before the name); else from an SXM name.
+ */
+function linksOf(
+  topology: TopologyView | null | undefined,
+  bandwidth: Map<string, Sourced<number>>,
+  gpuName: Sourced<string> | undefined,
+): Pick<MachineContext, 'nvlink' | 'attach'> {
+  const classes = topology?.classes ?? []
   const fastest = [...bandwidth.values()].sort((x, y) => y.value - x.value)[0]
   if (classes.length) {
     const src = topology?.source ?? 'topology'
-    ctx.nvlink = { value: classes.some((c) => /^NV/i.test(c)), source: src }
-    ctx.attach = { value: classes.some((c) => c === 'PIX' || c === 'PXB') ? 'switch' : 'direct', source: src }
-  } else if (fastest && beyondPcie(fastest.value)) {
-    // Measured numbers before the name: NVLink is whatever carries more than PCIe can.
-    ctx.nvlink = { value: true, source: `${fastest.source}: ${overPcieText(fastest)}` }
-  } else if (gpuName && SXM.test(gpuName.value)) {
-    ctx.nvlink = { value: true, source: `${gpuName.source}: ${gpuName.value} (SXM modules are connected by NVLink)` }
+    return {
+      nvlink: { value: classes.some((c) => /^NV/i.test(c)), source: src },
+      attach: { value: classes.some((c) => c === 'PIX' || c === 'PXB') ? 'switch' : 'direct', source: src },
+    }
   }
-  return ctx
+  if (fastest && beyondPcie(fastest.value))
+    return { nvlink: { value: true, source: `${fastest.source}: ${overPcieText(fastest)}` } }
+  if (gpuName && SXM.test(gpuName.value))
+    return {
+      nvlink: { value: true, source: `${gpuName.source}: ${gpuName.value} (SXM modules are connected by NVLink)` },
+    }
+  return {}
 }
