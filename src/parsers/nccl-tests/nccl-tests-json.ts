@@ -60,7 +60,28 @@ class NcclJsonParser implements LineParser {
     const meta = docMeta(doc, devices)
     const results = (Array.isArray(doc.results) ? doc.results : []).map(obj)
     if (!Array.isArray(doc.results)) this.diag(1, 'warn', 'no-results', 'the document has no "results" list')
-    const ranksListed = ranksOf(devices)
+    const { collective, ranks } = this.identify(doc, ranksOf(devices), results, meta)
+    const counts = this.emitResults(results, collective, ranks)
+    this.cellDiags(counts)
+    for (const e of (meta.errors as string[] | undefined) ?? [])
+      this.diag(1, 'error', 'nccl-error', `nccl-tests reported: ${e.slice(0, 300)}`)
+    const oob = meta.outOfBounds as { okay?: unknown } | undefined
+    if (oob && oob.okay === false)
+      this.diag(1, 'warn', 'out-of-bounds', 'data check failed (out_of_bounds.okay is false)')
+    meta.rows = counts.rows
+    return meta
+  }
+
+  /**
+   * The collective (from the args, else inferred from the rows) and the ranks (from the device
+   * list, else inferred), recorded in `meta` with where each came from.
+   */
+  private identify(
+    doc: Record<string, unknown>,
+    ranksListed: number | undefined,
+    results: (Record<string, unknown> | undefined)[],
+    meta: Record<string, unknown>,
+  ): { collective: string | undefined; ranks: number | null } {
     const inferred =
       collectiveOfArgs(doc.args) === undefined || ranksListed === undefined ? infer(results, ranksListed) : undefined
     const collective = collectiveOfArgs(doc.args) ?? inferred?.resolved
@@ -78,26 +99,38 @@ class NcclJsonParser implements LineParser {
         `the document does not say which collective it measured (rows fit: ` +
           `${inferred?.candidates.join(', ') ?? 'none'})`,
       )
-    let na = 0
-    let bad = 0
-    let rows = 0
+    return { collective, ranks }
+  }
+
+  /** Emits the rows of every result, each citing its size's line when every size's line is known. */
+  private emitResults(
+    results: (Record<string, unknown> | undefined)[],
+    collective: string | undefined,
+    ranks: number | null,
+  ): { na: number; bad: number; rows: number } {
+    const counts = { na: 0, bad: 0, rows: 0 }
     const ctx = {
       bench: `nccl.${collective ?? 'unknown'}`,
       ranks,
       file: this.origin.file,
       trial: Number.isInteger(this.origin.trial) ? (this.origin.trial as number) : 0,
       line: 1,
-      skip: (k: 'na' | 'bad') => (k === 'na' ? na++ : bad++),
+      skip: (k: 'na' | 'bad') => counts[k]++,
     }
     const cite = this.sizeLines.length === results.length
     results.forEach((res, i) => {
       if (!res) return
       ctx.line = cite ? (this.sizeLines[i] ?? 1) : 1
       resultRows(res, ctx, (r) => {
-        rows++
+        counts.rows++
         this.emit(r)
       })
     })
+    return counts
+  }
+
+  /** The cells that gave no row: null ones (info) and ones that are not numbers (warn). */
+  private cellDiags({ na, bad }: { na: number; bad: number }): void {
     if (na)
       this.diag(
         this.sizeLines[0] ?? 1,
@@ -112,13 +145,6 @@ class NcclJsonParser implements LineParser {
         'bad-cell',
         `${bad} cells that are not numbers ("nan"): no rows for them`,
       )
-    for (const e of (meta.errors as string[] | undefined) ?? [])
-      this.diag(1, 'error', 'nccl-error', `nccl-tests reported: ${e.slice(0, 300)}`)
-    const oob = meta.outOfBounds as { okay?: unknown } | undefined
-    if (oob && oob.okay === false)
-      this.diag(1, 'warn', 'out-of-bounds', 'data check failed (out_of_bounds.okay is false)')
-    meta.rows = rows
-    return meta
   }
 }
 
