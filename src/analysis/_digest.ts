@@ -7,9 +7,11 @@
 import { simPrefix } from '../model/index.ts'
 import type { Answer } from '../output/text/index.ts'
 import { plural, rangeText, renderAnswer } from '../output/text/index.ts'
+import { medianOf, sortSample } from '../stats/index.ts'
 import { formatRate } from '../units/index.ts'
 import { renderAnalysis, verdictSections } from './_text.ts'
 import type { Analysis, Fit } from './_types.ts'
+import { bandClause, statedBand } from './verdict/_stated.ts'
 
 /** Fits alike but for the pair or group: one row of the grouped table. */
 export interface FitGroup {
@@ -134,6 +136,17 @@ function collectiveSentences(groups: readonly FitGroup[]): string[] {
       })
       .join(', ')
     return `${bench}: ${mechs.join('; ')}; floor ${floors}.`
+  })
+}
+
+/**
+ * One line per grouped class of fits: its floor and where the floor sits against the band the
+ * report states for the same fits (statedBand: the same band, the same words).
+ */
+export function bandLines(a: Analysis): string[] {
+  return groupFits(a.fits).map((g) => {
+    const c = statedBand(g.fits, medianOf(sortSample(g.fits.map((f) => f.alpha))))?.band
+    return `${g.subject}, ${g.who}: floor ${alphaRange(g.fits)}; ${c ? bandClause(c) : 'no published band for this mechanism'}`
   })
 }
 

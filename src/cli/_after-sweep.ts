@@ -9,6 +9,8 @@ import type { SweepIo } from './_sweep-flow.ts'
 export interface SweepAnswer {
   question: string
   answer: string[]
+  /** Each class's floor against its published band (analysis bandLines). */
+  bands: string[]
 }
 
 /** Analyzes the swept set (progress on stderr) and returns its answer. */
@@ -16,10 +18,11 @@ export async function analyzeAfterSweep(dir: string, io: SweepIo): Promise<Sweep
   const progress = stagesFor('analysis', { stderr: io.stderr, isTTY: io.tty !== undefined })
   try {
     progress.stage('fitting every pair and group', 0, 1)
-    const { analysisAnswer, analyze } = await import('../analysis/index.ts')
-    const a = analysisAnswer(await analyze(dir))
+    const { analysisAnswer, analyze, bandLines } = await import('../analysis/index.ts')
+    const analysis = await analyze(dir)
+    const a = analysisAnswer(analysis)
     progress.done()
-    return { question: a.question, answer: a.answer }
+    return { question: a.question, answer: a.answer, bands: bandLines(analysis) }
   } catch (e) {
     progress.stop()
     throw e

@@ -5,6 +5,7 @@
  * stderr while stdout, piped, holds only the closing summary, its answer first.
  */
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { sweepCommand } from '../../src/cli/_sweep-flow.ts'
@@ -82,6 +83,31 @@ test('after a sweep: analysis and report progress on stderr; stdout is the summa
   )
   assert.ok(lines.indexOf('Measured:') > 2, stdout)
   assert.equal(lines.at(-1), `report: ${join(out, 'report.html')} (every fit: gpucomm analyze ${out} --all)`)
+  // Then each class's floor against its published band (#32): one line per class, in the words
+  // (and with the band) of the report's summary; the floor inside the range it is said to be within.
+  const from = lines.indexOf('Floors against the published bands:')
+  assert.ok(from > lines.indexOf('Measured:'), stdout)
+  const bands = lines.slice(from + 1, lines.indexOf(`result set: ${out}`))
+  const classes = [
+    'tp4: 1 group of 4 ranks',
+    'tp2: 2 groups of 2 ranks',
+    '4 GPUs to itself',
+    'p2p=disabled (no peer access) ce, 12 PHB',
+    'p2p=enabled (no peer access) ce, 12 PHB',
+  ]
+  assert.deepEqual(
+    classes.map((c) => bands.filter((l) => l.includes(c)).length),
+    classes.map(() => 1),
+    bands.join('\n'),
+  )
+  const line = bands.find((l) => l.includes('p2p=enabled (no peer access) ce, 12 PHB')) ?? ''
+  const m = /floor ([\d.]+)–([\d.]+) µs; within the published band (.*) \(([\d.]+)–([\d.]+) µs;/.exec(line)
+  assert.ok(m, line)
+  assert.ok(Number(m[1]) >= Number(m[4]) && Number(m[2]) <= Number(m[5]), line)
+  const summary = /Small copies between GPUs cost [^<]*?within the published band ([^<]*?) \(\d/.exec(
+    readFileSync(join(out, 'report.html'), 'utf8'),
+  )
+  assert.equal(m[3], summary?.[1], 'the sweep and the report state one band')
   assert.doesNotMatch(stdout, /analysis \[|report \[|done in/)
   assert.match(stderr, /^analysis \[1\/1\] fitting every pair and group … \d:\d\d$/m)
   assert.match(stderr, /^report \[1\/5\] reading the set … /m)

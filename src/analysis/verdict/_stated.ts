@@ -3,6 +3,7 @@
  * the latency chart draws it for the same fits, so the two can never name different bands.
  */
 
+import { BAND_TOLERANCE } from '../../bands/index.ts'
 import type { CitedBand, Fit, Mechanism } from '../_types.ts'
 import { bandDistance, positionOf } from './_cite.ts'
 import { bandById } from './_verdict.ts'
@@ -61,4 +62,27 @@ export function statedBand(fits: readonly Fit[], value?: number): Stated | undef
   )
   const band = within ?? nearest
   return { mechanism: m, fits: same, ...(band ? { band } : {}) }
+}
+
+/** A signed distance: "+4.2%", "−11%"; a nonzero one never prints as 0. */
+const pct = (x: number): string => {
+  const t = (Math.abs(x) * 100).toFixed(Math.abs(x) < 0.1 ? 1 : 0)
+  return `${x > 0 ? '+' : x < 0 ? '−' : ''}${x !== 0 && Number(t) === 0 ? '<0.1' : t}%`
+}
+
+/**
+ * Where a stated floor sits against its band, in the words the report's summary and the
+ * sweep's closing lines share: "within the published band L (R)", "+4% from the edge of the
+ * published band L (R), within its ±10 % tolerance", "outside the published bands (nearest: L, R, +23%)".
+ */
+export function bandClause(c: CitedBand): string {
+  const what = c.compared === 'floor α' ? '' : `, compared at its ${c.compared}`
+  const other = c.differs ? `; differs: ${c.differs.join(', ')}` : ''
+  if (c.position === 'inside') return `within the published band ${c.label} (${c.range}${what}${other})`
+  if (c.position === 'tolerance')
+    return (
+      `${pct(c.distance)} from the edge of the published band ${c.label} (${c.range}${what}${other}), ` +
+      `within its ±${BAND_TOLERANCE * 100} % tolerance`
+    )
+  return `outside the published bands (nearest: ${c.label}, ${c.range}, ${pct(c.distance)}${what}${other})`
 }

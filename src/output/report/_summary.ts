@@ -4,17 +4,11 @@
  * it falls in, from the analysis' verdicts), the collective's floor and transport, the best
  * grouping and by how much, and what changed against the baseline.
  */
-import type { Analysis, CitedBand, Comparison, Fit, LinkClassSummary } from '../../analysis/index.ts'
-import { BAND_TOLERANCE, statedBand } from '../../analysis/index.ts'
+import type { Analysis, Comparison, Fit, LinkClassSummary } from '../../analysis/index.ts'
+import { bandClause, statedBand } from '../../analysis/index.ts'
 import type { DiffResult, DigestClasses } from '../../diff/index.ts'
 import { changeText, diffHeadline } from '../../diff/index.ts'
 import { formatBytes, formatSeconds } from '../../units/index.ts'
-
-/** A signed distance: "+4.2%", "−11%"; a nonzero one never prints as 0. */
-const pct = (x: number): string => {
-  const t = (Math.abs(x) * 100).toFixed(Math.abs(x) < 0.1 ? 1 : 0)
-  return `${x > 0 ? '+' : x < 0 ? '−' : ''}${x !== 0 && Number(t) === 0 ? '<0.1' : t}%`
-}
 
 /**
  * Why the floors of some fits are what they are, from the analysis (issue 12's verdicts): the
@@ -28,16 +22,7 @@ export function why(fits: readonly Fit[], value?: number): string {
   if (!stated) return 'mechanism not determined'
   const { mechanism: m, fits: same, band: c } = stated
   const ev = [...(same[0]?.evidence ?? [])].sort((x, y) => x.strength - y.strength)[0]
-  const what = (c: CitedBand): string => (c.compared === 'floor α' ? '' : `, compared at its ${c.compared}`)
-  const other = (c: CitedBand): string => (c.differs ? `; differs: ${c.differs.join(', ')}` : '')
-  const band = !c
-    ? ''
-    : c.position === 'inside'
-      ? `; within the published band ${c.label} (${c.range}${what(c)}${other(c)})`
-      : c.position === 'tolerance'
-        ? `; ${pct(c.distance)} from the edge of the published band ${c.label} (${c.range}${what(c)}${other(c)}), ` +
-          `within its ±${BAND_TOLERANCE * 100} % tolerance`
-        : `; outside the published bands (nearest: ${c.label}, ${c.range}, ${pct(c.distance)}${what(c)}${other(c)})`
+  const band = c ? `; ${bandClause(c)}` : ''
   const conflict = same.flatMap((f) => f.conflicts)[0]
   return `${m.text}${ev ? ` (evidence: ${ev.fact})` : ''}${band}${conflict ? `; but ${conflict.text}` : ''}`
 }

@@ -19,7 +19,12 @@ export function outcomeCounts(m: Manifest): string {
 export interface SweepHeadline {
   question: string
   answer: string[]
+  /** One line per class of fits: its floor against the published band it is stated against. */
+  bands?: string[]
 }
+
+/** At most this many band lines close a sweep; the rest are in `gpucomm analyze` and the report. */
+const BAND_LINES = 12
 
 /**
  * A sweep's closing summary, answer first: the outcome of its points; the question and its
@@ -53,6 +58,12 @@ export function summarizeSweep(
   const lines = [head]
   if (answer.answer.length) lines.push(answer.question, ...answer.answer.map((l) => `  ${l}`))
   if (details.length) lines.push('Measured:', ...details.map((l) => `  ${l}`))
+  const bands = headline?.bands ?? []
+  if (bands.length) {
+    lines.push('Floors against the published bands:', ...bands.slice(0, BAND_LINES).map((l) => `  ${l}`))
+    if (bands.length > BAND_LINES)
+      lines.push(`  … ${bands.length - BAND_LINES} more classes: gpucomm analyze of the result set, and the report`)
+  }
   return lines
 }
 
