@@ -44,14 +44,19 @@ const stable = (spec: unknown, ids: readonly string[]): unknown =>
   JSON.parse(ids.reduce((t, id) => t.split(id).join('<set>'), JSON.stringify(spec)))
 
 test('every chart kind has a golden spec, renders to a PNG with ink, and every title of a simulated set says SIMULATED', async () => {
-  const a = await simSet({ preset: 'seed-vm', seed: 11, trials: 2, bench: BENCH })
   const b = await simSet({ preset: 'seed-vm', seed: 12, trials: 2, bench: BENCH })
+  // The diff: seed VM (A) against bare metal (B), 4 launches a side (the fewest for which p ≤ 0.05
+  // can be reached), so the golden pins all three directions: p2p and 4-rank all_reduce faster,
+  // 8-rank all_reduce slower, same-GPU copies and host-staged p2p unchanged. (Seed 11 for A drew one
+  // slow in-place 8-rank launch: p = 0.34 there, half that bar's cells significant, so no red bar.)
+  const a = await simSet({ preset: 'seed-vm', seed: 5, trials: 4, bench: BENCH })
+  const bm = await simSet({ preset: 'baremetal-turin', seed: 12, trials: 4, bench: BENCH })
   const c6 = await clusterSet()
-  const ids = [(await loadSet(a)).manifest.id, (await loadSet(b)).manifest.id, (await loadSet(c6)).manifest.id]
+  const ids = await Promise.all([a, b, bm, c6].map(async (d) => (await loadSet(d)).manifest.id))
   const seen = new Set<string>()
   for (const kind of PLOT_KINDS) {
     // The node heatmap needs a cluster sweep: a SIMULATED 6-node one with a slow NIC.
-    const set = kind === 'node-heatmap' ? c6 : b
+    const set = kind === 'node-heatmap' ? c6 : kind === 'diff' ? bm : b
     const charts = await chartsOf(set, kind, kind === 'diff' ? a : undefined)
     assert.ok(charts.length > 0, `${kind}: no chart`)
     for (const c of charts) {
@@ -59,6 +64,10 @@ test('every chart kind has a golden spec, renders to a PNG with ink, and every t
       const t = titles(c.spec)
       assert.ok(t.length > 0 && t.every((x) => x.includes('SIMULATED')), `${c.name}: ${t.join(' ')}`)
       checkGolden(`plot/${c.name}`, stable(c.spec, ids), 4)
+      if (c.name === 'diff') {
+        const dirs = (c.spec as { data: { values: { dir: string }[] } }).data.values.map((v) => v.dir.split(' (')[0])
+        assert.deepEqual([...new Set(dirs)].sort(), ['faster', 'no significant change', 'slower'], 'diff colours')
+      }
       const r = await renderChart(c.spec)
       const png = pngInfo(r.png)
       assert.ok(png.width >= 600 && png.height >= 400, `${c.name}: ${png.width}×${png.height}`)
