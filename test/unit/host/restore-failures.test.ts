@@ -1,12 +1,14 @@
 /**
  * Host restore when something fails (src/host/_restore.ts): a knob write that fails undoes
  * every write made before it; an undo that fails keeps the restore record, so a later
- * `gpucomm restore` (applyPendingRestore) can still put the values back. GENERATED stand-in roots.
+ * `gpucomm restore` (applyPendingRestore) can still put the values back, and keeps it in turn when
+ * one of its own writes fails. GENERATED stand-in roots.
  */
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import fs, { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { syncBuiltinESMExports } from 'node:module'
 import { join } from 'node:path'
-import { test } from 'node:test'
+import { mock, test } from 'node:test'
 import { applyPendingRestore, applyWrites, RESTORE_FILE } from '../../../src/host/index.ts'
 import { tmp } from '../../helpers.ts'
 
@@ -102,5 +104,39 @@ test('a successful undo removes the record', () => {
   assert.ok(existsSync(join(set, RESTORE_FILE)), 'the record is written before the knob')
   undo()
   assert.equal(read(a), '0')
+  assert.equal(existsSync(join(set, RESTORE_FILE)), false)
+})
+
+test('gpucomm restore: a value that cannot be written back keeps the record, names the file, and writes the rest', () => {
+  const { root, knobs, set } = setup()
+  const [a, b] = knobs as [string, string]
+  for (const k of knobs) writeFileSync(k, '1')
+  const writes = knobs.map((path) => ({ path, before: '0', after: '1' }))
+  const text = JSON.stringify({ schema: 1, kind: 'gpucomm-host-restore', point: 'p5', root, pid: 1, at: '', writes })
+  writeFileSync(join(set, RESTORE_FILE), text)
+  // b refuses the write as sysfs does for a user without the right (a plain file passes the
+  // record's checks; root may write any file here, so the refusal is made at node:fs).
+  const real = fs.writeFileSync
+  mock.method(fs, 'writeFileSync', (...args: Parameters<typeof real>) => {
+    if (args[0] === b) throw new Error(`EACCES: permission denied, open '${b}'`)
+    return real(...args)
+  })
+  syncBuiltinESMExports()
+  try {
+    assert.throws(
+      () => applyPendingRestore(set, root),
+      (e: Error) =>
+        e.message ===
+        `restore incomplete, ${join(set, RESTORE_FILE)} kept: ${b}: EACCES: permission denied, open '${b}'`,
+    )
+  } finally {
+    mock.restoreAll()
+    syncBuiltinESMExports()
+  }
+  assert.deepEqual([read(a), read(b)], ['0', '1'], 'the value that could be written back is')
+  assert.equal(read(join(set, RESTORE_FILE)), text, 'the record is kept as it was')
+  // Once the file takes writes again, the kept record finishes the job.
+  assert.deepEqual(applyPendingRestore(set, root), { restored: 2, point: 'p5' })
+  assert.deepEqual([read(a), read(b)], ['0', '0'])
   assert.equal(existsSync(join(set, RESTORE_FILE)), false)
 })
