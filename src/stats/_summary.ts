@@ -101,23 +101,7 @@ export function summarize(
   noun = 'values',
 ): Summary {
   const n = values.length
-  if (n === 0) {
-    return {
-      n: 0,
-      median: NaN,
-      mean: NaN,
-      stdev: NaN,
-      min: NaN,
-      max: NaN,
-      p5: NaN,
-      p95: NaN,
-      mad: NaN,
-      ci: [-Infinity, Infinity],
-      ciLevel: 1,
-      outliers: [],
-      warnings: ['no values'],
-    }
-  }
+  if (n === 0) return emptySummary()
   const order = medianOrderCi(n, level)
   // The ranks read below, placed by selection instead of a sort (the same values).
   const ranks = [0, n - 1, order.lo - 1, order.hi - 1, ...[0.05, 0.5, 0.95].flatMap((q) => quantileRanks(n, q))]
@@ -125,19 +109,10 @@ export function summarize(
   const median = sorted.quantile(0.5)
   const { mean, stdev } = meanStdev(values)
   const warnings: string[] = []
-  if (order.lo < 1)
-    warnings.push(
-      `n = ${n} < ${minSamplesFor(level)}: no ` +
-        `${pct(level)} confidence interval of the median (need ≥ ${minSamplesFor(level)} ${noun})`,
-    )
-  else if (n < DEFAULT_THRESHOLDS.minCiSamples)
-    warnings.push(`n = ${n} < ${DEFAULT_THRESHOLDS.minCiSamples}: confidence interval is wide`)
+  const few = ciWarning(n, order.lo, level, noun)
+  if (few) warnings.push(few)
   const mad = madAround(values, median, scratch(1, n))
-  const scale = zScale(values, median, mad)
-  const outliers: number[] = []
-  if (scale > 0)
-    for (let i = 0; i < n; i++)
-      if (Math.abs((values[i] as number) - median) / scale > DEFAULT_THRESHOLDS.outlierZ) outliers.push(i)
+  const outliers = outliersOf(values, median, zScale(values, median, mad))
   if (outliers.length > 0)
     warnings.push(
       `${outliers.length} outlier${outliers.length > 1 ? 's' : ''} (|modified z| > ${DEFAULT_THRESHOLDS.outlierZ})`,
@@ -157,6 +132,46 @@ export function summarize(
     outliers,
     warnings,
   }
+}
+
+/** The summary of no values: every statistic NaN, an unbounded interval. */
+function emptySummary(): Summary {
+  return {
+    n: 0,
+    median: NaN,
+    mean: NaN,
+    stdev: NaN,
+    min: NaN,
+    max: NaN,
+    p5: NaN,
+    p95: NaN,
+    mad: NaN,
+    ci: [-Infinity, Infinity],
+    ciLevel: 1,
+    outliers: [],
+    warnings: ['no values'],
+  }
+}
+
+/** Why the median's interval is missing (`lo` below rank 1) or wide, if it is. */
+function ciWarning(n: number, lo: number, level: number, noun: string): string | undefined {
+  if (lo < 1)
+    return (
+      `n = ${n} < ${minSamplesFor(level)}: no ` +
+      `${pct(level)} confidence interval of the median (need ≥ ${minSamplesFor(level)} ${noun})`
+    )
+  if (n < DEFAULT_THRESHOLDS.minCiSamples)
+    return `n = ${n} < ${DEFAULT_THRESHOLDS.minCiSamples}: confidence interval is wide`
+  return undefined
+}
+
+/** The indices of values whose modified z (|x − median| / scale) passes the outlier threshold; none when scale is 0. */
+function outliersOf(values: ArrayLike<number>, median: number, scale: number): number[] {
+  const outliers: number[] = []
+  if (scale > 0)
+    for (let i = 0; i < values.length; i++)
+      if (Math.abs((values[i] as number) - median) / scale > DEFAULT_THRESHOLDS.outlierZ) outliers.push(i)
+  return outliers
 }
 
 /** The smallest n that gives a bounded median CI at `level` (6 at 0.95, 8 at 0.99). */

@@ -21,24 +21,11 @@ export function heatmapChart(
   label: string,
   ctx: ChartContext,
 ): TopLevelSpec {
-  const scale = metric === 'latency' ? 1e6 : 1e-9
   const unit = metric === 'latency' ? 'µs' : 'GB/s'
-  const values = cells.map((c) => ({
-    src: `GPU${c.src}`,
-    dst: `GPU${c.dst}`,
-    v: r4(c.value * scale),
-    text: `${r4(c.value * scale)}${c.src === c.dst ? '\nsame GPU' : c.link ? `\n${c.link}` : ''}`,
-    link: c.link ?? '',
-    self: c.src === c.dst,
-  }))
+  const values = heatmapValues(cells, metric === 'latency' ? 1e6 : 1e-9)
   const pairs = values.filter((v) => !v.self).map((v) => v.v)
-  const [lo, hi] = spanDomain(pairs)
-  // White text only on the dark end of the scale: cells near the median (noise) keep one text colour.
-  const dark = r4(lo + 0.7 * (hi - lo))
   const n = new Set(cells.flatMap((c) => [c.src, c.dst])).size
   const side = Math.max(220, Math.min(560, n * 64))
-  const off = { filter: '!datum.self' }
-  const on = { filter: 'datum.self' }
   return {
     ...base(side, side),
     title: chartTitle(`${label} (${unit}; row = source)`, ctx),
@@ -47,34 +34,53 @@ export function heatmapChart(
       x: { field: 'dst', type: 'ordinal', title: 'destination' },
       y: { field: 'src', type: 'ordinal', title: 'source' },
     },
-    layer: [
-      {
-        transform: [off],
-        mark: 'rect',
-        encoding: {
-          color: {
-            field: 'v',
-            type: 'quantitative',
-            title: [`${unit} (pairs)`, 'scale ≥ ±10 %', 'of the median'],
-            // The pairs' own range, at least ±10 % of their median: noise (13.56–13.88 µs) is one
-            // colour, while 12.7 vs 14.4 µs (or NODE 0.40 vs SYS 0.48 µs) read as different ones.
-            scale: { scheme: metric === 'latency' ? 'orangered' : 'blues', domain: [lo, hi] },
-          },
-          tooltip: [{ field: 'src' }, { field: 'dst' }, { field: 'v', title: unit }, { field: 'link' }],
-        },
-      },
-      {
-        transform: [on],
-        mark: { type: 'rect', color: '#e8e8e8' },
-        encoding: { tooltip: [{ field: 'src' }, { field: 'v', title: `${unit} (same GPU)` }] },
-      },
-      {
-        mark: { type: 'text', fontSize: 10, lineBreak: '\n' },
-        encoding: {
-          text: { field: 'text' },
-          color: { condition: { test: `!datum.self && datum.v > ${dark}`, value: 'white' }, value: 'black' },
-        },
-      },
-    ],
+    layer: heatmapLayers(metric, unit, spanDomain(pairs)),
   } as TopLevelSpec
+}
+
+/** The cells in display units (× scale), each with its text: the value over the link class (or "same GPU"). */
+function heatmapValues(cells: readonly PairCell[], scale: number) {
+  return cells.map((c) => ({
+    src: `GPU${c.src}`,
+    dst: `GPU${c.dst}`,
+    v: r4(c.value * scale),
+    text: `${r4(c.value * scale)}${c.src === c.dst ? '\nsame GPU' : c.link ? `\n${c.link}` : ''}`,
+    link: c.link ?? '',
+    self: c.src === c.dst,
+  }))
+}
+
+/** The pairs coloured over [lo, hi], the diagonal grey, and every cell's text on top. */
+function heatmapLayers(metric: 'latency' | 'bandwidth', unit: string, [lo, hi]: [number, number]): unknown[] {
+  // White text only on the dark end of the scale: cells near the median (noise) keep one text colour.
+  const dark = r4(lo + 0.7 * (hi - lo))
+  return [
+    {
+      transform: [{ filter: '!datum.self' }],
+      mark: 'rect',
+      encoding: {
+        color: {
+          field: 'v',
+          type: 'quantitative',
+          title: [`${unit} (pairs)`, 'scale ≥ ±10 %', 'of the median'],
+          // The pairs' own range, at least ±10 % of their median: noise (13.56–13.88 µs) is one
+          // colour, while 12.7 vs 14.4 µs (or NODE 0.40 vs SYS 0.48 µs) read as different ones.
+          scale: { scheme: metric === 'latency' ? 'orangered' : 'blues', domain: [lo, hi] },
+        },
+        tooltip: [{ field: 'src' }, { field: 'dst' }, { field: 'v', title: unit }, { field: 'link' }],
+      },
+    },
+    {
+      transform: [{ filter: 'datum.self' }],
+      mark: { type: 'rect', color: '#e8e8e8' },
+      encoding: { tooltip: [{ field: 'src' }, { field: 'v', title: `${unit} (same GPU)` }] },
+    },
+    {
+      mark: { type: 'text', fontSize: 10, lineBreak: '\n' },
+      encoding: {
+        text: { field: 'text' },
+        color: { condition: { test: `!datum.self && datum.v > ${dark}`, value: 'white' }, value: 'black' },
+      },
+    },
+  ]
 }

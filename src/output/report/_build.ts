@@ -99,58 +99,7 @@ function floorSection(a: Analysis, charts: NamedChart[]): Section {
 }
 
 function groupingSection(c: Comparison, charts: NamedChart[]): Section | undefined {
-  const parts: Html[] = []
-  for (const b of c.benches.filter((x) => x.groupings.length > 1)) {
-    const rows = b.sizes.map((z) => [
-      formatBytes(z.sizeBytes),
-      ...b.groupings.map((g) => s(z.groupings.find((x) => x.grouping === g)?.median)),
-      z.winner ?? '–',
-      z.ratio ? `${z.ratio.toFixed(2)}×` : '–',
-    ])
-    parts.push(
-      html`<h3>${b.bench}</h3>${details(
-        `${b.bench}: median per size and grouping, ${rows.length} sizes`,
-        table(['size', ...b.groupings, 'winner', 'ratio'], rows),
-      )}`,
-    )
-  }
-  const d = c.decode
-  if (d) {
-    parts.push(
-      html`<h3>Decode model: ${d.model.name}</h3>`,
-      paragraphs([
-        `${d.allreducesPerStep} all-reduces per step of ${formatBytes(d.payloadBytes)} each (` +
-          `${d.model.layers} layers × ${d.model.allreducesPerLayer}, batch ${d.model.batch}, hidden ` +
-          `${d.model.hidden}, ${d.model.dtypeBytes} B/element; ${d.model.source}).`,
-      ]),
-    )
-    parts.push(
-      table(
-        ['plan', 'grouping', 'all-reduce', 'from', 'pipeline send/recv', 'comm per step', 'comm-only tok/s ceiling'],
-        d.plans.map((p) => [
-          p.plan,
-          p.grouping ?? '–',
-          s(p.allreduceTime),
-          p.allreduceFrom,
-          `${p.sendRecvs} × ${s(p.sendRecvTime)}`,
-          s(p.commTime),
-          p.tokPerSec ? p.tokPerSec.toFixed(0) : '–',
-        ]),
-      ),
-    )
-    if (d.p2pReadings)
-      parts.push(
-        paragraphs([
-          `From the p2p floor ${s(d.p2pReadings.alpha)}: the data supports the ` +
-            `${d.p2pReadings.supported} reading. ${d.p2pReadings.why}`,
-        ]),
-        table(
-          ['reading', 'formula', 'TP8 step', 'TP4 step'],
-          d.p2pReadings.readings.map((r) => [r.reading, r.formula, s(r.tp8.step), s(r.tp4.step)]),
-        ),
-      )
-    parts.push(paragraphs(d.notes))
-  }
+  const parts = [...groupingTables(c), ...(c.decode ? decodeParts(c.decode) : [])]
   return parts.length
     ? {
         id: 'groupings',
@@ -159,6 +108,61 @@ function groupingSection(c: Comparison, charts: NamedChart[]): Section | undefin
         charts: charts.map(toReportChart),
       }
     : undefined
+}
+
+/** Per bench with more than one grouping: the median per size and grouping, the winner and the ratio (collapsed). */
+function groupingTables(c: Comparison): Html[] {
+  return c.benches
+    .filter((x) => x.groupings.length > 1)
+    .map((b) => {
+      const rows = b.sizes.map((z) => [
+        formatBytes(z.sizeBytes),
+        ...b.groupings.map((g) => s(z.groupings.find((x) => x.grouping === g)?.median)),
+        z.winner ?? '–',
+        z.ratio ? `${z.ratio.toFixed(2)}×` : '–',
+      ])
+      return html`<h3>${b.bench}</h3>${details(
+        `${b.bench}: median per size and grouping, ${rows.length} sizes`,
+        table(['size', ...b.groupings, 'winner', 'ratio'], rows),
+      )}`
+    })
+}
+
+/** The decode model: its all-reduces per step, the plans' communication per step, the p2p readings, its notes. */
+function decodeParts(d: NonNullable<Comparison['decode']>): Html[] {
+  const parts: Html[] = [
+    html`<h3>Decode model: ${d.model.name}</h3>`,
+    paragraphs([
+      `${d.allreducesPerStep} all-reduces per step of ${formatBytes(d.payloadBytes)} each (` +
+        `${d.model.layers} layers × ${d.model.allreducesPerLayer}, batch ${d.model.batch}, hidden ` +
+        `${d.model.hidden}, ${d.model.dtypeBytes} B/element; ${d.model.source}).`,
+    ]),
+    table(
+      ['plan', 'grouping', 'all-reduce', 'from', 'pipeline send/recv', 'comm per step', 'comm-only tok/s ceiling'],
+      d.plans.map((p) => [
+        p.plan,
+        p.grouping ?? '–',
+        s(p.allreduceTime),
+        p.allreduceFrom,
+        `${p.sendRecvs} × ${s(p.sendRecvTime)}`,
+        s(p.commTime),
+        p.tokPerSec ? p.tokPerSec.toFixed(0) : '–',
+      ]),
+    ),
+  ]
+  if (d.p2pReadings)
+    parts.push(
+      paragraphs([
+        `From the p2p floor ${s(d.p2pReadings.alpha)}: the data supports the ` +
+          `${d.p2pReadings.supported} reading. ${d.p2pReadings.why}`,
+      ]),
+      table(
+        ['reading', 'formula', 'TP8 step', 'TP4 step'],
+        d.p2pReadings.readings.map((r) => [r.reading, r.formula, s(r.tp8.step), s(r.tp4.step)]),
+      ),
+    )
+  parts.push(paragraphs(d.notes))
+  return parts
 }
 
 function diffSection(d: DiffResult, charts: NamedChart[]): Section {
