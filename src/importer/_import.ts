@@ -1,25 +1,9 @@
-import { createHash } from 'node:crypto'
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs'
+import { mkdirSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { COLLECTIVE_DEFS, collectiveDef } from '../collectives/index.ts'
 import { badInput } from '../errors/index.ts'
 import { acquireLock } from '../exec/index.ts'
-import type { Diagnostic, Manifest, SourceFile } from '../model/index.ts'
-import { SIM_MARKER, simScaleIn, simScaleWords } from '../model/index.ts'
-import { NcclInfoCollector } from '../nccl-log/index.ts'
-import type { Parser } from '../parsers/index.ts'
-import { DETECT_BYTES, detectParser } from '../parsers/index.ts'
+import type { Diagnostic, Manifest } from '../model/index.ts'
 import {
   ColumnBatch,
   isNonEmptyDir,
@@ -29,13 +13,9 @@ import {
   ThreadedAppender,
   writeManifest,
 } from '../resultset/index.ts'
-import { eachLine } from './_lines.ts'
-
-/** One input to import: a path, or "-" with the bytes read from stdin. */
-export interface ImportInput {
-  path: string
-  data?: Buffer
-}
+import type { ImportInput, Planned } from './_plan.ts'
+import { plan } from './_plan.ts'
+import { BATCH_ROWS, importOne, rmRaw } from './_source.ts'
 
 /** Options of importFiles. */
 export interface ImportOptions {
@@ -58,48 +38,6 @@ export interface ImportSummary {
   manifest: Manifest
   rows: number
   diagnostics: Diagnostic[]
-}
-
-function head(input: ImportInput): string {
-  if (input.data) return input.data.subarray(0, DETECT_BYTES).toString('utf8')
-  const fd = openSync(input.path, 'r')
-  try {
-    const buf = Buffer.alloc(DETECT_BYTES)
-    const n = readSync(fd, buf, 0, DETECT_BYTES, 0)
-    return buf.subarray(0, n).toString('utf8')
-  } finally {
-    closeSync(fd)
-  }
-}
-
-/** Checks every input and picks its parser before anything is written. */
-function plan(
-  inputs: readonly ImportInput[],
-  diagnostics: Diagnostic[],
-): { input: ImportInput; parser: Parser; simulated: boolean; scale: number }[] {
-  if (inputs.length === 0) throw badInput('import: no input files given')
-  const planned = inputs.map((input) => {
-    if (!input.data) {
-      if (!existsSync(input.path)) throw badInput(`${input.path}: no such file`)
-      if (!statSync(input.path).isFile()) throw badInput(`${input.path}: not a regular file`)
-    }
-    const h = head(input)
-    const parser = detectParser(h, undefined, { file: input.path, diagnostics })
-    if (!parser)
-      throw badInput(
-        `${input.path}: not in any format gpucomm knows (nccl-tests, p2pBandwidthLatencyTest, nvbandwidth, ` +
-          `nvidia-smi topo, lspci, native benches)`,
-      )
-    const simulated = h.includes(SIM_MARKER)
-    return { input, parser, simulated, scale: (simulated && simScaleIn(h)) || 1 }
-  })
-  const scaled = planned.find((p) => p.scale !== planned[0]?.scale)
-  if (scaled)
-    throw badInput(
-      `${scaled.input.path}: simulated ${scaled.scale === 1 ? 'unscaled' : simScaleWords(scaled.scale)}, unlike ` +
-        `${planned[0]?.input.path} (import sets of different --sim-scale separately)`,
-    )
-  return planned
 }
 
 /**
@@ -132,11 +70,7 @@ export async function importFiles(inputs: readonly ImportInput[], opts: ImportOp
 const APPEND_WAIT_MS = 15_000
 
 /** Appends to an existing set; the caller holds its lock, so the manifest read here is the latest. */
-async function appendTo(
-  opts: ImportOptions,
-  planned: ReturnType<typeof plan>,
-  diagnostics: Diagnostic[],
-): Promise<ImportSummary> {
+async function appendTo(opts: ImportOptions, planned: Planned[], diagnostics: Diagnostic[]): Promise<ImportSummary> {
   const manifest = readManifest(opts.out)
   const mixed = planned.find((p) => p.simulated !== (manifest.simulated === true))
   if (mixed)
@@ -176,20 +110,9 @@ async function staged<T>(out: string, build: (dir: string) => Promise<T>): Promi
   }
 }
 
-/** Rows per part of an import (its columns take about 22 MB while a batch fills). */
-const BATCH_ROWS = 1 << 17
-
-const rawPrefix = (index: number): string => `${String(index).padStart(3, '0')}-`
-
-/** Removes the raw copy of source `index`, if any. */
-function rmRaw(dir: string, index: number): void {
-  for (const f of existsSync(join(dir, RAW)) ? readdirSync(join(dir, RAW)) : [])
-    if (f.startsWith(rawPrefix(index))) rmSync(join(dir, RAW, f), { force: true })
-}
-
 async function importInto(
   dir: string,
-  planned: ReturnType<typeof plan>,
+  planned: Planned[],
   opts: ImportOptions,
   existing: Manifest | undefined,
   diagnostics: Diagnostic[],
@@ -243,70 +166,8 @@ async function importInto(
  * Measurement files that held no rows (a banner only, a run killed before its first line):
  * bad input, not a set of 0 rows; the first warning says why.
  */
-function noRows(planned: ReturnType<typeof plan>, diagnostics: readonly Diagnostic[]): Error {
+function noRows(planned: Planned[], diagnostics: readonly Diagnostic[]): Error {
   const why = diagnostics.find((d) => d.severity !== 'info')
   const names = planned.map((p) => p.input.path).join(', ')
   return badInput(`${names}: no rows to import${why ? ` (line ${why.line}: ${why.message})` : ''}; nothing written`)
-}
-
-async function importOne(
-  input: ImportInput,
-  parser: Parser,
-  out: string,
-  index: number,
-  { appender, batch }: { appender: Pick<ThreadedAppender, 'appendBatch'>; batch: ColumnBatch },
-  collective: string | undefined,
-): Promise<{ file: SourceFile; diagnostics: Diagnostic[] }> {
-  const name = input.path === '-' ? 'stdin.txt' : basename(input.path)
-  const raw = `${RAW}/${rawPrefix(index)}${name.replace(/[^\w.+-]/g, '_')}`
-  // A link (or a killed append's leftover) in its place is replaced, never written through.
-  rmSync(join(out, raw), { force: true })
-  const rawFd = openSync(join(out, raw), 'wx')
-  const hash = createHash('sha256')
-  let bytes = 0
-  // Rows go into the batch's columns as the parser emits them; no row object is kept.
-  let rows = 0
-  const lp = parser.open({ file: raw, ...(collective ? { collective } : {}) }, (r) => {
-    batch.add(r)
-    rows++
-  })
-  // One part per import batch: written between chunks of input, once a batch is full.
-  const flush = async (): Promise<void> => {
-    if (batch.length < BATCH_ROWS) return
-    await appender.appendBatch(batch)
-  }
-  // NCCL's INFO lines, read as a sweep reads its own runs' (the parser skips them as noise).
-  const nccl = new NcclInfoCollector()
-  try {
-    await eachLine(
-      input.data ?? input.path,
-      (line, no) => {
-        lp.line(line, no)
-        nccl.line(line)
-      },
-      (chunk) => {
-        hash.update(chunk)
-        bytes += chunk.length
-        writeSync(rawFd, chunk)
-      },
-      flush,
-    )
-  } finally {
-    closeSync(rawFd)
-  }
-  const { meta, diagnostics } = lp.end()
-  await appender.appendBatch(batch)
-  const file: SourceFile = {
-    path: input.path,
-    raw,
-    sha256: hash.digest('hex'),
-    bytes,
-    format: parser.id,
-    meta,
-    rows,
-    diagnostics: diagnostics.length,
-  }
-  const account = nccl.account()
-  if (account) file.nccl = account
-  return { file, diagnostics: diagnostics.map((d) => ({ ...d, file: input.path })) }
 }
