@@ -100,17 +100,19 @@ function slowest(path, n = 10) {
 
 /**
  * Node's runner starts one process per file, and each start loads node, tsx and the sources
- * again. The in-process unit and analysis files (test/unit/, test/analysis/, touching no
- * process state: env, cwd, argv, exit codes, signals, std streams, child processes, timers, mocks) run instead from GROUPS
- * entry files that import them, so their tests register in a few shared processes; every
- * other file keeps its own process. On 2 busy cores the 134 pure unit files took 105 s one
- * process each and 44 s in two groups (802 tests both ways); the 15 pure test/analysis files, at
- * load 5-6, 47 s and 31 s (84 tests). GPUCOMM_TEST_ISOLATE=1 turns it off.
+ * again (~0.9 s of CPU). The in-process files (touching no process state: no env writes, cwd,
+ * argv, exit codes, signals, std streams, child processes, timers, mocks) run instead from
+ * GROUPS entry files that import them, so their tests register in a few shared processes;
+ * every other file keeps its own process. Reading an env variable (UPDATE_GOLDEN) and worker
+ * threads (their own isolates) do not count; a registerX( call does: it adds to a registry
+ * every file of the process sees from import on (registries.test.ts' preset in presets.test.ts' list). On 2 busy cores the 134 pure unit files took 105 s
+ * one process each and 44 s in two groups (802 tests both ways); the 15 pure test/analysis
+ * files, at load 5-6, 47 s and 31 s (84 tests). GPUCOMM_TEST_ISOLATE=1 turns it off.
  */
 function grouped(list, dir, groups = 2) {
   const touchesProcess =
-    /process\.(env|chdir|cwd|on\(|exit|argv|stdout|stderr)|execa|child_process|spawn|mock\.|setTimeout|worker/
-  const pure = list.filter((f) => /^test\/(unit|analysis)\//.test(f) && !touchesProcess.test(readFileSync(f, 'utf8')))
+    /process\.(env(\.\w+|\[[^\]]*\])\s*=[^=]|chdir|cwd|on\(|exit|argv|stdout|stderr)|delete process\.env|execa|child_process|spawn|mock\.|setTimeout|\bsweep\(|startSweep|\bregister[A-Z]\w*\(/
+  const pure = list.filter((f) => !touchesProcess.test(readFileSync(f, 'utf8')))
   if (process.env.GPUCOMM_TEST_ISOLATE === '1' || pure.length < 2 * groups) return list
   const out = list.filter((f) => !pure.includes(f))
   for (let g = 0; g < groups; g++) {
