@@ -1,4 +1,4 @@
-/** The simulated texts have the layouts FORMATS.md §1 (nccl-tests) and §2 (p2pBandwidthLatencyTest) describe. */
+/** The simulated texts have the layouts of the real outputs under test/fixtures/nccl-tests and test/fixtures/p2pBandwidthLatencyTest. */
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'

@@ -1,6 +1,6 @@
 /**
  * The nccl-tests -J JSON parser as a whole (src/parsers/nccl-tests/nccl-tests-json.ts) on small generated
- * documents (FORMATS.md §1.9 shapes, made-up numbers): detection, broken and odd documents, the
+ * documents (the shapes of nccl-tests' -J writer, src/util.cu; made-up numbers): detection, broken and odd documents, the
  * line each results[] entry cites, the trial, every diagnostic, and where the collective and the
  * rank count come from (args, devices, or the rows themselves).
  */

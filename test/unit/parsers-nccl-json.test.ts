@@ -1,6 +1,6 @@
 /**
  * The helpers of the nccl-tests -J JSON parser (src/parsers/nccl-tests/_nccl-json.ts), each on hand-written
- * values in the shapes FORMATS.md §1.9 gives (generated, not real output): loose numbers (`root`
+ * values in the shapes nccl-tests' -J writer (src/util.cu) prints (generated, not real output): loose numbers (`root`
  * is a `%6i` string, NaN is `"nan"`), exact decimal scaling, the device list and its rank count,
  * the file meta of each schema version, and the rows of one results[] entry.
  */

@@ -2,7 +2,7 @@
  * How one nccl-tests row is split into preamble and placement blocks (src/parsers/nccl-tests/_nccl-row.ts),
  * row by row: the layout guessed from a headerless row or read from the header, rows cut short,
  * errors glued on, -S timestamps, trace-mode rows and rows continued on the next line. Rows are
- * written in the column formats of nccl-tests' common.cu (FORMATS.md §1.5, §1.8).
+ * written in the column formats of nccl-tests' common.cu and util.cu.
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'

@@ -3,7 +3,7 @@
  * _nccl-text-rows.ts): ranks from split groups, rows held until the collective is known (and
  * given up on at 20,000), requested sizes, wrong counts and deviations, bad cells, the
  * end-of-run diagnostics, the `#` lines of the table's surroundings and the run's meta. Lines
- * are the a100 fixture's (test/nccl-text.ts) or written from FORMATS.md §1 (generated, named so).
+ * are the a100 fixture's (test/nccl-text.ts) or written from the printf formats of nccl-tests' src/common.cu (generated, named so).
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
@@ -13,7 +13,7 @@ import { BASE, FOOT, HEAD, parse, ROWS } from '../nccl-text.ts'
 
 const NTHREAD = HEAD[1] as string
 const TABLE = HEAD.slice(12, 16)
-/** A generated rank line of FORMATS.md §1.3 (v2.14.1+). */
+/** A generated rank line in the v2.14.1+ format of nccl-tests' src/common.cu. */
 const rank = (r: number, g: number, host = 'node1'): string =>
   `#  Rank ${String(r).padStart(2)} Group ${String(g).padStart(2)} Pid   1234 on ${host.padStart(10)} device ${String(r).padStart(2)} [0000:07:00] NVIDIA H100`
 
@@ -50,7 +50,7 @@ test('rows wait for the collective; 20,000 undecided rows go out unknown before 
 })
 
 test('requested sizes follow the banner until a row does not fit; 0 B rows without a banner are noted', () => {
-  // Generated all_gather rows on 12 ranks (FORMATS.md §1.5: the printed size rounds down to 12 elements).
+  // Generated all_gather rows on 12 ranks (nccl-tests prints count × type size: the size rounds down to 12 elements).
   const ag = (size: number, count: number): string =>
     `${String(size).padStart(12)}  ${String(count).padStart(12)}     float    none      -1    20.00    0.00    0.00      0    20.00    0.00    0.00      0`
   const banner = '# nThread 1 nGpus 12 minBytes 8 maxBytes 64 step: 2(factor) warmup iters: 5 iters: 20 validation: 1'
@@ -84,7 +84,7 @@ test('#wrong counts become rows and add up; error-column deviations keep the lar
   )
   assert.equal(o.meta.wrongElements, 12)
   assert.equal('wrongElements' in parse(BASE).meta, false)
-  // Generated v2.0 rows with the error column (FORMATS.md §1.4): deviations, not counts.
+  // Generated v2.0 rows with the error column (nccl-tests' src/common.cu v2.0): deviations, not counts.
   const head =
     '#       size         count    type   redop     time   algbw   busbw  error     time   algbw   busbw  error'
   const dev = (a: string, b: string): string =>
@@ -214,7 +214,7 @@ test('row notes: failures glued to a row, cut rows, per-iteration columns once p
   for (const t of ['FAIL', 'Error', 'TIMEOUT', 'Abort']) assert.deepEqual(notes(`${t} x`), ['17 error row-error'], t)
   assert.deepEqual(notes('xyz'), ['17 warn bad-row'])
   assert.deepEqual(notes(''), ['17 warn partial-row'])
-  // Generated v2.19.2+ -I rows (FORMATS.md §1.4): the note once per run, again in the next run.
+  // Generated v2.19.2+ -I rows (nccl-tests' src/util.cu): the note once per run, again in the next run.
   const head =
     '#       size         count      type   redop    root     time   algbw   busbw  #wrong    i_min    i_max    i_p99   i_cv%     time   algbw   busbw  #wrong    i_min    i_max    i_p99   i_cv%'
   const r =
@@ -255,7 +255,7 @@ test('rows with no cells (an error right after the root) count but give nothing;
 })
 
 test('an in-place #wrong of N/A beside a counted out-of-place one tells alltoall from all_gather', () => {
-  // Generated: root-less non-reduction rows with total-sized buffers (FORMATS.md §1.5).
+  // Generated: root-less non-reduction rows with total-sized buffers (nccl-tests' src/*.cu getCollByteCount).
   const a2a = [1024, 2048].map(
     (s) =>
       `${String(s).padStart(12)}  ${String(s / 16).padStart(12)}     float    none      -1    20.00   51.20   38.40      0    20.00   51.20   38.40    N/A`,

@@ -1,6 +1,6 @@
 /**
  * nccl-tests text and -J JSON parsers: every fixture against its golden file and the
- * numbers of its .source.txt "Headline", plus the shapes FORMATS.md §1 describes that no
+ * numbers of its .source.txt "Headline", plus the shapes nccl-tests prints (src/common.cu, src/util.cu) that no
  * fixture shows (built from fixture text in the test, or written out from the printf formats).
  */
 
@@ -344,7 +344,7 @@ test('a table that fits two collectives is nccl.unknown with a diagnostic naming
 })
 
 test('v1.0 output (no # on the banner, ms times, res column) converts milliseconds', () => {
-  // Written from the v1.0.0 printf formats of FORMATS.md §1.2-1.4 (no v1.0 capture is at hand).
+  // Written from the v1.0.0 printf formats of nccl-tests' src/common.cu (no v1.0 capture is at hand).
   const text = [
     'nThread 1 nGpus 2 minBytes 8 maxBytes 16 step: 2(factor) warmup iters: 5 iters: 20 validation: 1 ',
     '# NCCL Tests compiled with NCCL 2.1',
@@ -370,7 +370,7 @@ test('v1.0 output (no # on the banner, ms times, res column) converts millisecon
 })
 
 test('-I per-iteration columns and -S timestamps are read past, -C cputime is still the time metric', () => {
-  // Written from the v2.19.2+ header and row formats of FORMATS.md §1.4-1.5.
+  // Written from the v2.19.2+ header and row formats of nccl-tests' src/util.cu.
   const text = [
     '# nccl-tests version 2.19.2 nccl-headers=22803 nccl-library=22803',
     '# Collective test starting: all_reduce_perf',
@@ -512,7 +512,7 @@ test('detection: text markers, row-shaped log tails, JSON; other formats are not
 
 test('trace/replay mode (2.17.3+): a blank out-of-place block makes in-place-only rows, never out-of-place ones', () => {
   // Generated from a real v2.17.8 log: each row's out-of-place cells replaced by 32 blanks,
-  // as FORMATS.md §1 says trace mode prints them.
+  // as nccl-tests' trace mode prints them (src/util.cu).
   const f = 'gh200-slingshot-2node-2rank-v2.17.8-wrong-elements-oob-failed.txt'
   const ROW = /^(\s*\d+\s+\d+\s+\S+\s+\S+\s+-?\d+)(\s+\S+\s+\S+\s+\S+\s+\S+)(\s+\S+\s+\S+\s+\S+\s+\S+\s*)$/
   let blanked = 0

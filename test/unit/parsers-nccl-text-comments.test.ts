@@ -1,7 +1,7 @@
 /**
  * The `#` lines around an nccl-tests table (src/parsers/nccl-tests/_nccl-text-rows.ts): the header lines
  * that begin a new run after rows or a footer, and near-misses of every other kind (one word
- * off, generated from the FORMATS.md §1 shapes) that must change nothing; message texts cut
+ * off, generated from the printf formats of nccl-tests' src/common.cu) that must change nothing; message texts cut
  * at their limits. Real lines are the a100 fixture's (test/nccl-text.ts).
  */
 import assert from 'node:assert/strict'

@@ -1,7 +1,7 @@
 /**
  * The nccl-tests text parser line by line, on a short piece of a real log (the a100 fixture's
  * command, banner, rank lines, header, first three rows and footer) and on lines written from
- * the printf formats of FORMATS.md §1 (generated, named so): prefixes, comments, NCCL lines,
+ * the printf formats of nccl-tests' src/common.cu (generated, named so): prefixes, comments, NCCL lines,
  * failures, command lines, broken rows and the end-of-file diagnostics, each with its line.
  */
 import assert from 'node:assert/strict'
@@ -97,7 +97,7 @@ test('the nccl-library code names NCCL only when no NCCL line did, and the first
 })
 
 test('v1.0 lines without #: the banner, the footer; "Out of" that is no footer; nThread alone', () => {
-  // Generated from the v1.0.0 printf formats (FORMATS.md §1.2-1.4).
+  // Generated from the v1.0.0 printf formats (nccl-tests' src/common.cu).
   const o = parse([
     'nThread 1 nGpus 2 minBytes 8 maxBytes 16 step: 2(factor) warmup iters: 5 iters: 20 validation: 1 ',
     ' Out of memory on rank 0',
@@ -211,7 +211,7 @@ test('command lines: the collective of the run not yet started, else of the next
 })
 
 test('lines that only look like banner, footer, NCCL or command lines start no run and set nothing', () => {
-  // Generated near-misses of the FORMATS.md §1 line shapes: one word off, or a piece missing.
+  // Generated near-misses of nccl-tests' line shapes: one word off, or a piece missing.
   const near = [
     '# nccl-tests',
     '# nccl-test version 2.17.8',

@@ -2,7 +2,7 @@
  * Runs of the nccl-tests text parser: where one run ends and the next begins (rank lines,
  * headers, rows after a footer), rows broken by error lines and settled by what follows,
  * what a file keeps of many runs, and the end-of-file diagnostics with their lines. Text is
- * the a100 fixture's (test/nccl-text.ts) or written from FORMATS.md §1 (generated, named so).
+ * the a100 fixture's (test/nccl-text.ts) or written from the printf formats of nccl-tests' src/common.cu (generated, named so).
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
@@ -124,7 +124,7 @@ test('the file name names the collective only for runs that have rows; the optio
 })
 
 test('trace mode is said once, at the first blank-block row; trial and file go into every row', () => {
-  // Generated: each row's out-of-place block blanked (32 spaces), as FORMATS.md §1 says trace mode prints it.
+  // Generated: each row's out-of-place block blanked (32 spaces), as nccl-tests' trace mode prints it (src/util.cu).
   const trace = ROWS.map((r) => `${r.slice(0, 53)}${' '.repeat(32)}${r.slice(85)}`)
   const o = parse([...HEAD, ...trace, ...FOOT], { file: 'f.log', trial: 4 })
   assert.deepEqual(o.diags, ['17 info trace-mode'])
@@ -157,7 +157,7 @@ test('a row cut short with no error text stays partial; the rest of its cells on
 })
 
 test('headerless rows: a row cut short is read with the columns of the exact rows before it', () => {
-  // Generated v2.0 rows (no root column, error deviations; FORMATS.md §1.4), the third cut after busbw.
+  // Generated v2.0 rows (no root column, error deviations; nccl-tests' src/common.cu v2.0), the third cut after busbw.
   const v20 = (size: number, count: number): string =>
     `${String(size).padStart(12)}  ${String(count).padStart(12)}   float     sum    40.12    0.00    0.00  1e-07    38.85    0.00    0.00  3e-07`
   const cut = v20(32, 8).slice(0, 70)

@@ -1,7 +1,7 @@
 /**
  * nvbandwidth text and -j JSON parsers: every fixture against its golden file and its
  * .source.txt "Headline", cell-by-cell orientation (src/dst follow the data: a `_read_` test's
- * row device pulls from the column device), N/A counting, the shapes FORMATS.md §3 describes
+ * row device pulls from the column device), N/A counting, the shapes nvbandwidth's output.cpp prints
  * that no real fixture shows (built from fixture text in the test). The CLI import is in
  * parsers-nvbandwidth-cli.test.ts (a subprocess: two thirds of this file's time, kept apart so a
  * mutation run of the parsers can leave it out).

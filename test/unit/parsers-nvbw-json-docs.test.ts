@@ -3,7 +3,7 @@
  * parsers-nvbw): several documents and their trials, the first header value kept, log lines
  * around the documents, documents that are not nvbandwidth's, do not parse or never close, an
  * empty file, the caps on meta, and detection. Generated documents with the
- * field names of FORMATS.md §3.3 (made-up numbers).
+ * field names of nvbandwidth's json_output.cpp (made-up numbers).
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'

@@ -4,7 +4,7 @@
  * cells of every JSON type, the line each row and testcase cites, bidirectional matrices split
  * in three (and when they are not), trials of several documents, documents that are not
  * nvbandwidth's, do not parse or never close, and detection. Generated documents with the
- * field names of FORMATS.md §3.3 (made-up numbers).
+ * field names of nvbandwidth's json_output.cpp (made-up numbers).
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'

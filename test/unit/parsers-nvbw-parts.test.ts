@@ -3,7 +3,7 @@
  * scope parsers-nvbw): what each testcase name means (unit, copy kind, direction, which end a
  * row and a column are), the buffer size by version and command line, device lines of the text
  * and of the JSON output, CUDA version numbers and the run lines kept in meta (one matrix made
- * into rows: parsers-nvbw-emit.test.ts). Expected values are written from FORMATS.md §3 and the testcase list, not computed
+ * into rows: parsers-nvbw-emit.test.ts). Expected values are written from nvbandwidth's output.cpp and its testcase list (testcases_ce.cpp, testcases_sm.cpp), not computed
  * by the code under test. The JSON scanning helpers are in parsers-nvbw-json-scan.test.ts.
  */
 import assert from 'node:assert/strict'

@@ -2,7 +2,7 @@
  * The nvbandwidth text parser on lines that only look like its own (issue 18, mutation testing
  * of scope parsers-nvbw): banner, status, summary and error lines that do not start the line,
  * blanks where the format prints one or none, indented lines, matrices without rows or without
- * a Running line, and lines that are no hostname. Generated lines with the shapes of FORMATS.md §3.
+ * a Running line, and lines that are no hostname. Generated lines with the shapes of nvbandwidth's output.cpp.
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'

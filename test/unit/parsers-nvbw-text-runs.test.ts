@@ -3,7 +3,7 @@
  * summary lines (SUM, MIN/MAX/AVG, `&&&& PERF`), the testcase a SUM line names when no Running
  * line did, a corrupt run, the small-buffer warning and the buffer size, trials of joined runs,
  * the end-of-file diagnostics and the caps on meta. Generated texts with the line shapes of
- * FORMATS.md §3 (made-up numbers).
+ * nvbandwidth's output.cpp (made-up numbers).
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'

@@ -4,7 +4,7 @@
  * hostname), statuses (Running, Waived/Waiving, errors, the closing NOTE, a corrupt run),
  * summaries and the testcase a SUM line names, trials of joined runs, the small-buffer warning,
  * the end-of-file diagnostics and the meta caps. The texts are generated in the test with the
- * line shapes of FORMATS.md §3 and the real fixtures (made-up numbers).
+ * line shapes of nvbandwidth's output.cpp and the real fixtures (made-up numbers).
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
