@@ -10,6 +10,7 @@ import { loadTopology } from '../../src/analysis/index.ts'
 import type { StepModel } from '../../src/decision/index.ts'
 import { decide, renderDecision, stepModelById } from '../../src/decision/index.ts'
 import { loadSamples } from '../../src/resultset/index.ts'
+import { sweepIn } from '../e2e/_sweep.ts'
 import { cli, tmp } from '../helpers.ts'
 import { simSet } from '../simset.ts'
 
@@ -116,12 +117,21 @@ test('CLI: compare --model prints the decision after the comparison; bad decisio
 /** Kimi K2.5 at batch 1, DCP 8 on a SIMULATED bare-metal sweep (with `env` arms when given): each option's communication. */
 async function kimiComm(env: string[]) {
   const out = join(tmp('gpucomm-decision-p2p-'), 'set')
-  const made = await cli([
-    ...['sweep', '--instrument', 'sim', '--preset', 'baremetal-turin', '--pairs', '0>1,0>4', '--groupings', 'tp8'],
-    ...['--collectives', 'all_reduce,all_gather', '--sizes', '8:1M:x4', '--trials', '2', '--seed', '3'],
-    ...env,
-    ...['--out', out],
-  ])
+  // `gpucomm sweep` in-process, its sim points answered in-process too (no process per point).
+  const made = await sweepIn(
+    {
+      instrument: 'sim',
+      preset: 'baremetal-turin',
+      pairs: '0>1,0>4',
+      groupings: 'tp8',
+      collectives: 'all_reduce,all_gather',
+      sizes: '8:1M:x4',
+      trials: 2,
+      seed: 3,
+      ...(env.length ? { env } : {}),
+    },
+    { out },
+  )
   assert.equal(made.code, 0, made.stderr)
   const set = await loadSamples(out)
   const kimi = stepModelById('kimi-k2.5') as StepModel
@@ -138,7 +148,7 @@ async function kimiComm(env: string[]) {
 const near = (diff: number) => assert.ok(Math.abs(diff / 7.3e-3 - 1) <= 0.2, `${(diff * 1e3).toFixed(2)} ms`)
 
 test('bare metal, Kimi K2.5 at batch 1, DCP 8: NCCL_P2P_DISABLE=1 minus P2P costs +7.3 ms ± 20 % of communication per token (published 65 vs 44 tok/s); SHM across the sockets runs Simple', async () => {
-  const option = await kimiComm(['--env', 'NCCL_P2P_DISABLE=0,1', '--env', 'NCCL_P2P_LEVEL=SYS'])
+  const option = await kimiComm(['NCCL_P2P_DISABLE=0,1', 'NCCL_P2P_LEVEL=SYS'])
   // P2P on: the engine's one-shot all-reduce, NCCL over P2P for the DCP collectives (the P2P arm, here the base).
   const on = option('P2P for the engine')
   assert.match(on.restsOn, /NCCL_P2P_DISABLE=0 NCCL_P2P_LEVEL=SYS\), a P2P arm of this set/)
