@@ -15,7 +15,7 @@ test('GLM-5 preset: 78 layers, hidden 6144, bf16 → 156 all-reduces per step of
   assert.equal(resolveModel('nope'), undefined)
 })
 
-test("both readings of a 13.7 µs p2p floor match the worked example of docs/REFERENCE.md (decode-step model)", () => {
+test('both readings of a 13.7 µs p2p floor match the worked example of docs/REFERENCE.md (decode-step model)', () => {
   const [perHop, whole] = p2pReadings(13.7e-6, MODEL_PRESETS['glm-5']!)
   // Per hop: TP8 6.6 + 14 × 13.7 = 198.4 µs, × 156 = 30.95 ms; TP4 6.6 + 6 × 13.7 = 88.8 µs, × 156 = 13.85 ms.
   close(perHop!.tp8.allreduce, 198.4e-6)
