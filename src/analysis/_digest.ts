@@ -8,7 +8,7 @@ import { simPrefix } from '../model/index.ts'
 import type { Answer } from '../output/text/index.ts'
 import { plural, rangeText, renderAnswer } from '../output/text/index.ts'
 import { medianOf, sortSample } from '../stats/index.ts'
-import { formatRate } from '../units/index.ts'
+import { formatRate, formatSeconds } from '../units/index.ts'
 import { renderAnalysis, verdictSections } from './_text.ts'
 import type { Analysis, Fit } from './_types.ts'
 import { bandClause, statedBand } from './verdict/_stated.ts'
@@ -139,15 +139,42 @@ function collectiveSentences(groups: readonly FitGroup[]): string[] {
   })
 }
 
+/** A class's floor against the band stated for its fits at their median floor (statedBand, in its words). */
+function classClause(fits: readonly Fit[], median: number): string {
+  const c = statedBand(fits, median)?.band
+  return c ? bandClause(c) : 'no published band for this mechanism'
+}
+
+const medianAlpha = (fits: readonly Fit[]): number => medianOf(sortSample(fits.map((f) => f.alpha)))
+
 /**
  * One line per grouped class of fits: its floor and where the floor sits against the band the
  * report states for the same fits (statedBand: the same band, the same words).
  */
 export function bandLines(a: Analysis): string[] {
-  return groupFits(a.fits).map((g) => {
-    const c = statedBand(g.fits, medianOf(sortSample(g.fits.map((f) => f.alpha))))?.band
-    return `${g.subject}, ${g.who}: floor ${alphaRange(g.fits)}; ${c ? bandClause(c) : 'no published band for this mechanism'}`
-  })
+  return groupFits(a.fits).map(
+    (g) => `${g.subject}, ${g.who}: floor ${alphaRange(g.fits)}; ${classClause(g.fits, medianAlpha(g.fits))}`,
+  )
+}
+
+/** The fits grouped as the text outputs group them, each class with its mechanism and its floor against its band. */
+export function groupedFloors(a: Analysis): { header: string[]; rows: string[][] } {
+  return {
+    header: ['class', 'pairs/groups', 'mechanism', 'floor α median', 'α range', 'β', 'against the published band'],
+    rows: groupFits(a.fits).map((g) => {
+      const median = medianAlpha(g.fits)
+      const mechanism = (g.fits[0] as Fit).mechanism.text
+      return [
+        g.subject,
+        g.who,
+        mechanism,
+        formatSeconds(median),
+        alphaRange(g.fits),
+        betaRange(g.fits),
+        classClause(g.fits, median),
+      ]
+    }),
+  }
 }
 
 /** The answer of an analysis: the sentences, the grouped fits, the verdicts, what was left out. */

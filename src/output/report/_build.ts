@@ -1,18 +1,19 @@
 import { existsSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Analysis, Comparison } from '../../analysis/index.ts'
-import { alphaCiText, analyze, compare, resolveModel, subjectOf } from '../../analysis/index.ts'
+import type { Comparison } from '../../analysis/index.ts'
+import { analyze, compare, resolveModel } from '../../analysis/index.ts'
 import type { DiffResult, DigestClasses } from '../../diff/index.ts'
 import { diffTables, testingLines } from '../../diff/index.ts'
 import type { Manifest } from '../../model/index.ts'
 import { simPrefix } from '../../model/index.ts'
 import type { ReadSet } from '../../resultset/index.ts'
 import { loadSamples, rowCount } from '../../resultset/index.ts'
-import { formatBytes, formatRate, formatSeconds } from '../../units/index.ts'
+import { formatBytes } from '../../units/index.ts'
 import type { NamedChart } from '../charts/index.ts'
 import * as plot from '../charts/index.ts'
 import { fleetSection } from './_fleet-section.ts'
-import type { Html, ReportChart, ReportPage, Section } from './_html.ts'
+import { floorSection, orDash, toReportChart } from './_floors.ts'
+import type { Html, ReportPage, Section } from './_html.ts'
 import { details, html, list, paragraphs, renderHtml, table } from './_html.ts'
 import { busbwChartsOf, chartContext, linkClassesOf } from './_plot.ts'
 import { summaryLines } from './_summary.ts'
@@ -44,8 +45,7 @@ function stepper(opts: Omit<ReportOptions, 'out'>): (name: (typeof REPORT_STEPS)
   return (name) => opts.onStage?.(name, steps.indexOf(name), steps.length)
 }
 
-const s = (v: number | null | undefined): string =>
-  v === null || v === undefined || !Number.isFinite(v) ? '–' : formatSeconds(v)
+const s = orDash
 
 async function topologySection(dir: string): Promise<Section | undefined> {
   const capture = join(dir, 'topology')
@@ -59,43 +59,6 @@ async function topologySection(dir: string): Promise<Section | undefined> {
     title: 'Topology verdict',
     body: html`${list(findings)}${advice.length ? html`<h3>Grouping advice</h3>${list(advice)}` : ''}`,
   }
-}
-
-const toReportChart = (c: NamedChart): ReportChart => ({ id: c.name, title: c.title, caption: c.caption, spec: c.spec })
-
-function floorSection(a: Analysis, charts: NamedChart[]): Section {
-  const lines = [
-    ...new Set([
-      ...a.verdicts
-        .filter((v) => v.kind !== 'floor')
-        .map((v) => (v.kind === 'note' ? v.text : `${v.subject}: ${v.text}`)),
-      ...a.notes,
-    ]),
-  ]
-  const classes = a.classes.map((c) => [
-    c.linkClass,
-    c.bench,
-    c.p2p ?? '–',
-    c.pairs,
-    s(c.medianAlpha),
-    `${s(c.minAlpha)} – ${s(c.maxAlpha)}`,
-  ])
-  const collective = a.fits.filter((f) => f.src === undefined).map((f) => f.verdict)
-  const rows = a.fits.map((f) => [
-    subjectOf(f),
-    f.linkClass ?? '–',
-    s(f.alpha),
-    f.alphaCi[0] === f.alphaCi[1] ? alphaCiText(f) : `[${s(f.alphaCi[0])}, ${s(f.alphaCi[1])}]`,
-    f.beta ? formatRate(f.beta) : '–',
-    f.bands.join(' ') || '–',
-  ])
-  const body = html`${paragraphs(lines)}${
-    classes.length ? table(['link class', 'bench', 'p2p', 'pairs', 'median floor α', 'range'], classes) : ''
-  }${collective.length ? list(collective) : ''}${details(
-    `All ${a.fits.length} fits (α–β per pair and group, 95% bootstrap CI, bands the floor falls in)`,
-    table(['subject', 'link', 'α (floor)', 'α 95% CI', 'β', 'bands'], rows),
-  )}${a.warnings.length ? details(`${a.warnings.length} warnings`, list(a.warnings)) : ''}`
-  return { id: 'floors', title: 'Floors against the expectation bands', body, charts: charts.map(toReportChart) }
 }
 
 function groupingSection(c: Comparison, charts: NamedChart[]): Section | undefined {

@@ -48,6 +48,8 @@ export interface Section {
   body: Html
   /** Charts drawn after the body. */
   charts?: ReportChart[]
+  /** Charts after those, collapsed under a summary line (drawn when opened). */
+  folded?: { summary: string; charts: ReportChart[] }
 }
 
 /** A chart of the report: a vega-lite spec rendered in the page by vega-embed. */
@@ -116,9 +118,13 @@ export function renderHtml(page: ReportPage): string {
     return html`<figure class="chart" id="fig-${c.id}"><figcaption><b>${c.title}</b>${caption}</figcaption>${vis}</figure>\n`
   }
   const sections = page.sections.map(
-    (s) => html`<section id="${s.id}"><h2>${s.title}</h2>\n${s.body}\n${(s.charts ?? []).map(figure)}</section>\n`,
+    (s) =>
+      html`<section id="${s.id}"><h2>${s.title}</h2>\n${s.body}\n${(s.charts ?? []).map(figure)}${
+        s.folded ? details(s.folded.summary, html`${s.folded.charts.map(figure)}`) : ''
+      }</section>\n`,
   )
-  const specs = Object.fromEntries(page.sections.flatMap((s) => s.charts ?? []).map((c) => [c.id, c.spec]))
+  const all = page.sections.flatMap((s) => [...(s.charts ?? []), ...(s.folded?.charts ?? [])])
+  const specs = Object.fromEntries(all.map((c) => [c.id, c.spec]))
   return (
     `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>` +
