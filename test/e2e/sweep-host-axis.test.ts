@@ -35,7 +35,8 @@ const deep = (root: string): string[] =>
   [0, 1].map((c) => readFileSync(join(root, `sys/devices/system/cpu/cpu${c}/cpuidle/state2/disable`), 'utf8').trim())
 const shallow = (root: string): string[] =>
   [0, 1].map((c) => readFileSync(join(root, `sys/devices/system/cpu/cpu${c}/cpuidle/state1/disable`), 'utf8').trim())
-const SWEEP = ['sweep', '--instrument', 'sim', '--preset', 'seed-vm', '--gpus', '0-1', '--pairs', 'all']
+// Seeded as FLAGS below: the real processes' points run in one order every time.
+const SWEEP = ['sweep', '--instrument', 'sim', '--preset', 'seed-vm', '--gpus', '0-1', '--pairs', 'all', '--seed', '7']
 const ARGS = [...SWEEP, '--collectives', 'all_reduce', '--groupings', 'tp2', '--sizes', '8', '--trials', '2']
 const KNOB = (root: string): string[] => ['--host-axis', 'cstates=shallow', '--sysfs-root', root]
 const HANG = ['--sim-fault', 'shallow=hang', '--timeout', '120']
