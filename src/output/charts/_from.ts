@@ -166,8 +166,9 @@ const latencyCaption = (unit: string, banded: boolean): string =>
   `${unit === 'pair' ? 'link class' : 'grouping'} (line), the lowest to highest ` +
   `${unit} median (shaded), each floor α (dotted, labelled)` +
   (banded
-    ? ` and the published expectation bands a drawn floor lies in, ± ${BAND_TOLERANCE * 100} % ` +
-      '(shaded or, for a single published value, a dashed rule).'
+    ? ', and per line the published expectation band its floor is stated against (the one the summary ' +
+      `and the floors table name), when the floor (or, for a band given at stated sizes, the fitted ` +
+      `time there) is within ± ${BAND_TOLERANCE * 100} % of it (shaded or, for a single published value, a dashed rule).`
     : '; no published expectation band holds these floors.')
 
 /** Bus bandwidth vs size per collective, one line per grouping (nccl-tests' main figure), out-of-place. */
