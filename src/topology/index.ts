@@ -25,7 +25,7 @@ export type {
   TopoPair,
   TopoSource,
 } from './_types.ts'
-export type { Rule, RuleContext } from './rules/_rules.ts'
+export type { Rule, RuleContext } from './rules/_rule.ts'
 export { RULES, runRules } from './rules/_rules.ts'
 
 /** The link class nvidia-smi prints for GPUs a and b (e.g. NODE, SYS, PIX, NV18), if known. */
