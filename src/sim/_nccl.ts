@@ -6,7 +6,7 @@
 import { SIM_MARKER } from '../model/index.ts'
 import { fit, fmtG } from './_fmt.ts'
 import { hostDeltaS } from './_host.ts'
-import { armOf, makeNoise } from './_noise.ts'
+import { noiseOfRun } from './_noise.ts'
 import { busFactor, collectiveModel, modelTime, simulated } from './_physics.ts'
 import { rngFor } from './_prng.ts'
 import type { Rendered, Run } from './_run.ts'
@@ -89,15 +89,7 @@ function rows(r: Run): { lines: string[]; busbw: number[]; failures: number } {
   const hostStep = staged ? hostDeltaS(r.preset, r.host, model.transport === r.preset.nccl.shmMemcpy.label) : 0
   const where = r.cluster ? `${r.cluster.hosts.join(',')}:${r.gpus.join(',')}` : r.gpus.join(',')
   const scope = `${r.preset.name}|nccl|${r.collective}|${where}|${JSON.stringify(r.env)}`
-  const noise = makeNoise({
-    params: r.preset.noise,
-    seed: r.seed,
-    trial: r.trial,
-    scope,
-    scale: r.scale ?? 1,
-    arm: armOf(r),
-    iters: r.iters,
-  })
+  const noise = noiseOfRun(r, scope, r.iters)
   const def = simulated(r.collective)
   const redop = def.reduction ? 'sum' : 'none'
   const root = def.rooted ? '0' : '-1'

@@ -9,6 +9,7 @@
  * confidence interval of the median should cover.
  */
 import { rngFor } from './_prng.ts'
+import type { Run } from './_run.ts'
 import type { NoiseParams } from './_types.ts'
 
 /** Draws the noise of one run. */
@@ -57,8 +58,27 @@ export function makeNoise(run: NoiseRun): Noise {
   }
 }
 
+/**
+ * The noise of a simulated run, its cells keyed under `scope`: the preset's noise, the run's
+ * seed, trial, arm and --sim-scale; `iters` values averaged into one printed value (default 20).
+ */
+export const noiseOfRun = (
+  r: Pick<Run, 'preset' | 'seed' | 'trial' | 'scale' | 'env' | 'host'>,
+  scope: string,
+  iters?: number,
+): Noise =>
+  makeNoise({
+    params: r.preset.noise,
+    seed: r.seed,
+    trial: r.trial,
+    scope,
+    scale: r.scale ?? 1,
+    arm: armOf(r),
+    ...(iters === undefined ? {} : { iters }),
+  })
+
 /** A run's arm: its NCCL env and modelled host knobs as `K=V …` (sorted), "" when it has none. */
-export const armOf = (r: { env: Readonly<Record<string, string>>; host: Readonly<Record<string, string>> }): string =>
+const armOf = (r: { env: Readonly<Record<string, string>>; host: Readonly<Record<string, string>> }): string =>
   [
     ...Object.entries(r.env).map(([k, v]) => `env ${k}=${v}`),
     ...Object.entries(r.host).map(([k, v]) => `host ${k}=${v}`),

@@ -10,7 +10,8 @@
  */
 import { SIM_MARKER } from '../model/index.ts'
 import { hostDeltaS } from './_host.ts'
-import { armOf, makeNoise } from './_noise.ts'
+import type { Noise } from './_noise.ts'
+import { noiseOfRun } from './_noise.ts'
 import { p2pBandwidth, p2pLatency } from './_physics.ts'
 import type { Rendered, Run } from './_run.ts'
 import { simHeader } from './_run.ts'
@@ -126,27 +127,13 @@ export function renderP2pBench(r: Run): Rendered {
   }
 }
 
-type Noise = ReturnType<typeof makeNoise>
-
 /** One printed value is the mean of one sample's batch of copies: its noise shrinks with the batch. */
 function noiseByBatch(r: Run): (batch: number) => Noise {
   const scope = `${r.preset.name}|p2p_bench|${r.gpus.join(',')}`
   const noises = new Map<number, Noise>()
   return (batch) => {
     let n = noises.get(batch)
-    if (!n)
-      noises.set(
-        batch,
-        (n = makeNoise({
-          params: r.preset.noise,
-          seed: r.seed,
-          trial: r.trial,
-          scope,
-          iters: batch,
-          scale: r.scale ?? 1,
-          arm: armOf(r),
-        })),
-      )
+    if (!n) noises.set(batch, (n = noiseOfRun(r, scope, batch)))
     return n
   }
 }

@@ -8,7 +8,7 @@ import { SIM_MARKER } from '../model/index.ts'
 import { cell } from './_fmt.ts'
 import { hostDeltaS } from './_host.ts'
 import type { Noise } from './_noise.ts'
-import { armOf, makeNoise } from './_noise.ts'
+import { noiseOfRun } from './_noise.ts'
 import { p2pBandwidth, p2pLatency } from './_physics.ts'
 import type { Rendered, Run } from './_run.ts'
 import { simHeader } from './_run.ts'
@@ -95,14 +95,7 @@ function connectivity(r: Run): string[] {
 /** The whole p2pBandwidthLatencyTest output of a run. */
 export function renderP2p(r: Run): Rendered {
   const scope = `${r.preset.name}|p2p|${r.gpus.join(',')}`
-  const noise = makeNoise({
-    params: r.preset.noise,
-    seed: r.seed,
-    trial: r.trial,
-    scope,
-    scale: r.scale ?? 1,
-    arm: armOf(r),
-  })
+  const noise = noiseOfRun(r, scope)
   const head = [...simHeader(SIM_MARKER, r), '[P2P (Peer-to-Peer) GPU Bandwidth Latency Test]', ...devices(r)]
   const data = [
     ...connectivity(r),
