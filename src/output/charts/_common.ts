@@ -65,12 +65,30 @@ export function measuredAs(state: string | null, noPeerAccess: boolean, copy?: s
 /**
  * A log scale fitted to the values drawn (no "nice" rounding to the next power of ten, so a
  * chart whose data stop at 1,500 µs does not run to 10,000): the extremes with a 15 % margin.
+ * Over a decade or more each end moves to the next 1-2-5 value when that is at most 1.5× away.
  */
 export function fittedLog(values: readonly number[]): { type: 'log'; domain: [number, number]; nice: false } {
   const pos = values.filter((v) => Number.isFinite(v) && v > 0)
   const lo = pos.length ? Math.min(...pos) : 1
   const hi = pos.length ? Math.max(...pos) : 10
-  return { type: 'log', domain: [r4(lo / 1.15), r4(hi * 1.15)], nice: false }
+  // Ends on a labelled 1-2-5 value only over a decade or more: a narrow range stays narrow.
+  const wide = hi / lo >= 10
+  return {
+    type: 'log',
+    domain: wide ? [snap(lo / 1.15, -1), snap(hi * 1.15, 1)] : [r4(lo / 1.15), r4(hi * 1.15)],
+    nice: false,
+  }
+}
+
+/**
+ * `v` moved to the next 1-2-5 value (down for dir -1, up for +1) when that is at most 1.5× away,
+ * so an axis whose data start at 14 µs begins at a labelled 10 rather than an unlabelled 12.2.
+ */
+function snap(v: number, dir: -1 | 1): number {
+  const e = Math.floor(Math.log10(v))
+  const steps = [1, 2, 5, 10, 20].map((m) => Number((m * 10 ** (e - 1 + (dir > 0 ? 1 : 0))).toPrecision(6)))
+  const near = dir < 0 ? steps.filter((s) => s <= v).pop() : steps.find((s) => s >= v)
+  return near !== undefined && (dir < 0 ? v / near : near / v) <= 1.5 ? near : r4(v)
 }
 
 /**

@@ -32,6 +32,17 @@ const DIRECTIONS = [
 const direction = (b: DiffBar): string =>
   (b.significant ? (b.delta < 0 ? DIRECTIONS[0] : DIRECTIONS[1]) : DIRECTIONS[2])[0]
 
+/** A change in % as printed beside its bar: "−97.0 %", "+3,330 %", "~ +1.5 %" when not significant. */
+export function pctText(b: DiffBar): string {
+  const pct = b.delta * 100
+  const digits = Math.abs(pct) >= 100 ? 0 : Math.abs(pct) >= 10 ? 1 : 2
+  const num = Math.abs(pct).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+  return `${b.significant ? '' : '~ '}${pct < 0 ? '−' : '+'}${num} %`
+}
+
+/** Plot width of the diff chart; the value column is drawn just right of it. */
+const WIDTH = 560
+
 /**
  * Delta % per group of time cells with whiskers, coloured by direction (faster, slower, no significant
  * change); full row labels; A, B and "N of M shown" in the subtitle.
@@ -43,16 +54,17 @@ export function diffChart(bars: readonly DiffBar[], ctx: ChartContext, names: Di
     lo: r4((b.lo ?? b.delta) * 100),
     hi: r4((b.hi ?? b.delta) * 100),
     dir: direction(b),
+    txt: pctText(b),
   }))
   const height = Math.max(120, Math.min(900, bars.length * 16))
   const title = chartTitle(`Change of B vs A (delta % of the median, 95% CI)`, ctx)
   const subtitle = [
-    `A = ${names.a}   B = ${names.b}`,
+    `A = ${names.a}, B = ${names.b}`,
     `${bars.length} of ${names.total} groups of equal cells shown: the largest |delta|`,
     ...(names.counts ? [names.counts] : []),
   ]
   return {
-    ...base(560, height),
+    ...base(WIDTH, height),
     title: { ...title, subtitle },
     data: { values },
     encoding: { y: { field: 'cell', type: 'nominal', sort: null, title: null, axis: { labelLimit: 0 } } },
@@ -82,6 +94,11 @@ export function diffChart(bars: readonly DiffBar[], ctx: ChartContext, names: Di
         encoding: { x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } },
       },
       { mark: { type: 'rule', color: '#000' }, encoding: { x: { datum: 0 } } },
+      // Each bar's change as a number right of the plot: a -13 % bar beside a +3,300 % one is a hairline.
+      {
+        mark: { type: 'text', align: 'left', baseline: 'middle', dx: 8, fontSize: 11 },
+        encoding: { x: { value: WIDTH }, text: { field: 'txt' } },
+      },
     ],
   } as TopLevelSpec
 }

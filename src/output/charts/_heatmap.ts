@@ -31,7 +31,13 @@ export function heatmapChart(
     title: chartTitle(`${label} (${unit}; row = source)`, ctx),
     data: { values },
     encoding: {
-      x: { field: 'dst', type: 'ordinal', title: 'destination' },
+      // Upright GPU labels where a cell is wide enough for them (8 GPUs: 70 px a cell).
+      x: {
+        field: 'dst',
+        type: 'ordinal',
+        title: 'destination',
+        ...(side / n >= 48 ? { axis: { labelAngle: 0 } } : {}),
+      },
       y: { field: 'src', type: 'ordinal', title: 'source' },
     },
     layer: heatmapLayers(metric, unit, spanDomain(pairs)),

@@ -67,6 +67,9 @@ function bandLayers(bands: readonly BandShade[], conv: (v: number) => number, yS
   ]
 }
 
+/** Marker shapes, one per series in order (told apart when lines coincide). */
+const SHAPES = ['circle', 'square', 'triangle-up', 'diamond', 'cross', 'triangle-down']
+
 /** Median per size across the series' members, the spread as a shaded area, one colour per series. */
 function seriesLayers(
   data: object[],
@@ -84,6 +87,9 @@ function seriesLayers(
     scale: colorScale(names),
     legend: { ...WRAPPED_LEGEND, orient: 'right' },
   }
+  // A marker shape per series as well as a colour: two series with the same floor (NODE and SYS
+  // host-staged) draw one line over the other, and the markers beneath still show.
+  const shape = { ...color, scale: { domain: names, range: names.map((_, i) => SHAPES[i % SHAPES.length] as string) } }
   const sc = yScale ? { scale: yScale } : {}
   const y = { field: yField, type: 'quantitative', title: yTitle, ...sc, ...(yAxis ? { axis: yAxis } : {}) }
   return [
@@ -99,11 +105,12 @@ function seriesLayers(
     },
     {
       data: { values: data },
-      mark: { type: 'line', point: { filled: true, size: 36 }, strokeWidth: 2 },
+      mark: { type: 'line', point: { filled: false, size: 44, strokeWidth: 1.5 }, strokeWidth: 2 },
       encoding: {
         x,
         y,
         color,
+        shape,
         tooltip: [
           { field: 'series' },
           { field: 'size' },
@@ -181,7 +188,7 @@ export function latencyChart(
         },
       },
     ],
-    resolve: { scale: { color: 'independent', stroke: 'independent' } },
+    resolve: { scale: { color: 'independent', stroke: 'independent', shape: 'independent' } },
   } as TopLevelSpec
 }
 
@@ -211,6 +218,6 @@ export function bandwidthChart(
       ...bandLayers(bands, gb, yScale),
       ...seriesLayers(data, sizeAxisFor(points.map((p) => p.sizeBytes)), 'gbps', `${what} (GB/s)`, yScale, names),
     ],
-    resolve: { scale: { color: 'independent', stroke: 'independent' } },
+    resolve: { scale: { color: 'independent', stroke: 'independent', shape: 'independent' } },
   } as TopLevelSpec
 }

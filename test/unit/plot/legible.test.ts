@@ -123,6 +123,10 @@ test('the diff chart over a wide range (−97 % to +1,400 %): x tick labels apar
     rows.map((r) => r.text),
     bars.map((b) => b.label),
   )
+  // Every bar's change is printed beside it: at this scale a −20 % bar is a hairline.
+  const values = items.filter((i) => i.marktype === 'text' && i.role === 'mark').map((i) => i.text)
+  for (const v of ['+1,400 %', '−20.0 %', '−97.0 %', '~ +3.00 %'])
+    assert.ok(values.includes(v), `${v}: ${values.join(' | ')}`)
 })
 
 test('a log time axis over 0.4–1,500 µs labels the P2P floors and the top: ticks ≤ 0.5 µs and ≥ 1,000 µs, none overlapping', {
