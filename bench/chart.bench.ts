@@ -6,8 +6,7 @@
  */
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { renderChart } from '../src/output/render/index.ts'
-import { chartsOf } from '../src/output/report/index.ts'
+import { chartsOf, renderChart } from '../src/output/index.ts'
 import { simSet } from '../test/simset.ts'
 import type { Metric } from './_util.ts'
 import { median, round } from './_util.ts'

@@ -14,10 +14,19 @@ export type { ImportInput, ImportOptions, ImportSummary } from './importer/index
 export { importFiles } from './importer/index.ts'
 export type { Diagnostic, HostFacts, Manifest, Metric, PointOutcome, Row, SourceFile, Unit } from './model/index.ts'
 export { makeRow, rowProblem, SCHEMA_VERSION, SIM_MARKER } from './model/index.ts'
-export type { NamedChart } from './output/charts/index.ts'
-export { diffCharts, groupsCharts, heatmapCharts, latencyCharts } from './output/charts/index.ts'
-export { renderChart, renderSvg, svgToPng } from './output/render/index.ts'
-export { buildReport, plotSet, writeReport } from './output/report/index.ts'
+export type { NamedChart } from './output/index.ts'
+export {
+  buildReport,
+  diffCharts,
+  groupsCharts,
+  heatmapCharts,
+  latencyCharts,
+  plotSet,
+  renderChart,
+  renderSvg,
+  svgToPng,
+  writeReport,
+} from './output/index.ts'
 export type { Origin, ParseOutput, Parser } from './parsers/index.ts'
 export { detectParser, PARSERS, parserById, parseText } from './parsers/index.ts'
 export type { LoadedSet } from './resultset/index.ts'

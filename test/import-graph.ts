@@ -3,8 +3,8 @@
  * import (static, `export … from`, type-only and dynamic `import()`) between two top-level
  * folders of `src/` is an edge; an edge that does not land on the target folder's `index.ts`
  * goes around its door. Files directly in `src/` (the package entry) are outside the graph.
- * A top-level folder that holds only folders (src/output/) is a group, not a folder: each of
- * its subfolders (output/text, output/charts, …) is a folder of the graph with its own door.
+ * A folder of folders (src/output/) is one folder: its subfolders' doors are inside it, and
+ * the rest of src/ enters it through src/output/index.ts only.
  * Specifiers are read with TypeScript's own pre-processor, so an import-looking line inside a
  * comment or a string is not taken for an import.
  */
@@ -17,7 +17,7 @@ export interface ImportGraph {
   edges: Map<string, Map<string, string[]>>
   /** Cross-folder imports that land on a file other than the target folder's index.ts. */
   bypasses: string[]
-  /** The folders of the graph (a group's subfolders) with the number of .ts files directly inside each. */
+  /** The top-level folders of src/ with the number of .ts files directly inside each. */
   topLevel: Map<string, number>
 }
 
@@ -40,16 +40,9 @@ function target(from: string, spec: string): string | undefined {
 const tsCount = (dir: string): number => readdirSync(dir).filter((n) => /\.tsx?$/.test(n)).length
 const subfolders = (dir: string): string[] => readdirSync(dir).filter((n) => statSync(join(dir, n)).isDirectory())
 
-/** The folders of the graph under `src`: each top-level folder, or a group's subfolders ("output/text"). */
+/** The top-level folders under `src` with the number of .ts files directly inside each. */
 function folders(src: string): Map<string, number> {
-  const out = new Map<string, number>()
-  for (const name of subfolders(src)) {
-    const p = join(src, name)
-    const group = tsCount(p) === 0 && subfolders(p).length > 0
-    if (group) for (const sub of subfolders(p)) out.set(`${name}/${sub}`, tsCount(join(p, sub)))
-    else out.set(name, tsCount(p))
-  }
-  return out
+  return new Map(subfolders(src).map((name) => [name, tsCount(join(src, name))]))
 }
 
 /** Reads the graph of `<root>/src`. */
@@ -58,7 +51,6 @@ export function importGraph(root: string): ImportGraph {
   const topLevel = folders(src)
   const folderOf = (f: string): string | undefined => {
     const parts = relative(src, f).split(sep)
-    if (parts.length > 2 && topLevel.has(`${parts[0]}/${parts[1]}`)) return `${parts[0]}/${parts[1]}`
     return parts.length > 1 ? parts[0] : undefined
   }
   const edges = new Map<string, Map<string, string[]>>()

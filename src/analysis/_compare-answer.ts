@@ -4,8 +4,8 @@
  * with one row per band of sizes (each value's median range over those sizes), then what was
  * left out with the flag that shows it. Every size stays in `--all`, `--format md|csv|json`.
  */
-import type { Answer } from '../output/text/index.ts'
-import { plural, rangeText, renderAnswer } from '../output/text/index.ts'
+import type { Answer } from '../text/index.ts'
+import { plural, rangeText, renderAnswer } from '../text/index.ts'
 import { formatBytes } from '../units/index.ts'
 import { decodeText, renderComparison } from './_text.ts'
 import type { BenchComparison, Comparison, Conclusion, SizeBand } from './_types.ts'

@@ -5,9 +5,9 @@
  * left out with the flag that shows it. Every fit stays in `--all` and `--json`.
  */
 import { simPrefix } from '../model/index.ts'
-import type { Answer } from '../output/text/index.ts'
-import { plural, rangeText, renderAnswer } from '../output/text/index.ts'
 import { medianOf, sortSample } from '../stats/index.ts'
+import type { Answer } from '../text/index.ts'
+import { plural, rangeText, renderAnswer } from '../text/index.ts'
 import { formatRate, formatSeconds } from '../units/index.ts'
 import { renderAnalysis, verdictSections } from './_text.ts'
 import type { Analysis, Fit } from './_types.ts'

@@ -1,6 +1,6 @@
 /** Human text of an Analysis and a Comparison (the CLI prints these without --json). */
 import { simPrefix } from '../model/index.ts'
-import { renderTable } from '../output/text/index.ts'
+import { renderTable } from '../text/index.ts'
 import { formatBytes, formatRate, formatSeconds } from '../units/index.ts'
 import type { Analysis, Comparison, DecodeModel, Fit, GroupingStat } from './_types.ts'
 import { combinedNote } from './compare/_compare-format.ts'

@@ -33,7 +33,7 @@ export async function analyzeAfterSweep(dir: string, io: SweepIo): Promise<Sweep
 export async function reportAfterSweep(dir: string, io: SweepIo): Promise<string> {
   const progress = stagesFor('report', { stderr: io.stderr, isTTY: io.tty !== undefined })
   try {
-    const { writeReport } = await import('../output/report/index.ts')
+    const { writeReport } = await import('../output/index.ts')
     const { join } = await import('node:path')
     const path = await writeReport(dir, { out: join(dir, 'report.html'), onStage: progress.stage })
     progress.done()

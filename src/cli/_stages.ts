@@ -1,5 +1,5 @@
-import type { StageSink } from '../output/text/index.ts'
-import { noStages, stageProgress } from '../output/text/index.ts'
+import type { StageSink } from '../output/index.ts'
+import { noStages, stageProgress } from '../output/index.ts'
 import { partBytes } from '../resultset/index.ts'
 import type { Io } from './_types.ts'
 

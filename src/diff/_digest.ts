@@ -5,8 +5,8 @@
  * latencies, the largest for bandwidths), and what was left out with the flag that shows it.
  * It groups whatever the cells carry; the statistics stay diffSets' own.
  */
-import type { Answer } from '../output/text/index.ts'
-import { ANSWER_ROWS, pctRange, plural, rangeText, renderAnswer } from '../output/text/index.ts'
+import type { Answer } from '../text/index.ts'
+import { ANSWER_ROWS, pctRange, plural, rangeText, renderAnswer } from '../text/index.ts'
 import { formatBytes } from '../units/index.ts'
 import { countsText, diffCounts } from './_counts.ts'
 import { diffText } from './_format.ts'

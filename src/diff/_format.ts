@@ -4,8 +4,8 @@
  */
 import { stringify } from 'csv-stringify/sync'
 import { simLabel } from '../model/index.ts'
-import { mdCode, mdText, renderTable } from '../output/text/index.ts'
 import type { Summary } from '../stats/index.ts'
+import { mdCode, mdText, renderTable } from '../text/index.ts'
 import { formatValue } from '../units/index.ts'
 import type { CellText } from './_layout.ts'
 import { heading, ONE_LAUNCH, sideText, tableLines } from './_layout.ts'

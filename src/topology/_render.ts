@@ -2,7 +2,7 @@
  * The human `gpucomm topo` output: a compact pair matrix (link class and P2P), the
  * per-GPU table, the verdict lines and the grouping advice.
  */
-import { renderTable } from '../output/text/index.ts'
+import { renderTable } from '../text/index.ts'
 import { COPY_CAPS } from './_pairs.ts'
 import type { TopologyReport, TopoPair } from './_types.ts'
 

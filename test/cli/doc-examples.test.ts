@@ -113,7 +113,7 @@ test('every --help example and every README command line parses and reaches its 
 
 test('the README names every chart kind and every command', async () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-  const { CHART_KINDS } = await import('../../src/output/report/index.ts')
+  const { CHART_KINDS } = await import('../../src/output/index.ts')
   for (const k of CHART_KINDS) assert.match(readme, new RegExp(`- \`${k.id}\``), `chart kind ${k.id}`)
   for (const c of COMMANDS) assert.ok(readme.includes(`gpucomm ${c.command.split(' ')[0]}`), c.command)
 })

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { diffMarkdown } from '../../src/diff/index.ts'
-import { mdCode, mdText } from '../../src/output/text/index.ts'
+import { mdCode, mdText } from '../../src/text/index.ts'
 import { diffCell, diffResult, diffSide } from '../diff-cells.ts'
 
 const HOSTILE = '<img src=x onerror=alert(1)>'

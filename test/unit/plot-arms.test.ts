@@ -7,7 +7,7 @@ import { test } from 'node:test'
 import { analyzeSet } from '../../src/analysis/index.ts'
 import type { Row } from '../../src/model/index.ts'
 import { makeRow } from '../../src/model/index.ts'
-import { busbwCharts, latencyCharts } from '../../src/output/charts/index.ts'
+import { busbwCharts, latencyCharts } from '../../src/output/index.ts'
 import { setOf } from '../analysis/compare-rows.ts'
 
 function rows(): Row[] {

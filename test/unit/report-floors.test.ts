@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { analyze } from '../../src/analysis/index.ts'
+import { buildReport, renderHtml } from '../../src/output/index.ts'
 import { escapeHtml } from '../../src/output/report/_html.ts'
-import { buildReport, renderHtml } from '../../src/output/report/index.ts'
 import { simSet } from '../simset.ts'
 
 /** Text outside every <details> element. */

@@ -11,7 +11,7 @@ import { test } from 'node:test'
 import { compare, compareSet, resolveModel } from '../../src/analysis/index.ts'
 import type { Row } from '../../src/model/index.ts'
 import { makeRow } from '../../src/model/index.ts'
-import { csvHeader, csvRecords, rowsToCsv, rowsToJsonl, showLines, showTable } from '../../src/output/text/index.ts'
+import { csvHeader, csvRecords, rowsToCsv, rowsToJsonl, showLines, showTable } from '../../src/output/index.ts'
 import {
   Appender,
   CHUNK_ROWS,

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { Row } from '../../src/model/index.ts'
-import { endSizes, showAnswer, showAnswerText, showGroups, showTable } from '../../src/output/text/index.ts'
+import { endSizes, showAnswer, showAnswerText, showGroups, showTable } from '../../src/output/index.ts'
 import { genSet } from '../diff-gen.ts'
 
 function rows(): Row[] {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { sweepCommand } from '../../src/cli/_sweep-flow.ts'
-import { stageProgress } from '../../src/output/text/index.ts'
+import { stageProgress } from '../../src/output/index.ts'
 import { tmp } from '../helpers.ts'
 import { simExecutor } from '../mock-executor.ts'
 

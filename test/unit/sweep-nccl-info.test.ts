@@ -4,7 +4,7 @@ import type { ExecResult } from '../../src/exec/index.ts'
 import { makeRow } from '../../src/model/index.ts'
 import type { PointEvidence } from '../../src/nccl-log/index.ts'
 import { findNoEffect, mergeAccounts, NcclInfoCollector } from '../../src/nccl-log/index.ts'
-import { progressLine } from '../../src/output/text/index.ts'
+import { progressLine } from '../../src/output/index.ts'
 import { classifyLaunch, enrichRow } from '../../src/run/index.ts'
 import type { Point } from '../../src/sweep/index.ts'
 

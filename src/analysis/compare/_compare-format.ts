@@ -5,7 +5,7 @@
  */
 import { stringify } from 'csv-stringify/sync'
 import { simLabel } from '../../model/index.ts'
-import { mdCode, mdText } from '../../output/text/index.ts'
+import { mdCode, mdText } from '../../text/index.ts'
 import { formatBytes, formatSeconds } from '../../units/index.ts'
 import type { Comparison, GroupingStat } from '../_types.ts'
 

@@ -32,7 +32,7 @@ export const exportCommand = defineCommand({
       await exportParquet(args.dir as string, out as string, m.simulated === true)
       return 0
     }
-    const { csvHeader, csvRecords, rowsToJsonl } = await import('../../output/text/index.ts')
+    const { csvHeader, csvRecords, rowsToJsonl } = await import('../../output/index.ts')
     const sim = m.simulated === true
     const csv = args.format === 'csv'
     // Chunk by chunk (streamRows): memory holds one chunk of rows, not the set.

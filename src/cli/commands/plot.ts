@@ -1,4 +1,4 @@
-import { CHART_KINDS } from '../../output/report/index.ts'
+import { CHART_KINDS } from '../../output/index.ts'
 import { defineCommand } from '../_types.ts'
 
 /** `gpucomm plot DIR --kind … --out OUTDIR`: charts as .vl.json, .svg and .png. */
@@ -22,7 +22,7 @@ export const plotCommand = defineCommand({
       })
       .example('gpucomm plot results/box1 --kind heatmap --out charts/', 'pair heatmaps of the floors'),
   run: async (args, io) => {
-    const { plotSet } = await import('../../output/report/index.ts')
+    const { plotSet } = await import('../../output/index.ts')
     const { stagesFor } = await import('../_stages.ts')
     // Progress on stderr: on a terminal, or as plain lines for a large set.
     const progress = stagesFor('plot', io, args.dir as string)

@@ -24,7 +24,7 @@ export const reportCommand = defineCommand({
         `--model ${args.model as string}: no such preset (known: ${Object.keys(MODEL_PRESETS).join(', ')})`,
       )
     }
-    const { writeReport } = await import('../../output/report/index.ts')
+    const { writeReport } = await import('../../output/index.ts')
     const { stagesFor } = await import('../_stages.ts')
     // Progress on stderr: on a terminal, or as plain lines for a large set.
     const progress = stagesFor('report', io, args.dir as string)

@@ -17,7 +17,7 @@ export const showCommand = defineCommand({
   run: async (args, io) => {
     const { loadSamples } = await import('../../resultset/index.ts')
     const { simPrefix } = await import('../../model/index.ts')
-    const { showAnswerText, showLines } = await import('../../output/text/index.ts')
+    const { showAnswerText, showLines } = await import('../../output/index.ts')
     // Rows replayed from 12 bytes each (loadSamples): memory holds the values, not row objects.
     const set = await loadSamples(args.dir as string)
     if (args.json) {

@@ -7,9 +7,9 @@
 import type { Row } from '../../model/index.ts'
 import { rowMemo } from '../../model/index.ts'
 import { medianOf, sortSample } from '../../stats/index.ts'
+import type { Answer } from '../../text/index.ts'
+import { plural, rangeText, renderAnswer } from '../../text/index.ts'
 import { formatBytes } from '../../units/index.ts'
-import type { Answer } from './_answer.ts'
-import { plural, rangeText, renderAnswer } from './_answer.ts'
 import { showLines, showTable, who } from './_table.ts'
 
 /** One grouped row of `show`: the medians of every pair or group of one series at one size. */

@@ -1,6 +1,7 @@
 import type { Row } from '../../model/index.ts'
 import { rowMemo } from '../../model/index.ts'
 import { medianOf, sortSample } from '../../stats/index.ts'
+import { renderTable } from '../../text/index.ts'
 import { formatBytes, formatValue } from '../../units/index.ts'
 
 /** One line of the `show` table: the median of every row sharing a key. */
@@ -73,17 +74,6 @@ export function showLines(rows: Iterable<Row>): ShowLine[] {
     n: values.length,
     median: formatValue(medianOf(sortSample(values)), row.unit),
   }))
-}
-
-/** Renders lines as an aligned text table. */
-export function renderTable(header: readonly string[], lines: readonly (readonly string[])[]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)))
-  const fmt = (cells: readonly string[]): string =>
-    cells
-      .map((c, i) => c.padEnd(widths[i] ?? 0))
-      .join('  ')
-      .trimEnd()
-  return `${[fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...lines.map(fmt)].join('\n')}\n`
 }
 
 /** The `show` table as text. */

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { hostname } from 'node:os'
 import { test } from 'node:test'
-import { chartsOf } from '../../../src/output/report/index.ts'
+import { chartsOf } from '../../../src/output/index.ts'
 import { loadSet } from '../../../src/resultset/index.ts'
 import { simSet } from '../../simset.ts'
 

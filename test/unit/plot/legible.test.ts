@@ -6,11 +6,18 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { TopLevelSpec } from 'vega-lite'
-import type { NamedChart } from '../../../src/output/charts/index.ts'
-import { diffChart, latencyChart, nodeHeatmapChart } from '../../../src/output/charts/index.ts'
-import type { SceneItem } from '../../../src/output/render/index.ts'
-import { findFontFiles, overlappingTexts, renderChart, sceneOf } from '../../../src/output/render/index.ts'
-import { chartsOf, PLOT_KINDS } from '../../../src/output/report/index.ts'
+import type { NamedChart, SceneItem } from '../../../src/output/index.ts'
+import {
+  chartsOf,
+  diffChart,
+  findFontFiles,
+  latencyChart,
+  nodeHeatmapChart,
+  overlappingTexts,
+  PLOT_KINDS,
+  renderChart,
+  sceneOf,
+} from '../../../src/output/index.ts'
 import { pngInfo } from '../../png.ts'
 import { simSet } from '../../simset.ts'
 import { systemSkip } from '../../system.ts'

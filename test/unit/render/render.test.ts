@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { findFontFiles, renderChart, svgToPng } from '../../../src/output/render/index.ts'
+import { findFontFiles, renderChart, svgToPng } from '../../../src/output/index.ts'
 import { tmp } from '../../helpers.ts'
 import { pngInfo } from '../../png.ts'
 import { packageSkip } from '../../system.ts'

@@ -5,8 +5,8 @@
  * The commands build an `Answer` from their own results (diff, show, analyze); this module only
  * groups values into ranges and lays the parts out.
  */
-import type { Unit } from '../../model/index.ts'
-import { formatValue } from '../../units/index.ts'
+import type { Unit } from '../model/index.ts'
+import { formatValue } from '../units/index.ts'
 import { renderTable } from './_table.ts'
 
 /** The most rows a grouped table prints; the rest is counted in what was left out. */
