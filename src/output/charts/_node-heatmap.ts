@@ -33,7 +33,9 @@ export function nodeHeatmapChart(cells: readonly NodePairCell[], label: string, 
   const vs = values.map((x) => x.v)
   // At least ±10 % of the median: noise between healthy links is one colour, a slow node stands out.
   const [lo, hi] = spanDomain(vs)
-  const side = Math.max(240, Math.min(900, nodes.length * 28))
+  // 48 px a node up to 18 nodes: room for a cell's "44.55" at 11 px and an upright "node01".
+  const side = Math.max(240, Math.min(900, nodes.length * 48))
+  const upright = side / nodes.length >= 48 ? { axis: { labelAngle: 0 } } : {}
   const layers: unknown[] = [
     {
       mark: 'rect',
@@ -54,7 +56,7 @@ export function nodeHeatmapChart(cells: readonly NodePairCell[], label: string, 
   ]
   if (nodes.length <= LABELLED_NODES)
     layers.push({
-      mark: { type: 'text', fontSize: 9 },
+      mark: { type: 'text', fontSize: side / nodes.length >= 48 ? 11 : 9 },
       encoding: {
         text: { field: 'v' },
         color: { condition: { test: `datum.v > ${r4((lo + hi) / 2)}`, value: 'white' }, value: 'black' },
@@ -65,7 +67,7 @@ export function nodeHeatmapChart(cells: readonly NodePairCell[], label: string, 
     title: chartTitle(`${label}: busbw GB/s per node pair`, ctx),
     data: { values },
     encoding: {
-      x: { field: 'b', type: 'ordinal', title: 'peer', sort: nodes },
+      x: { field: 'b', type: 'ordinal', title: 'peer', sort: nodes, ...upright },
       y: { field: 'a', type: 'ordinal', title: 'node', sort: nodes },
     },
     layer: layers,
