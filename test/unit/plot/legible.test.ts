@@ -170,3 +170,21 @@ test('a log time axis over 0.4–1,500 µs labels the P2P floors and the top: ti
   )
   for (const decade of [1, 10, 100]) assert.ok(ticks.includes(decade), `no ${decade} µs tick: ${ticks.join(' ')}`)
 })
+
+test('two series with the same times (host-staged NODE and SYS) keep apart by marker shape, one legend for both', {
+  skip,
+}, async () => {
+  const sizes = [8, 512, 32768, 2097152]
+  const curve = (series: string) => sizes.map((z) => ({ series, sizeBytes: z, value: 14e-6 + z / 5e9 }))
+  const spec = latencyChart([...curve('NODE (24 pairs)'), ...curve('SYS (32 pairs)')], [], [], { simulated: true })
+  const items = await sceneOf(spec)
+  const symbols = items.filter((i) => i.marktype === 'symbol' && i.role !== 'legend-symbol' && i.datum?.series)
+  assert.equal(symbols.length, 8, 'a marker per point of each series')
+  const layers = (spec as { layer: { encoding?: { shape?: { scale: { domain: string[]; range: string[] } } } }[] })
+    .layer
+  const shape = layers.map((l) => l.encoding?.shape).find((s) => s !== undefined)
+  assert.ok(shape, 'no shape encoding')
+  assert.equal(new Set(shape.scale.range.slice(0, 2)).size, 2, `shapes ${shape.scale.range.join(' ')}`)
+  const legends = items.filter((i) => i.role === 'legend-label').map((i) => i.text)
+  assert.deepEqual(legends, ['NODE (24 pairs)', 'SYS (32 pairs)'], 'one legend entry per series')
+})
