@@ -59,8 +59,9 @@ test('srun: two TP2 groups run as concurrent job steps; a hanging step is killed
         '2',
         '--seed',
         String(seed),
+        // Generous: t1's steps must print within it; they ran 3.8-4.6 s (srun and node start included) at load 16.
         '--timeout',
-        '6',
+        '15',
         '--retries',
         '0',
         '--sim-fault',
