@@ -51,7 +51,7 @@ const entries = grouped(files, work)
 // A full run first compiles src/ to dist/ when it changed since the last build (scripts/build-dist.mjs,
 // as npm ci's prepare does), so the ~130 CLI processes the tests spawn start from JavaScript
 // instead of loading tsx: 0.25 s of CPU each instead of 0.7 s, ~55 s of CPU per run for a
-// ~10 s build. A filtered run keeps whatever is there (a stale dist/ is never used).
+// ~5 s build. A filtered run keeps whatever is there (a stale dist/ is never used).
 if (!only.length)
   spawnSync(process.execPath, [join(import.meta.dirname, 'build-dist.mjs'), '--if-stale'], { stdio: ['ignore', 2, 2] })
 const r = spawnSync(
