@@ -184,6 +184,7 @@ export const SCOPES = {
       'test/unit/topology/rules-grouping.test.ts',
       'test/unit/topology/rules-acs.test.ts',
       'test/unit/topology/rules-findings.test.ts',
+      'test/unit/topology-pci-only.test.ts',
     ],
   },
   resume: { mutate: ['src/run/_resume.ts'], tests: ['test/unit/resume.test.ts', 'test/unit/sweep-driver.test.ts'] },

@@ -159,6 +159,12 @@ test('nvlink: every pair or some of them, the link names once each, four facts a
   )
   assert.equal(rule('nvlink', ctx([], [pair(0, 1, { link: 'SYS' }), pair(0, 2)])), undefined)
   assert.equal(rule('nvlink', ctx([], [pair(0, 1, { link: 'NV' })])), undefined, 'NV without a link count')
+  // The band is looked up by the joined GPUs' model name.
+  const named = [gpu(0, { name: 'Model Z' }), gpu(1, { name: 'Model Z' })]
+  assert.match(
+    rule('nvlink', ctx(named, [pair(0, 1, { link: 'NV4' })]))?.reference ?? '',
+    /; no published band for Model Z: the nearest published band is A100-SXM4/,
+  )
 })
 
 test('pcie-switch-p2p: the GPUs below each shared switch in order, else the pairs; one pair or several', () => {
