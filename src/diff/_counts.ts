@@ -68,3 +68,24 @@ export function countsText(n: DiffCounts, alpha: number): string {
     (n.untestable ? `, ${count(n.untestable)} with too few trials to test (p ≤ ${alpha} is out of reach).` : '.')
   )
 }
+
+/**
+ * What the cells of one group say together: every cell significant one way ('better' or 'worse'),
+ * none significant ('same'; cells too few to test count here), or 'mixed'; with how many of the
+ * `n` cells are significant. The diff chart colours a bar by it and the grouped answer names it,
+ * so a group is never "no significant change" in one place and "worse" in another.
+ */
+export interface GroupVerdict {
+  kind: 'better' | 'worse' | 'same' | 'mixed'
+  significant: number
+  n: number
+}
+
+/** The verdict of a group of cells (see GroupVerdict). */
+export function groupVerdict(cells: readonly DiffCell[]): GroupVerdict {
+  const n = diffCounts({ cells, onlyA: [], onlyB: [] })
+  const significant = n.better + n.worse
+  const kind =
+    significant === 0 ? 'same' : n.better === cells.length ? 'better' : n.worse === cells.length ? 'worse' : 'mixed'
+  return { kind, significant, n: cells.length }
+}

@@ -8,7 +8,8 @@
 import type { Answer } from '../text/index.ts'
 import { ANSWER_ROWS, pctRange, plural, rangeText, renderAnswer } from '../text/index.ts'
 import { formatBytes } from '../units/index.ts'
-import { countsText, diffCounts } from './_counts.ts'
+import type { GroupVerdict } from './_counts.ts'
+import { countsText, diffCounts, groupVerdict } from './_counts.ts'
 import { diffText } from './_format.ts'
 import { changeText } from './_observed.ts'
 import type { TableProjection } from './_project.ts'
@@ -165,6 +166,12 @@ function headlineGroup(rows: readonly DigestGroup[]): DigestGroup | undefined {
 }
 
 const count = (n: number): string => n.toLocaleString('en-US')
+
+/** The headline's word for a group's verdict: as the diff chart colours the group's bar. */
+function verdictWord(v: GroupVerdict): string {
+  if (v.kind === 'mixed') return `mixed: ${v.significant} of ${v.n} cells significant`
+  return v.kind === 'same' ? 'no significant change' : v.kind
+}
 const seriesKey = (g: DigestGroup): string => [g.bench, g.metric, g.conditions, g.size].join('\u0000')
 
 /**
@@ -181,8 +188,7 @@ function headline(r: DiffResult, byClass: readonly DigestGroup[]): string[] {
   if (!g) return [total]
   const unit = g.cells[0]?.unit ?? 's'
   const d = median(g.cells.map((c) => c.delta))
-  const sig = g.cells.filter((c) => c.significant).length * 2 > g.cells.length
-  const dir = !sig ? 'no significant change' : (g.cells[0]?.better === 'lower') === d < 0 ? 'better' : 'worse'
+  const dir = verdictWord(groupVerdict(g.cells))
   const change = sharedChange(g.cells)
   const cross = (x: DigestGroup): boolean => x.who.includes('cross-GPU')
   const parts = byClass.filter((x) => seriesKey(x) === seriesKey(g) && cross(x) && cross(g) && x.who !== g.who)

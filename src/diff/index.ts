@@ -4,8 +4,8 @@
  * set only), and format the result as text, Markdown, CSV or JSON.
  */
 
-export type { DiffCounts } from './_counts.ts'
-export { countsText, diffCounts, outcomeOf } from './_counts.ts'
+export type { DiffCounts, GroupVerdict } from './_counts.ts'
+export { countsText, diffCounts, groupVerdict, outcomeOf } from './_counts.ts'
 export { diffSets, regressions, relDelta } from './_diff.ts'
 export type { DigestClasses, DigestGroup, DigestOptions, LinkClassOf } from './_digest.ts'
 export { answerSizes, diffAnswer, diffAnswerText, diffHeadline, digestGroups } from './_digest.ts'

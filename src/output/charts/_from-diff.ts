@@ -4,7 +4,7 @@
  * one bar stands for "56 cross-GPU pairs" rather than 40 bars for 40 of them. Pure.
  */
 import type { DiffCell, DiffResult, DigestClasses, DigestGroup } from '../../diff/index.ts'
-import { answerSizes, changeText, countsText, diffCounts, digestGroups } from '../../diff/index.ts'
+import { answerSizes, changeText, countsText, diffCounts, digestGroups, groupVerdict } from '../../diff/index.ts'
 import { formatBytes } from '../../units/index.ts'
 import type { ChartContext } from './_common.ts'
 import type { DiffBar } from './_diff.ts'
@@ -39,24 +39,34 @@ const median = (xs: readonly number[]): number => {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2
 }
 
-/** The CI of the change B/A − 1 over launches (diff's Welch interval); none from one launch a side. */
-function deltaCi(c: DiffCell): { lo?: number; hi?: number } {
-  return c.deltaCi ? { lo: c.deltaCi[0], hi: c.deltaCi[1] } : {}
+/** The CI of the change B/A − 1 over launches (diff's Welch interval), widened to hold the change itself. */
+function ciOf(c: DiffCell): [number, number] {
+  return c.deltaCi ? [Math.min(c.deltaCi[0], c.delta), Math.max(c.deltaCi[1], c.delta)] : [c.delta, c.delta]
 }
 
+/** What a whisker spans, as the chart's subtitle tells it (groupBar draws it so). */
+const WHISKER =
+  'whisker: one cell’s 95% CI; several cells: the range of their changes (none significant: of their 95% CIs)'
+
 /**
- * One bar per group: the median change of its cells; the whisker spans its cells' changes (one
- * cell: the 95% CI of its change); significant when most of its cells are.
+ * One bar per group: the median change of its cells, coloured by what they say together
+ * (groupVerdict: every cell significant one way, none, or mixed). The whisker spans what the
+ * colour claims: one cell's 95% CI; the range of several cells' changes (all one way, or mixed);
+ * with no cell significant, the span of their CIs, the changes that are not told apart from none.
  */
 function groupBar(g: DigestGroup): DiffBar {
+  const v = groupVerdict(g.cells)
   const deltas = g.cells.map((c) => c.delta)
-  const one = g.cells.length === 1 && g.cells[0] ? deltaCi(g.cells[0]) : {}
+  const spans = g.cells.length === 1 || v.kind === 'same' ? g.cells.map(ciOf) : deltas.map((d) => [d, d])
+  const kind = v.kind === 'better' ? 'faster' : v.kind === 'worse' ? 'slower' : v.kind
   return {
     label: groupLabel(g),
     delta: median(deltas),
-    lo: one.lo ?? Math.min(...deltas),
-    hi: one.hi ?? Math.max(...deltas),
-    significant: g.cells.filter((c) => c.significant).length * 2 > g.cells.length,
+    lo: Math.min(...spans.map((s) => s[0] as number)),
+    hi: Math.max(...spans.map((s) => s[1] as number)),
+    verdict: kind,
+    significant: v.significant,
+    cells: v.n,
   }
 }
 
@@ -88,13 +98,15 @@ export function diffCharts(d: DiffResult, ctx: ChartContext, classes: DigestClas
       caption:
         `Relative change of the median, B (${d.b.id}) vs A (${d.a.id}), for the ${shown.length} of ` +
         `${groups.length} groups of time cells that moved most, each at its smallest size as \`gpucomm diff\` ` +
-        `tables it (${cells} cells; equal cells in one bar: ` +
-        'its cells’ median change, the whisker spans their changes, or one cell’s 95% CI); green is ' +
-        `faster, red slower, grey no significant change. ${counts}`,
+        `tables it (${cells} cells; equal cells in one bar: its cells’ median change). Green: every cell of ` +
+        'the bar faster; red: every cell slower; grey (~): none significant; light purple: mixed, with how ' +
+        'many of its cells are significant beside it, as the grouped table of `gpucomm diff` counts them; ' +
+        `${WHISKER}. ${counts}`,
       spec: diffChart(shown.map(groupBar), ctx, {
         a: side(d.a),
         b: side(d.b),
         total: groups.length,
+        whisker: WHISKER,
         counts,
       }),
     },

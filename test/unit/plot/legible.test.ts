@@ -118,7 +118,9 @@ test('the diff chart over a wide range (−97 % to +1,400 %): x tick labels apar
     delta,
     lo: delta - 0.05,
     hi: delta + 0.05,
-    significant: i !== 5,
+    verdict: i === 5 ? ('same' as const) : delta < 0 ? ('faster' as const) : ('slower' as const),
+    significant: i === 5 ? 0 : 1,
+    cells: 1,
   }))
   const spec = diffChart(bars, { simulated: true }, { a: 'vm', b: 'bm', total: 9, counts: 'Of 9 tested cells 8 …' })
   await check({ name: 'diff-wide', kind: 'diff', title: '', caption: '', spec }, 'wide')

@@ -82,7 +82,9 @@ test('a diff chart’s row-label column is as wide as its longest label plus pad
   const bars = [14, 1.1, -0.2, -0.97].map((delta, i) => ({
     label: `latency · ${24 + i} cross-GPU pairs (PHB → NODE) · p2p=enabled copy=ce · 8 B · peer access: no → yes`,
     delta,
-    significant: true,
+    verdict: delta < 0 ? ('faster' as const) : ('slower' as const),
+    significant: 1,
+    cells: 1,
   }))
   const spec = diffChart(bars, { simulated: true }, { a: 'vm', b: 'bm', total: 4 })
   const { png, svg } = await renderChart(spec, { scale: 1 })
