@@ -1,6 +1,6 @@
 /**
  * Adapters: a result set's rows and its analysis or comparison → named chart specs (a diff's
- * are in _from-diff.ts). Pure: callers load and analyze; these only choose what to draw.
+ * are in _from-diff.ts, the pair heatmaps' in _from-heatmap.ts). Pure: callers load and analyze; these only choose what to draw.
  */
 import type { TopLevelSpec } from 'vega-lite'
 import type { Analysis, Band, Comparison, Fit, Series } from '../../analysis/index.ts'
@@ -10,7 +10,6 @@ import { medianOf, sortSample, summarize } from '../../stats/index.ts'
 import type { ChartContext } from './_common.ts'
 import { measuredAs, p2pState } from './_common.ts'
 import { groupsChart } from './_groups.ts'
-import { heatmapChart } from './_heatmap.ts'
 import type { BandShade, FloorRule, SizePoint } from './_latency.ts'
 import { bandwidthChart, latencyChart } from './_latency.ts'
 
@@ -51,7 +50,7 @@ function classOf(f: Fit): string {
 }
 
 /** P2P was asked for but no pair between two GPUs had peer access: the copies were host-staged. */
-function noPeerAccess(fits: readonly Fit[]): boolean {
+export function noPeerAccess(fits: readonly Fit[]): boolean {
   const cross = fits.filter((f) => f.src !== undefined && f.dst !== undefined && f.src !== f.dst)
   return fits[0]?.p2p === 'enabled' && cross.length > 0 && cross.every((f) => f.peerAccess === false)
 }
@@ -237,40 +236,6 @@ function drawBusbw(
     })
   }
   return out
-}
-
-/** Pair heatmaps of the floor α (latency) per P2P state, annotated with the link class. */
-export function heatmapCharts(analysis: Analysis, ctx: ChartContext): NamedChart[] {
-  const byState = new Map<string, Fit[]>()
-  for (const f of analysis.fits) {
-    if (f.src === undefined || f.dst === undefined || !f.bench.startsWith('p2p.')) continue
-    const k = `${f.bench} p2p=${p2pState(f) ?? 'n/a'}${f.copy ? ` ${f.copy}` : ''}`
-    byState.set(k, [...(byState.get(k) ?? []), f])
-  }
-  return [...byState].map(([k, fits]) => {
-    // P2P asked for, but no pair had peer access: the copies were host-staged, and the title says so.
-    const f0 = fits[0] as Fit
-    const what = `${f0.bench}, ${measuredAs(p2pState(f0), noPeerAccess(fits), f0.copy ?? null)}`
-    return {
-      name: `heatmap-${k.replace(/[^\w]+/g, '-')}`,
-      kind: 'heatmap' as const,
-      title: `Pair floors: ${what}`,
-      caption:
-        'Floor α per ordered pair (row = source GPU, column = destination), with the link class ' +
-        'where the set has a topology capture.',
-      spec: heatmapChart(
-        fits.map((f) => ({
-          src: f.src as number,
-          dst: f.dst as number,
-          value: f.alpha,
-          ...(f.linkClass ? { link: f.linkClass } : {}),
-        })),
-        'latency',
-        `Floor α per pair: ${what}`,
-        ctx,
-      ),
-    }
-  })
 }
 
 /** Grouping comparison (TP8 vs TP4, …) per size with CIs, one chart per bench. */

@@ -23,7 +23,7 @@ export function heatmapChart(
 ): TopLevelSpec {
   const unit = metric === 'latency' ? 'µs' : 'GB/s'
   const values = heatmapValues(cells, metric === 'latency' ? 1e6 : 1e-9)
-  const pairs = values.filter((v) => !v.self).map((v) => v.v)
+  const pairs = values.filter((v) => !v.self).map((v) => v.v as number)
   const n = new Set(cells.flatMap((c) => [c.src, c.dst])).size
   const side = Math.max(220, Math.min(560, n * 64))
   return {
@@ -44,16 +44,25 @@ export function heatmapChart(
   } as TopLevelSpec
 }
 
-/** The cells in display units (× scale), each with its text: the value over the link class (or "same GPU"). */
+/**
+ * The cells in display units (× scale), each with its text: the value over the link class (or
+ * "same GPU"); a GPU of the matrix without a copy to itself gets a diagonal cell "same GPU / not
+ * run" (P2P off skips it), drawn grey as a measured one, never a blank square.
+ */
 function heatmapValues(cells: readonly PairCell[], scale: number) {
-  return cells.map((c) => ({
+  const measured = cells.map((c) => ({
     src: `GPU${c.src}`,
     dst: `GPU${c.dst}`,
-    v: r4(c.value * scale),
+    v: r4(c.value * scale) as number | null,
     text: `${r4(c.value * scale)}${c.src === c.dst ? '\nsame GPU' : c.link ? `\n${c.link}` : ''}`,
     link: c.link ?? '',
     self: c.src === c.dst,
   }))
+  const gpus = [...new Set(cells.flatMap((c) => [c.src, c.dst]))]
+  const notRun = gpus
+    .filter((g) => !cells.some((c) => c.src === g && c.dst === g))
+    .map((g) => ({ src: `GPU${g}`, dst: `GPU${g}`, v: null, text: 'same GPU\nnot run', link: '', self: true }))
+  return [...measured, ...notRun]
 }
 
 /** The pairs coloured over [lo, hi], the diagonal grey, and every cell's text on top. */
@@ -85,7 +94,13 @@ function heatmapLayers(metric: 'latency' | 'bandwidth', unit: string, [lo, hi]: 
       mark: { type: 'text', fontSize: 10, lineBreak: '\n' },
       encoding: {
         text: { field: 'text' },
-        color: { condition: { test: `!datum.self && datum.v > ${dark}`, value: 'white' }, value: 'black' },
+        color: {
+          condition: [
+            { test: `!datum.self && datum.v > ${dark}`, value: 'white' },
+            { test: 'datum.v === null', value: '#666' },
+          ],
+          value: 'black',
+        },
       },
     },
   ]

@@ -59,8 +59,10 @@ test('heatmap: colours scaled on the pairs (not the 1.4 µs diagonal), "no peer 
   const [lo, hi] = colour.scale.domain
   assert.ok(lo > 12 && hi < 16, `domain ${lo}–${hi}`)
   // The pairs differ by noise alone: their numbers all print in one colour, not white and black at random.
-  const text = spec.layer.find((l) => markOf(l) === 'text')?.encoding?.color as { condition: { test: string } }
-  const dark = Number(/datum\.v > ([\d.]+)/.exec(text.condition.test)?.[1])
+  type Cond = { test: string; value: string }
+  const text = spec.layer.find((l) => markOf(l) === 'text')?.encoding?.color as { condition: Cond | Cond[] }
+  const white = [text.condition].flat().find((c) => c.value === 'white')
+  const dark = Number(/datum\.v > ([\d.]+)/.exec(white?.test ?? '')?.[1])
   const pairs = (spec.data?.values ?? []).filter((v) => v.self === false).map((v) => Number(v.v))
   assert.ok(pairs.length > 0 && pairs.every((v) => v <= dark), `white text above ${dark}: ${pairs.join(' ')}`)
   const bare = await simSet({ preset: 'baremetal-turin', seed: 4, groups: [], bench: BENCH })
@@ -104,7 +106,7 @@ test('diff chart: equal cells grouped into one bar each, largest |delta| first, 
 const cellsOf = (spec: Spec) =>
   [...(spec.data?.values ?? []), ...spec.layer.flatMap((l) => l.data?.values ?? [])].filter((v) => 'self' in v)
 
-test('p2p_bench bounce rows (P2P off, staged by the bench) get their own heatmap: one cell per pair in each', async () => {
+test('p2p_bench bounce rows (P2P off, staged by the bench) get their own heatmap: one cell per pair in each; P2P off labels its diagonal "not run"', async () => {
   const bench = { sizes: [8, 64], iters: 3, p2pModes: ['enabled', 'disabled', 'bounce'] as const }
   const dir = await simSet({ preset: 'seed-vm', seed: 5, groups: [], bench })
   const maps = (await chartsOf(dir, 'heatmap')).filter((c) => c.name.startsWith('heatmap-p2p-latency'))
@@ -118,9 +120,18 @@ test('p2p_bench bounce rows (P2P off, staged by the bench) get their own heatmap
     const keys = cells.map((v) => `${v.src}>${v.dst}`)
     assert.equal(new Set(keys).size, keys.length, `${c.name}: a pair drawn twice`)
   }
-  // P2P off inside one GPU is not measured (the bench skips it); the bounce map has the diagonal.
+  // P2P off inside one GPU is not measured (the bench skips it): its diagonal says so, grey, never
+  // blank, and the caption tells why; the bounce map has the diagonal measured.
   const diagonal = (name: string) =>
     cellsOf(maps.find((c) => c.name === name)?.spec as unknown as Spec).filter((v) => v.self === true)
-  assert.equal(diagonal('heatmap-p2p-latency-p2p-disabled-ce').length, 0)
-  assert.equal(diagonal('heatmap-p2p-latency-p2p-bounce-ce').length, 4)
+  const off = diagonal('heatmap-p2p-latency-p2p-disabled-ce')
+  assert.deepEqual(
+    off.map((v) => `${v.src}>${v.dst} ${v.v} ${v.text}`),
+    [0, 1, 2, 3].map((g) => `GPU${g}>GPU${g} null same GPU\nnot run`),
+  )
+  const caption = maps.find((c) => c.name === 'heatmap-p2p-latency-p2p-disabled-ce')?.caption ?? ''
+  assert.match(caption, /never leaves the GPU.*skips it with P2P off.*"not run"/)
+  const bounce = diagonal('heatmap-p2p-latency-p2p-bounce-ce')
+  assert.ok(bounce.length === 4 && bounce.every((v) => typeof v.v === 'number' && v.v > 0))
+  assert.doesNotMatch(maps.find((c) => c.name.endsWith('bounce-ce'))?.caption ?? '', /not run/)
 })
