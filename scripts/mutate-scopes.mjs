@@ -150,6 +150,8 @@ export const SCOPES = {
       'test/unit/analysis-decode.test.ts',
       'test/unit/analysis-alphabeta.test.ts',
       'test/unit/analysis-alphabeta-boot.test.ts',
+      'test/unit/analysis-alpha-launches.test.ts',
+      'test/unit/analysis-alpha-launches-edges.test.ts',
       'test/unit/analysis-fit-line.test.ts',
       'test/unit/analysis-fit-edges.test.ts',
       'test/analysis/reference.test.ts',
