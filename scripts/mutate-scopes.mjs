@@ -174,6 +174,7 @@ export const SCOPES = {
       'test/unit/indexed-rows.test.ts',
       'test/unit/analysis-series.test.ts',
       'test/unit/analysis-context.test.ts',
+      'test/unit/analysis-sources.test.ts',
       'test/unit/analysis-modes.test.ts',
       'test/unit/analysis-analyze.test.ts',
       'test/unit/analysis-analyze-fleet-cells.test.ts',

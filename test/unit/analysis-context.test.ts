@@ -151,6 +151,8 @@ test('peer access per unordered pair from the rows: one CANNOT wins, else the la
     p2p(null, 5, { peerAccess: false }),
     p2p(6, 7),
     p2p(0, 3, { peerAccess: true, source: { file: 'raw/d.txt', line: 3 } }),
+    // p2p_bench's peer=0 on a P2P-disabled run: the copy did not ask for peer access.
+    p2p(8, 9, { peerAccess: false, p2p: 'disabled' }),
   ])
   const cannot = { value: false, source: 'raw/b.txt: Device=1 CANNOT Access Peer Device=0' }
   assert.deepEqual(ctx.peerAccess(0, 1), cannot)
@@ -162,6 +164,7 @@ test('peer access per unordered pair from the rows: one CANNOT wins, else the la
     [5, 5],
     [0, 5],
     [6, 7],
+    [8, 9],
   ] as const)
     assert.equal(ctx.peerAccess(a, b), undefined)
 })
@@ -212,4 +215,62 @@ test("NCCL's account of a series' launches, merged, and GPUs per process from th
   assert.equal(ctx.gpusPerProcess(of('p1', 'raw/001-b.txt', 'raw/002-c.txt', 'raw/000-a.txt')), 1)
   assert.equal(ctx.gpusPerProcess(of('raw/000-a.txt')), 2)
   assert.equal(ctx.gpusPerProcess(of('p1', 'raw/001-b.txt')), undefined)
+})
+
+test('P2P bandwidth per unordered pair: the highest P2P-enabled B/s row, its first line on a tie', () => {
+  const bw = (src: number | null, dst: number | null, value: number, over: Partial<Row> = {}) =>
+    p2p(src, dst, { bench: 'p2p.bw_uni', metric: 'bandwidth', unit: 'B/s', value, p2p: 'enabled', ...over })
+  const rows = [
+    bw(0, 2, 10e9),
+    bw(0, 1, 20e9),
+    bw(1, 0, 25e9),
+    bw(0, 1, 22e9),
+    bw(0, 1, 25e9, { source: { file: 'raw/b.txt', line: 9 } }),
+    // None of these is a P2P-enabled bandwidth between two GPUs.
+    bw(0, 1, 30e9, { p2p: 'disabled' }),
+    bw(0, 1, 40e9, { peerAccess: false }),
+    bw(0, 1, 50e9, { bench: 'p2p.bw_bidi' }),
+    bw(0, 1, 55e9, { unit: 's' }),
+    bw(1, 1, 60e9),
+    bw(null, 1, 70e9),
+    bw(1, null, 70e9),
+  ]
+  const ctx = ctxOf({}, rows)
+  const at01 = { value: 25e9, source: 'raw/a.txt: P2P=Enabled unidirectional bandwidth GPU1→GPU0' }
+  assert.deepEqual(ctx.p2pBandwidth?.(0, 1), at01)
+  assert.deepEqual(ctx.p2pBandwidth?.(1, 0), at01)
+  assert.equal(ctx.p2pBandwidth?.(0, 2)?.value, 10e9)
+  assert.equal(ctx.p2pBandwidth?.(1, 2), undefined)
+  assert.equal(ctx.p2pBandwidth?.(1, 1), undefined)
+  // 25 GB/s is within PCIe: no NVLink said.
+  assert.equal(ctx.nvlink, undefined)
+})
+
+test('NVLink from the fastest measured pair when no capture names the links: beyond PCIe Gen5 x16', () => {
+  const bw = (src: number, dst: number, value: number) =>
+    p2p(src, dst, { bench: 'p2p.bw_uni', metric: 'bandwidth', unit: 'B/s', value, p2p: 'enabled' })
+  // The slower pair first: the fastest is found by value, not by order.
+  const ctx = ctxOf({}, [bw(0, 2, 20e9), bw(0, 1, 150e9)], view({ classes: [] }))
+  assert.equal(ctx.nvlink?.value, true)
+  assert.match(
+    ctx.nvlink?.source ?? '',
+    /^raw\/a\.txt: P2P=Enabled unidirectional bandwidth GPU0→GPU1: P2P unidirectional bandwidth 150 GB\/s, above .*: NVLink$/,
+  )
+  assert.equal(ctx.attach, undefined)
+  assert.equal(ctxOf({}, [bw(0, 1, 40e9)]).nvlink, undefined)
+})
+
+test('the launch of a series: the first of its origins whose file states one, named with its format', () => {
+  const sources = [
+    { raw: 'raw/000-a.txt', format: 'nccl-tests', meta: {} },
+    { raw: 'raw/001-b.txt', format: 'nccl-tests-json', meta: { hosts: ['h1', 'h2'] } },
+    { raw: 'raw/002-c.txt', format: 'nccl-tests', meta: { hosts: ['h3'] } },
+  ] as unknown as Manifest['sources']
+  const ctx = ctxOf({ sources })
+  const of = (...o: string[]) => ({ origins: new Set(o) })
+  assert.deepEqual(ctx.launch?.(of('p1', 'raw/000-a.txt', 'raw/001-b.txt', 'raw/002-c.txt')), {
+    value: { named: ['h1', 'h2'], count: 2, countFrom: 'the rank lines', env: {} },
+    source: 'raw/001-b.txt (nccl-tests-json)',
+  })
+  assert.equal(ctx.launch?.(of('p1', 'raw/000-a.txt')), undefined)
 })
