@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { renderAnalysis, renderComparison } from '../../src/analysis/_text.ts'
+import { fewLaunchesNote, renderAnalysis, renderComparison } from '../../src/analysis/_text.ts'
 import type { Analysis, Fit, Verdict } from '../../src/analysis/_types.ts'
 import type { Fleet } from '../../src/analysis/fleet/_fleet.ts'
 import { comparison, DECODE, decode } from '../analysis/compare-made.ts'
@@ -217,4 +217,49 @@ test('compare text: SIMULATED, no note, no conclusions, decode without readings,
   ) // Without a decode model the text ends with the bench.
   c.decode = null
   assert.ok(renderComparison(c).endsWith('\n1 MiB  2.5 ms [2.4 ms, ∞] n=3  -      -       -\n'))
+})
+
+test('the few-launches note names each launch count from 2 to 5 once, in order; none from 6 on, 1 or unknown', () => {
+  const fits = [5, 2, 5, 6, 1, undefined, 3, 12].map((launches) => ({ launches }))
+  assert.match(fewLaunchesNote(fits) ?? '', /^α CI from 2, 3, 5 launches is approximate: .* 6 or more launches/)
+  assert.match(fewLaunchesNote([{ launches: 10 }, { launches: 2 }]) ?? '', /^α CI from 2 launches /)
+  for (const none of [[], [{ launches: 6 }, { launches: 1 }, { launches: 0 }, {}]])
+    assert.equal(fewLaunchesNote(none), null)
+})
+
+test('analyze text: a point α CI says why there is no interval; groups fold by group, not as pairs; launch lines of a fleet', () => {
+  const point = pair(0, 1, { alphaCi: [2 * US, 2 * US] })
+  const one = pair(0, 2, { alphaCi: [2 * US, 2 * US], launches: 1 } as Partial<Fit>)
+  const text = renderAnalysis(analysis({ fits: [point, one], verdicts: [] }))
+  assert.match(text, /\nGPU0→GPU1 .* 2 µs +\(no interval\) /)
+  assert.match(text, /\nGPU0→GPU2 .* 2 µs +\(one launch: no interval\) /)
+  // Two groups alike in all but their GPUs: two verdict lines, not one "and 1 more alike".
+  const g4 = { ...group({}, 'tp4 group 0-3: within x'), group: '0-3', ranks: 4, grouping: 'tp4' } as Fit
+  const groups = renderAnalysis(analysis({ fits: [group({}, 'tp8 group 0-7: within x'), g4], verdicts: [] }))
+  assert.ok(groups.includes('- tp8 group 0-7: within x\n- tp4 group 0-3: within x\n'), groups)
+  const launches = [
+    {
+      source: 'raw/a.txt',
+      bench: 'nccl.all_reduce',
+      ranks: 16,
+      hosts: 2,
+      named: ['n01', 'n02'],
+      hostsFrom: 'x',
+      busbwBps: 4e10,
+      latencyS: 3e-5,
+    },
+  ]
+  const fleet: Fleet = { nodes: ['n01', 'n02'], outliers: [], pairs: [], scaling: [], notes: [], launches }
+  assert.match(
+    renderAnalysis(analysis({ fits: [], verdicts: [], fleet })),
+    /\n- nccl\.all_reduce, 16 ranks over 2 hosts: busbw 40 GB\/s at the largest sizes, time 30 µs at the smallest\n/,
+  )
+})
+
+test('compare text: the decode model from two p2p floor readings says so', () => {
+  const c = comparison({ decode: decode(true) })
+  const r = c.decode?.p2pReadings
+  assert.ok(r?.readings[0])
+  r.readings.push({ ...r.readings[0], reading: 'per-step' })
+  assert.match(renderComparison(c), /From the p2p floor α = 2 µs \(two readings; /)
 })
