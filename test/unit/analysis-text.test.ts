@@ -219,12 +219,12 @@ test('compare text: SIMULATED, no note, no conclusions, decode without readings,
   assert.ok(renderComparison(c).endsWith('\n1 MiB  2.5 ms [2.4 ms, ∞] n=3  -      -       -\n'))
 })
 
-test('the few-launches note names each launch count from 2 to 5 once, in order; none from 6 on, 1 or unknown', () => {
-  const fits = [5, 2, 5, 6, 1, undefined, 3, 12].map((launches) => ({ launches }))
+test('the few-launches note names each launch count from 2 to 5 once, in order; none from 6 on, 1 or 0', () => {
+  const fits: Pick<Fit, 'launches'>[] = [5, 2, 5, 6, 1, 0, 3, 12].map((launches) => ({ launches }))
   assert.match(fewLaunchesNote(fits) ?? '', /^α CI from 2, 3, 5 launches is approximate: .* 6 or more launches/)
   assert.match(fewLaunchesNote([{ launches: 10 }, { launches: 2 }]) ?? '', /^α CI from 2 launches /)
-  for (const none of [[], [{ launches: 6 }, { launches: 1 }, { launches: 0 }, {}]])
-    assert.equal(fewLaunchesNote(none), null)
+  const none: Pick<Fit, 'launches'>[][] = [[], [{ launches: 6 }, { launches: 1 }, { launches: 0 }]]
+  for (const fits of none) assert.equal(fewLaunchesNote(fits), null)
 })
 
 test('analyze text: a point α CI says why there is no interval; groups fold by group, not as pairs; launch lines of a fleet', () => {
@@ -260,6 +260,6 @@ test('compare text: the decode model from two p2p floor readings says so', () =>
   const c = comparison({ decode: decode(true) })
   const r = c.decode?.p2pReadings
   assert.ok(r?.readings[0])
-  r.readings.push({ ...r.readings[0], reading: 'per-step' })
+  r.readings.push({ ...r.readings[0], reading: 'whole-transfer' })
   assert.match(renderComparison(c), /From the p2p floor α = 2 µs \(two readings; /)
 })
