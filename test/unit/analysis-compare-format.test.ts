@@ -109,6 +109,30 @@ test('the combined note: concurrent groups or pairs, slowest per trial or pooled
   assert.equal(combinedNote(comparison({ benches: [] })), null)
 })
 
+test('the combined note: groupings read as the median of their groups (like with like) named first, sorted', () => {
+  const LIKE =
+    'tp2, tp8: against a grouping of another group count, one value per trial, the median of its concurrent ' +
+    'groups (like with like: the slowest of two against one group is biased slower)'
+  const c = comparison({ benches: [] })
+  const size = (...groupings: ReturnType<typeof stat>[]) => ({
+    sizeBytes: 8,
+    groupings,
+    winner: null,
+    ratio: null,
+    p: null,
+  })
+  c.benches.push({
+    ...comparison().benches[0]!,
+    sizes: [
+      size(stat('tp8', 1e-6, [null, null], 3, 'median', ['0-3', '4-7']), stat('tp1', 1e-6, [null, null], 3)),
+      size(stat('tp2', 1e-6, [null, null], 3, 'median', ['0-1', '2-3']), stat('tp8', 1e-6, [null, null], 3, 'median')),
+    ],
+  })
+  assert.equal(combinedNote(c), LIKE)
+  c.benches[0]!.sizes.push(size(stat('tp4', 1e-6, [null, null], 3, 'max', ['0-3', '4-7'])))
+  assert.equal(combinedNote(c), `${LIKE}; ${CONCURRENT}`)
+})
+
 test('CSV: one line per bench, size and axis value, in base units; unknowns empty', () => {
   const c = comparison({ by: 'env.NCCL_PROTO' })
   // 0.1 + 0.2 is 0.30000000000000004: printed to 12 significant digits.

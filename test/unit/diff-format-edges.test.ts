@@ -10,8 +10,10 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { relInterval } from '../../src/diff/_format.ts'
 import type { DiffCell } from '../../src/diff/index.ts'
 import {
+  diffMarkdown,
   diffTables,
   diffText,
   formatDiff,
@@ -223,4 +225,27 @@ test('text: one cell, no label field ("cell", "-"); several cells with a geomean
   // A median of 0 prints as "< resolution" only when the resolution is known (> 0).
   const zero = diffCell({}, { a: summary(0, [0, 0]), resolution: 0 })
   assert.deepEqual(diffTables(diffResult([zero]))[0]?.lines[0]?.slice(1, 3), ['0 s [0 s, 0 s]', '20 µs ±5.0%'])
+})
+
+test('relInterval: ± only for an interval around 0 whose two ends print alike', () => {
+  assert.equal(relInterval(-0.05, 0.05), '±5.0%')
+  assert.equal(relInterval(0, 0), '±0.00%')
+  assert.equal(relInterval(0.05, 0.05), '[+5.0%, +5.0%]')
+  assert.equal(relInterval(-0.05, -0.05), '[-5.0%, -5.0%]')
+  assert.equal(relInterval(-0.02, 0.05), '[-2.0%, +5.0%]')
+})
+
+test('--col tables: a one-launch side is marked † and the footnote follows the table, in text and Markdown', () => {
+  const one = diffCell({}, { a: summary(1e-5, [1e-5, 1e-5], 1) })
+  const col = { col: parseFields('--col', ['size']) }
+  const text = diffText(diffResult([one]), col).split('\n')
+  const at = text.indexOf('† one launch: no interval')
+  const row = text.findIndex((l) => l.includes('10 µs † → 20 µs'))
+  assert.ok(row > 0 && at > row, text.join('\n'))
+  const md = diffMarkdown(diffResult([one]), col).split('\n')
+  const mdAt = md.indexOf('† one launch: no interval')
+  const mdRow = md.findIndex((l) => l.startsWith('|') && l.includes('10 µs † → 20 µs'))
+  assert.ok(mdRow > 0 && mdAt > mdRow, md.join('\n'))
+  // Without a one-launch side: no footnote.
+  assert.ok(!diffText(diffResult([diffCell({})]), col).includes('†'))
 })
