@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { TopologyView } from '../../src/analysis/index.ts'
 import type { Diagnostic, Row } from '../../src/model/index.ts'
-import { makeRow } from '../../src/model/index.ts'
+import { indexedRows, makeRow } from '../../src/model/index.ts'
 import { analyzeRows as analyze, close, line, SIZES, staged, US } from '../analysis/analyze-rows.ts'
 
 const ar = (group: string, ranks: number): Row[] =>
@@ -238,4 +238,30 @@ test('two modes of host-staged floors: the slower pairs read host-staged-slow in
     /^p2p\.latency host-staged floors fall in two groups: 2 pairs near 12\.5 µs and 2 near 30\.5 µs/,
   )
   assert.deepEqual(a.verdicts.at(-1), { subject: 'note', kind: 'note', text: a.notes[2], bands: [] })
+})
+
+test("a simulated set's time scale is passed on; an imported file that ran on two hosts makes a fleet, a sweep's does not", () => {
+  const rows = line(5, 10, { src: 0, dst: 1 })
+  assert.equal(analyze(rows, {}, { simulated: true, simScale: 2 }).simScale, 2)
+  assert.ok(!('simScale' in analyze(rows)))
+  const sources = [{ raw: 'raw/a.txt', format: 'nccl-tests', meta: { hosts: ['n1', 'n2'] } }] as never
+  const imported = analyze(rows, {}, { sources })
+  assert.deepEqual(imported.fleet?.nodes, ['n1', 'n2'])
+  assert.deepEqual(
+    imported.fleet?.launches?.map((l) => [l.source, l.bench, l.hosts]),
+    [['raw/a.txt', 'p2p.latency', 2]],
+  )
+  // The same rows as IndexedRows (each row its own representative): the same launch.
+  const ix = indexedRows(
+    rows,
+    Int32Array.from(rows.keys()),
+    Float64Array.from(rows, (r) => r.value),
+    rows.length,
+  )
+  assert.deepEqual(
+    analyze(ix as unknown as Row[], { cells: false }, { sources }).fleet?.launches?.map((l) => [l.source, l.hosts]),
+    [['raw/a.txt', 2]],
+  )
+  assert.ok(!('fleet' in analyze(rows, {}, { sources, origin: 'sweep' })))
+  assert.ok(!('fleet' in analyze(rows, {}, { sources: [] })))
 })
