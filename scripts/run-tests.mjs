@@ -2,15 +2,40 @@
 // Runs node's test runner (through tsx) over the test files listed in test/FILES.
 // Every listed file must exist, every test/**/*.test.ts must be listed, and the list
 // must not be empty: a run that would execute zero tests fails instead of passing.
-import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
+/** The checks `--checks` runs beside the tests: the type checker and the linter. */
+const CHECKS = [
+  {
+    name: 'tsc --noEmit',
+    args: [join(import.meta.dirname, '..', 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit'],
+  },
+  {
+    name: 'biome check .',
+    args: [join(import.meta.dirname, '..', 'node_modules', '@biomejs', 'biome', 'bin', 'biome'), 'check', '.'],
+  },
+]
+
 // `--list test/FILES.cluster` runs the second list (npm run test:cluster: the slower launcher
 // tests); every test file must be in one of the two lists.
 const args = process.argv.slice(2)
+// `--checks` (npm test) also type-checks and lints, beside the tests rather than before them:
+// tsc uses one core for ~10 s, and the tests use the other meanwhile.
+const checks = args.includes('--checks')
+if (checks) args.splice(args.indexOf('--checks'), 1)
 const at = args.indexOf('--list')
 const LIST = at >= 0 ? args.splice(at, 2)[1] : 'test/FILES'
 const readList = (f) =>
@@ -48,6 +73,7 @@ const tap = join(work, 'report.tap')
 const times = join(work, 'times.json')
 const shown = process.stdout.isTTY ? 'spec' : 'tap'
 const entries = grouped(files, work)
+const checking = checks ? CHECKS.map((c) => startCheck(c, work)) : []
 // A full run first compiles src/ to dist/ when it changed since the last build (scripts/build-dist.mjs,
 // as npm ci's prepare does), so the ~130 CLI processes the tests spawn start from JavaScript
 // instead of loading tsx: 0.25 s of CPU each instead of 0.7 s, ~55 s of CPU per run for a
@@ -82,7 +108,9 @@ const bad = skips.filter((m) => !m[2].startsWith(SYSTEM_SKIP))
 for (const m of skips) console.error(`run-tests: skipped: ${m[1]} (${m[2] || 'no reason given'})`)
 if (bad.length) fail(`${bad.length} test(s) skipped for a reason other than a missing system package`)
 slowest(times)
-process.exit(r.status ?? 1)
+let checked = true
+for (const c of checking) checked = (await c) && checked
+process.exit(checked ? (r.status ?? 1) : 1)
 
 /**
  * Prints the slowest files: per file, the durations of its top-level tests summed
@@ -124,6 +152,25 @@ function grouped(list, dir, groups = 2) {
     out.unshift(entry)
   }
   return out
+}
+
+/**
+ * Starts one check with its output to a file (the tests hold the terminal meanwhile); resolves
+ * once it ends to whether it passed, printing its output when it did not.
+ */
+function startCheck({ name, args }, dir) {
+  const log = join(dir, `${name.split(' ')[0]}.log`)
+  const fd = openSync(log, 'w')
+  const child = spawn(process.execPath, args, { stdio: ['ignore', fd, fd] })
+  closeSync(fd)
+  return new Promise((done) => {
+    const end = (ok) => {
+      if (!ok) console.error(`run-tests: ${name} failed:\n${readFileSync(log, 'utf8').trimEnd()}`)
+      done(ok)
+    }
+    child.on('error', () => end(false))
+    child.on('exit', (code) => end(code === 0))
+  })
 }
 
 function fail(msg) {
