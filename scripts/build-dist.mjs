@@ -7,13 +7,14 @@
 // use verbatimModuleSyntax, so no file needs another's types): 4-5 s of CPU where a checking
 // tsc emit took 10 s. Type errors are `npm test`'s tsc --noEmit's job, not the build's.
 // `--if-stale` (scripts/run-tests.mjs) builds only when bin/gpucomm.js would not use dist/.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { distIsFresh } from '../bin/dist-fresh.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const started = Date.now()
-if (process.argv.includes('--if-stale') && distIsFresh()) process.exit(0)
+if (process.argv.includes('--if-stale') && distIsFresh(root)) process.exit(0)
 let ts
 try {
   ts = (await import('typescript')).default
@@ -46,18 +47,3 @@ writeFileSync(`${tmp}/.built`, `${started}\n`)
 rmSync(`${root}dist`, { recursive: true, force: true })
 renameSync(tmp, `${root}dist`)
 console.log(`build: compiled src/ to dist/ (${config.fileNames.length} files)`)
-
-/** bin/gpucomm.js' rule: dist/.built (the build's start time) is newer than every file under src/. */
-function distIsFresh() {
-  let built
-  try {
-    built = Number(readFileSync(`${root}dist/.built`, 'utf8'))
-  } catch {
-    return false
-  }
-  const changed = (dir) =>
-    readdirSync(dir, { withFileTypes: true }).some((e) =>
-      e.isDirectory() ? changed(`${dir}/${e.name}`) : statSync(`${dir}/${e.name}`).mtimeMs >= built,
-    )
-  return Number.isFinite(built) && !changed(`${root}src`)
-}

@@ -4,10 +4,10 @@
  * built after every change under src/ (bin/gpucomm.js' rule), else it first registers tsx's
  * loader, found from here (a loader registered on the main thread does not reach a worker).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import { distIsFresh } from '../../bin/dist-fresh.js'
 
 /** The URL of module `name` (without extension) beside the module `from` (its import.meta.url). */
 export function besides(from: string, name: string): URL {
@@ -36,20 +36,6 @@ let fresh: boolean | undefined
 function compiledTwin(source: string): URL | undefined {
   const rel = relative(join(ROOT, 'src'), source)
   if (rel.startsWith('..')) return undefined
-  fresh ??= distIsFresh()
+  fresh ??= distIsFresh(ROOT)
   return fresh ? pathToFileURL(join(ROOT, 'dist', rel.replace(/\.ts$/, '.js'))) : undefined
-}
-
-function distIsFresh(): boolean {
-  let built: number
-  try {
-    built = Number(readFileSync(join(ROOT, 'dist', '.built'), 'utf8'))
-  } catch {
-    return false
-  }
-  const changed = (dir: string): boolean =>
-    readdirSync(dir, { withFileTypes: true }).some((e) =>
-      e.isDirectory() ? changed(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs >= built,
-    )
-  return Number.isFinite(built) && !changed(join(ROOT, 'src'))
 }

@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict'
 import { cpSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { test } from 'node:test'
 import { execa } from 'execa'
 import type { CommandDef } from '../../src/cli/_types.ts'
@@ -97,6 +97,7 @@ function fakePackage(): string {
   const dir = tmp('gpucomm-bin-')
   mkdirSync(join(dir, 'bin'))
   cpSync(BIN, join(dir, 'bin', 'gpucomm.js'))
+  cpSync(join(dirname(BIN), 'dist-fresh.js'), join(dir, 'bin', 'dist-fresh.js'))
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n')
   for (const [d, ext, who] of [
