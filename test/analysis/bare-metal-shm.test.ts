@@ -10,24 +10,13 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import type { TopologyView } from '../../src/analysis/index.ts'
 import { analyzeSet, viewOfReport } from '../../src/analysis/index.ts'
-import type { Row } from '../../src/model/index.ts'
-import { DETECT_BYTES, detectParser } from '../../src/parsers/index.ts'
 import { newManifest } from '../../src/resultset/index.ts'
 import type { SimOptions } from '../../src/sim/index.ts'
 import { simulate, writeSimTopology } from '../../src/sim/index.ts'
 import { tmp } from '../helpers.ts'
+import { rowsOf } from './sim-seed.ts'
 
 const ALL = [0, 1, 2, 3, 4, 5, 6, 7]
-
-function rowsOf(text: string, file: string): Row[] {
-  const parser = detectParser(text.slice(0, DETECT_BYTES))
-  assert.ok(parser, file)
-  const rows: Row[] = []
-  const lp = parser.open({ file }, (r) => rows.push(r))
-  text.split('\n').forEach((l, i) => lp.line(l, i + 1))
-  lp.end()
-  return rows
-}
 
 test('SIMULATED baremetal-turin: the all_reduce SHM verdict gives NCCL’s PATH_PXB level as the reason, consistent with topo, not “no peer access”', async () => {
   const preset = 'baremetal-turin'

@@ -6,28 +6,15 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import type { Analysis, Fit, TopologyView } from '../../src/analysis/index.ts'
-import { analyzeSet, bandById, viewOfReport } from '../../src/analysis/index.ts'
-import type { Row } from '../../src/model/index.ts'
-import { DETECT_BYTES, detectParser } from '../../src/parsers/index.ts'
-import { newManifest } from '../../src/resultset/index.ts'
+import { bandById, viewOfReport } from '../../src/analysis/index.ts'
 import type { SimOptions } from '../../src/sim/index.ts'
-import { simulate, writeSimTopology } from '../../src/sim/index.ts'
+import { writeSimTopology } from '../../src/sim/index.ts'
 import { tmp } from '../helpers.ts'
+import { analyzeSim, simRows } from './sim-seed.ts'
 
 const SEEDS = Array.from({ length: 20 }, (_, i) => i + 1)
 const ALL = [0, 1, 2, 3, 4, 5, 6, 7]
 const SIZES = Array.from({ length: 18 }, (_, i) => 8 * 2 ** i) // 8 B … 1 MiB
-
-/** Rows of one simulated output, parsed as import would. */
-function rowsOf(text: string, file: string): Row[] {
-  const parser = detectParser(text.slice(0, DETECT_BYTES))
-  assert.ok(parser, file)
-  const rows: Row[] = []
-  const lp = parser.open({ file }, (r) => rows.push(r))
-  text.split('\n').forEach((l, i) => lp.line(l, i + 1))
-  lp.end()
-  return rows
-}
 
 /**
  * p2p matrices (3 trials: one cell of one run can be a rare slow outlier, as on real hosts),
@@ -48,15 +35,7 @@ function analyzeSeed(preset: string, seed: number, topology: TopologyView): Anal
       }),
     ),
   ]
-  const rows = runs.flatMap((o, i) => {
-    const group = o.format === 'nccl-tests' ? `${o.gpus![0]}-${o.gpus!.at(-1)}` : undefined
-    return rowsOf(simulate(o), `raw/sim-${i}.txt`).map((r) => (group ? { ...r, group } : r))
-  })
-  const manifest = newManifest({ origin: 'import', simulated: true, command: ['generated-by-test'] })
-  return analyzeSet(
-    { dir: `sim-${preset}-${seed}`, manifest, rows, diagnostics: [] },
-    { topology, cells: false, replicates: 20 },
-  )
+  return analyzeSim(`sim-${preset}-${seed}`, simRows(runs), topology, 20)
 }
 
 const views = new Map<string, TopologyView>()

@@ -14,7 +14,8 @@ import { simulate } from '../../src/sim/index.ts'
 const ALL = [0, 1, 2, 3, 4, 5, 6, 7]
 const SIZES = [8, 64, 512, 4096, 32768, 65536, 262144]
 
-function rowsOf(text: string, file: string): Row[] {
+/** Rows of one simulated output, parsed as import would. */
+export function rowsOf(text: string, file: string): Row[] {
   const parser = detectParser(text.slice(0, DETECT_BYTES))
   assert.ok(parser, file)
   const rows: Row[] = []
@@ -61,16 +62,22 @@ export function simSeed(
       }),
     ),
   ]
-  const rows = runs.flatMap((o, i) => {
+  const rows = simRows(runs)
+  return { rows, analysis: analyzeSim(`sim-${preset}-${seed}`, rows, topology, 5) }
+}
+
+/** The rows of simulated runs, each nccl-tests run's rows in the group of its GPUs ("0-3"). */
+export function simRows(runs: readonly SimOptions[]): Row[] {
+  return runs.flatMap((o, i) => {
     const group = o.format === 'nccl-tests' ? `${o.gpus?.[0]}-${o.gpus?.at(-1)}` : undefined
     return rowsOf(simulate(o), `raw/sim-${i}.txt`).map((r) => (group ? { ...r, group } : r))
   })
+}
+
+/** SIMULATED rows analysed in-process as an imported set (no cells, `replicates` bootstrap replicates). */
+export function analyzeSim(dir: string, rows: Row[], topology: TopologyView, replicates: number): Analysis {
   const manifest = newManifest({ origin: 'import', simulated: true, command: ['generated-by-test'] })
-  const analysis = analyzeSet(
-    { dir: `sim-${preset}-${seed}`, manifest, rows, diagnostics: [] },
-    { topology, cells: false, replicates: 5 },
-  )
-  return { rows, analysis }
+  return analyzeSet({ dir, manifest, rows, diagnostics: [] }, { topology, cells: false, replicates })
 }
 
 const UNIT: Record<string, number> = { ns: 1e-9, µs: 1e-6, ms: 1e-3, s: 1 }
