@@ -411,10 +411,10 @@ test('coll_bench bootstrap: rank 0 creates DIR and writes the id before touching
   const r0 = await rank(0)
   assert.equal(r0.code, 3, r0.stderr)
   assert.equal(statSync(join(dir, 'nccl-unique-id')).size, 128, 'the 128-byte ncclUniqueId')
-  const t0 = Date.now()
+  // Exit 3 (no GPU) is past the bootstrap: rank 1 read the id. Had it not, it would end with
+  // exit 5 after its timeout; no clock is read (a loaded machine once took 10 s to get there).
   const r1 = await rank(1, ['--bootstrap-timeout', '20'])
   assert.equal(r1.code, 3, `rank 1 got past the bootstrap to the (absent) GPU: ${r1.stderr}`)
-  assert.ok(Date.now() - t0 < 10_000, 'rank 1 found the id at once')
   assert.equal(r1.stdout, '', 'only rank 0 prints')
   const lone = await rank(1, ['--bootstrap-timeout', '1'], join(tmp(), 'empty'))
   assert.equal(lone.code, 5)
@@ -444,9 +444,9 @@ test('coll_bench bootstrap with a stale id file: both ranks stop at once with a 
       OMPI_COMM_WORLD_SIZE: '2',
       ...env,
     })
-  const t0 = Date.now()
+  // Neither waits for the 60 s timeout: each ends on the stale file, as its message says (a
+  // timeout has its own message, 'no unique id … after 60 s').
   const [r0, r1] = await Promise.all([rank(0), rank(1)])
-  assert.ok(Date.now() - t0 < 20_000, 'no rank waited for the timeout')
   assert.equal(r0.code, 5)
   assert.equal(
     r0.stderr.trim(),
