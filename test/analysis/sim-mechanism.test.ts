@@ -10,7 +10,7 @@ import { bandById, viewOfReport } from '../../src/analysis/index.ts'
 import type { SimOptions } from '../../src/sim/index.ts'
 import { writeSimTopology } from '../../src/sim/index.ts'
 import { tmp } from '../helpers.ts'
-import { analyzeSim, simRows } from './sim-seed.ts'
+import { allReduceRuns, analyzeSim, simRows } from './sim-seed.ts'
 
 const SEEDS = Array.from({ length: 20 }, (_, i) => i + 1)
 const ALL = [0, 1, 2, 3, 4, 5, 6, 7]
@@ -23,17 +23,7 @@ const SIZES = Array.from({ length: 18 }, (_, i) => 8 * 2 ** i) // 8 B … 1 MiB
 function analyzeSeed(preset: string, seed: number, topology: TopologyView): Analysis {
   const runs: SimOptions[] = [
     ...[0, 1, 2].map((trial): SimOptions => ({ preset, format: 'p2p', gpus: ALL, seed, trial })),
-    ...[ALL, [0, 1, 2, 3], [4, 5, 6, 7]].map(
-      (gpus): SimOptions => ({
-        preset,
-        format: 'nccl-tests',
-        collective: 'all_reduce',
-        gpus,
-        sizes: SIZES,
-        seed,
-        trial: 0,
-      }),
-    ),
+    ...allReduceRuns(preset, seed, [ALL, [0, 1, 2, 3], [4, 5, 6, 7]], SIZES),
   ]
   return analyzeSim(`sim-${preset}-${seed}`, simRows(runs), topology, 20)
 }

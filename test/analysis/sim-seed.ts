@@ -48,22 +48,27 @@ export function simSeed(
         p2pModes: ['enabled', 'disabled'],
       }
     : { ...base, format: 'p2p' }
-  const runs: SimOptions[] = [
-    p2p,
-    ...[ALL, [0, 1, 2, 3]].map(
-      (gpus): SimOptions => ({
-        preset,
-        format: 'nccl-tests',
-        collective: 'all_reduce',
-        gpus,
-        sizes: SIZES,
-        seed,
-        trial: 0,
-      }),
-    ),
-  ]
+  const runs: SimOptions[] = [p2p, ...allReduceRuns(preset, seed, [ALL, [0, 1, 2, 3]], SIZES)]
   const rows = simRows(runs)
   return { rows, analysis: analyzeSim(`sim-${preset}-${seed}`, rows, topology, 5) }
+}
+
+/** One all_reduce nccl-tests run per group of GPUs, at these sizes (trial 0). */
+export function allReduceRuns(
+  preset: string,
+  seed: number,
+  groups: readonly number[][],
+  sizes: readonly number[],
+): SimOptions[] {
+  return groups.map((gpus) => ({
+    preset,
+    format: 'nccl-tests',
+    collective: 'all_reduce',
+    gpus,
+    sizes: [...sizes],
+    seed,
+    trial: 0,
+  }))
 }
 
 /** The rows of simulated runs, each nccl-tests run's rows in the group of its GPUs ("0-3"). */

@@ -9,40 +9,7 @@ import { test } from 'node:test'
 import { HIER_MAX } from '../../src/analysis/fit/_bootstrap.ts'
 import { buildSeries, fitSeries } from '../../src/analysis/index.ts'
 import type { Row } from '../../src/model/index.ts'
-import { makeRow } from '../../src/model/index.ts'
-
-interface Launch {
-  /** µs added to every value of the launch. */
-  level: number
-  /** The sizes it measured (bytes; default 8 and 64). */
-  sizes?: readonly number[]
-  /** Iterations per size (default 1); iteration i adds (i % 5) × 0.01 µs. */
-  iters?: number
-}
-
-/** One pair's latency rows, launch by launch (trial = launch); time = level + size × slope µs. */
-function rows(launches: readonly Launch[], slope = 1e-4): Row[] {
-  const out: Row[] = []
-  launches.forEach(({ level, sizes = [8, 64], iters = 1 }, l) => {
-    for (const sizeBytes of sizes)
-      for (let i = 0; i < iters; i++)
-        out.push(
-          makeRow({
-            bench: 'p2p.latency',
-            metric: 'latency',
-            unit: 's',
-            value: (level + sizeBytes * slope + (i % 5) * 1e-2) * 1e-6,
-            sizeBytes,
-            src: 0,
-            dst: 1,
-            p2p: 'enabled',
-            trial: l + 1,
-            source: { file: 'x.txt', line: 1 },
-          }),
-        )
-  })
-  return out
-}
+import { launchRows as rows } from './_launch-rows.ts'
 
 const fit = (rs: Row[], seed = 3) => {
   const [s] = buildSeries(rs)

@@ -8,31 +8,10 @@ import { test } from 'node:test'
 import { analyzeSet, buildSeries, fitSeries, renderAnalysis } from '../../src/analysis/index.ts'
 import { alphaCiText } from '../../src/analysis/verdict/_verdict.ts'
 import type { Row } from '../../src/model/index.ts'
-import { makeRow } from '../../src/model/index.ts'
+import { launchRows } from './_launch-rows.ts'
 
 /** One pair's latency rows: per launch its level (µs) plus a small iteration spread, at 8 and 64 B. */
-function rows(levels: readonly number[], iters = 20): Row[] {
-  const out: Row[] = []
-  levels.forEach((level, l) => {
-    for (const sizeBytes of [8, 64])
-      for (let i = 0; i < iters; i++)
-        out.push(
-          makeRow({
-            bench: 'p2p.latency',
-            metric: 'latency',
-            unit: 's',
-            value: (level + sizeBytes * 1e-4 + (i % 5) * 1e-2) * 1e-6,
-            sizeBytes,
-            src: 0,
-            dst: 1,
-            p2p: 'enabled',
-            trial: l + 1,
-            source: { file: 'x.txt', line: 1 },
-          }),
-        )
-  })
-  return out
-}
+const rows = (levels: readonly number[], iters = 20): Row[] => launchRows(levels.map((level) => ({ level, iters })))
 
 const seriesOf = (rs: Row[]) => {
   const [s] = buildSeries(rs)
