@@ -11,7 +11,7 @@ import { analyzeFleet } from '../../src/analysis/index.ts'
 import type { Row } from '../../src/model/index.ts'
 import { fleet, named, namesTwoNodes } from './_fleet.ts'
 
-namesTwoNodes(16)
+test(...namesTwoNodes(16))
 
 test('a healthy cluster has no outlier', async () => {
   for (let seed = 1; seed <= 5; seed++) {
