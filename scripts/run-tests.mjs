@@ -21,7 +21,15 @@ import { pathToFileURL } from 'node:url'
 const CHECKS = [
   {
     name: 'tsc --noEmit',
-    args: [join(import.meta.dirname, '..', 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit'],
+    // Incremental: a rerun rechecks only what changed since the last one (3.9 s of CPU instead of
+    // 13 s when nothing did; a fresh clone checks everything). The state file is in the ignored .cache/.
+    args: [
+      join(import.meta.dirname, '..', 'node_modules', 'typescript', 'bin', 'tsc'),
+      '--noEmit',
+      '--incremental',
+      '--tsBuildInfoFile',
+      join(import.meta.dirname, '..', '.cache', 'tsc', 'tsconfig.tsbuildinfo'),
+    ],
   },
   {
     name: 'biome check .',
