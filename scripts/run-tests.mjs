@@ -16,6 +16,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { balance, longestFirst, readPast, savePast } from './test-order.mjs'
 
 /** The checks `--checks` runs beside the tests: the type checker and the linter. */
 const CHECKS = [
@@ -79,6 +80,9 @@ const work = mkdtempSync(join(tmpdir(), 'gpucomm-run-tests-'))
 const tap = join(work, 'report.tap')
 // A third writes each file's seconds (scripts/file-times.mjs), for the slowest-files list at the end.
 const times = join(work, 'times.json')
+// Earlier runs' per-file seconds (scripts/test-order.mjs): the longest files start first.
+const PAST = join(import.meta.dirname, '..', '.cache', 'test-times.json')
+const past = readPast(PAST)
 const shown = process.stdout.isTTY ? 'spec' : 'tap'
 const entries = grouped(files, work)
 const checking = checks ? CHECKS.map((c) => startCheck(c, work)) : []
@@ -116,6 +120,7 @@ const bad = skips.filter((m) => !m[2].startsWith(SYSTEM_SKIP))
 for (const m of skips) console.error(`run-tests: skipped: ${m[1]} (${m[2] || 'no reason given'})`)
 if (bad.length) fail(`${bad.length} test(s) skipped for a reason other than a missing system package`)
 slowest(times)
+if (existsSync(times)) savePast(PAST, process.cwd(), JSON.parse(readFileSync(times, 'utf8') || '{}'))
 let checked = true
 for (const c of checking) checked = (await c) && checked
 process.exit(checked ? (r.status ?? 1) : 1)
@@ -151,13 +156,15 @@ function grouped(list, dir, groups = 2) {
   const touchesProcess =
     /process\.(env(\.\w+|\[[^\]]*\])\s*=[^=]|chdir|cwd|on\(|exit|argv|stdout|stderr)|delete process\.env|execa|child_process|spawn|mock\.|setTimeout|\bsweep\(|startSweep|\bregister[A-Z]\w*\(/
   const pure = list.filter((f) => !touchesProcess.test(readFileSync(f, 'utf8')))
-  if (process.env.GPUCOMM_TEST_ISOLATE === '1' || pure.length < 2 * groups) return list
-  const out = list.filter((f) => !pure.includes(f))
-  for (let g = 0; g < groups; g++) {
-    const mine = pure.filter((_, i) => i % groups === g)
+  if (process.env.GPUCOMM_TEST_ISOLATE === '1' || pure.length < 2 * groups) return longestFirst(list, past)
+  const out = longestFirst(
+    list.filter((f) => !pure.includes(f)),
+    past,
+  )
+  for (const [g, mine] of balance(pure, past, groups).entries()) {
     const entry = join(dir, `unit-group-${g + 1}.test.mjs`)
     writeFileSync(entry, mine.map((f) => `import ${JSON.stringify(pathToFileURL(resolve(f)).href)}\n`).join(''))
-    out.unshift(entry)
+    out.splice(g, 0, entry)
   }
   return out
 }
