@@ -1,4 +1,9 @@
-/** `gpucomm sim` as a real process: output, MPI/Slurm ranks, every fault's behaviour, import → simulated. */
+/**
+ * `gpucomm sim`: as a real process, its output byte for byte, MPI/Slurm ranks (read from the
+ * process's environment) and the faults that are process behaviour (hang, crash: a signal); the
+ * rest in-process (the same command through `main`, whose return is the exit code): determinism,
+ * the faults that end in an exit code, bad input, import → simulated.
+ */
 import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -45,12 +50,13 @@ const run = (args: readonly string[], env: Record<string, string> = {}, timeout 
     stripFinalNewline: false,
   })
 
-// Each test runs its own processes: three at a time.
+// Three tests at a time: most wait on their processes.
 suite('gpucomm sim as a process', { concurrency: 3 }, () => {
   test('prints exactly what simulate() returns, exit 0; the same flags twice give the same bytes', async () => {
     const a = await run(BASE)
-    const b = await run(BASE)
+    const b = await cli(BASE)
     assert.equal(a.exitCode, 0)
+    assert.equal(b.code, 0)
     assert.equal(a.stdout, b.stdout)
     assert.equal(
       a.stdout,
@@ -63,7 +69,7 @@ suite('gpucomm sim as a process', { concurrency: 3 }, () => {
       }),
     )
     assert.equal(a.stdout.split('\n')[0], SIM_MARKER)
-    const c = await run([...BASE.slice(0, -1), '5'])
+    const c = await cli([...BASE.slice(0, -1), '5'])
     assert.notEqual(a.stdout, c.stdout)
   })
 
@@ -125,26 +131,26 @@ suite('gpucomm sim as a process', { concurrency: 3 }, () => {
   })
 
   test('--fault exit: part of the table and an nccl-tests failure line, exit status 1', async () => {
-    const r = await run([...BASE, '--fault', 'exit'])
-    assert.equal(r.exitCode, 1)
+    const r = await cli([...BASE, '--fault', 'exit'])
+    assert.equal(r.code, 1)
     assert.match(r.stdout, /Test NCCL failure .*simulated fault/)
     assert.doesNotMatch(r.stdout, /Avg bus bandwidth/)
   })
 
   test('--fault truncated: stops mid-row without a newline, exit 0; garbage: no known format, exit 0', async () => {
-    const t = await run([...BASE, '--fault', 'truncated'])
-    assert.equal(t.exitCode, 0)
+    const t = await cli([...BASE, '--fault', 'truncated'])
+    assert.equal(t.code, 0)
     assert.ok(!t.stdout.endsWith('\n'))
     assert.doesNotMatch(t.stdout, /Out of bounds/)
-    const g = await run([...BASE, '--fault', 'garbage'])
-    assert.equal(g.exitCode, 0)
+    const g = await cli([...BASE, '--fault', 'garbage'])
+    assert.equal(g.code, 0)
     assert.equal(g.stdout.split('\n')[0], SIM_MARKER)
     assert.equal(detectParser(g.stdout.split('\n').slice(2).join('\n')), undefined)
   })
 
   test('--fault corrupt: non-zero #wrong cells, a FAILED footer and the failure trace, exit 1 as nccl-tests does', async () => {
-    const r = await run([...BASE, '--fault', 'corrupt'])
-    assert.equal(r.exitCode, 1)
+    const r = await cli([...BASE, '--fault', 'corrupt'])
+    assert.equal(r.code, 1)
     assert.match(r.stdout, /# Out of bounds values : [1-9]\d* FAILED/)
     const wrong = r.stdout
       .split('\n')
