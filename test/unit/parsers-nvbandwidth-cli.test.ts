@@ -1,14 +1,14 @@
 /**
- * nvbandwidth through the installed bin: `gpucomm import` of a text and a -j JSON fixture, then
- * `export --format jsonl`, rows in base units (moved from parsers-nvbandwidth.test.ts: it spawns
- * the CLI twice, which takes most of that file's time).
+ * nvbandwidth through the CLI: `gpucomm import` of a text and a -j JSON fixture, then
+ * `export --format jsonl`, rows in base units. In-process (the commands through `main`): what
+ * it checks is the commands' text and exit codes, not a process's.
  */
 
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import type { Row } from '../../src/model/index.ts'
-import { bin, FIXTURES, tmp } from '../helpers.ts'
+import { cli, FIXTURES, tmp } from '../helpers.ts'
 
 const DIR = join(FIXTURES, 'nvbandwidth')
 const D2D = 'h100x8-v0.10.0-d2d-read-ce-coefficient-of-variation.txt'
@@ -18,9 +18,9 @@ const MiB = 2 ** 20
 test('gpucomm import + export: nvbandwidth text and JSON rows come out in base units', async () => {
   const dir = tmp()
   const out = join(dir, 'set')
-  const imp = await bin(['import', join(DIR, D2D), join(DIR, GEN), '--out', out])
+  const imp = await cli(['import', join(DIR, D2D), join(DIR, GEN), '--out', out])
   assert.equal(imp.code, 0, imp.stderr)
-  const exp = await bin(['export', out, '--format', 'jsonl'])
+  const exp = await cli(['export', out, '--format', 'jsonl'])
   assert.equal(exp.code, 0, exp.stderr)
   const rows = exp.stdout
     .trim()
