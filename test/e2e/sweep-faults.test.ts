@@ -2,7 +2,7 @@
  * Faults, in-process: the driver records a hang killed by the watchdog (hung), crashes,
  * non-zero exits, garbage, truncation and bad data, retries with backoff, and resumes a failed
  * point, with the simulator answered through a mock executor (test/mock-executor.ts simExecutor,
- * which acts out a hang and a crash on a fake clock; nothing is spawned, nothing waits). The
+ * which acts out a hang and a crash on a fake clock; no process is started, nothing waits). The
  * watchdog itself, killing real process groups, is tested in test/unit/exec-watched.test.ts.
  */
 
@@ -14,7 +14,7 @@ import { loadSet } from '../../src/resultset/index.ts'
 import type { SweepExtra } from '../../src/run/index.ts'
 import type { SpecInput } from '../../src/sweep/index.ts'
 import { tmp } from '../helpers.ts'
-import { manifestOf, sweepIn as sweep } from './_sweep.ts'
+import { manifestOf, sweepIn } from './_sweep.ts'
 
 const BASE: SpecInput = {
   instrument: 'sim',
@@ -29,7 +29,7 @@ const BASE: SpecInput = {
 test('hang → hung at the watchdog; crash, exit, garbage, truncated, corrupt recorded; the good point still runs', async () => {
   const out = join(tmp(), 'set')
   const simFaults = ['t1=hang', 't2=crash', 't3=exit', 't4=garbage', 't5=truncated', 't6=corrupt']
-  const r = await sweep({ ...BASE, trials: 7, timeoutS: 5, seed: 900, simFaults }, { out })
+  const r = await sweepIn({ ...BASE, trials: 7, timeoutS: 5, seed: 900, simFaults }, { out })
   assert.equal(r.code, 1, 'a sweep with failed points exits 1')
   assert.match(r.stdout, /7 points: 1 hung, 2 failed, 3 corrupt, 1 ok/)
   const m = manifestOf(out)
@@ -69,7 +69,7 @@ test('hang → hung at the watchdog; crash, exit, garbage, truncated, corrupt re
 
 test('retries with backoff: a crash on the first attempt is retried and recorded ok; a hard-capped hang is hung after every attempt', async () => {
   const out = join(tmp(), 'set')
-  const r = await sweep(
+  const r = await sweepIn(
     {
       ...BASE,
       trials: 2,
@@ -107,12 +107,12 @@ test('retries with backoff: a crash on the first attempt is retried and recorded
 
 test('--resume reruns a failed point without overwriting its earlier logs: they move to raw/<point>.earlier-1', async () => {
   const out = join(tmp(), 'set')
-  const r = await sweep({ ...BASE, trials: 2, seed: 5, simFaults: ['t1=exit'] }, { out })
+  const r = await sweepIn({ ...BASE, trials: 2, seed: 5, simFaults: ['t1=exit'] }, { out })
   assert.equal(r.code, 1, r.stderr)
   const id = 'nccl.all_reduce~tp4~t1'
   const raw = join(out, 'raw', id)
   const first = readFileSync(join(raw, 'a1-g0-3.stderr'), 'utf8')
-  const resumed = await sweep({}, { resume: out })
+  const resumed = await sweepIn({}, { resume: out })
   assert.equal(resumed.code, 1, 'the fault is part of the spec, so the point fails again')
   assert.match(resumed.stderr, /1 points to run, 1 already done/)
   assert.equal(

@@ -1,6 +1,6 @@
 /**
  * The sweep driver in-process, its processes answered by the simulator through a mock
- * Executor (nothing is spawned): seeds, env axes with no visible effect, and resume of a
+ * Executor (no process is started): seeds, env axes with no visible effect, and resume of a
  * point whose rows were written but whose outcome never was.
  */
 import assert from 'node:assert/strict'
@@ -31,7 +31,7 @@ async function sweepIn(out: string, input: SpecInput, resume = false) {
   return { result, requests: executor.requests }
 }
 
-test('the driver launches through the injected executor: one request per point and group, none spawned', async () => {
+test('the driver launches through the injected executor: one request per point and group, no process started', async () => {
   const out = join(tmp(), 'set')
   const { result, requests } = await sweepIn(out, {
     gpus: '0-3',
