@@ -1,4 +1,4 @@
-// Host-compiled check of native/coll_values.h and native/p2p_plan.h (run by benches.test.ts).
+// Host-compiled check of native/coll_values.h and native/p2p_plan.h (run by coll-values.test.ts).
 // Emulates each collective by moving and reducing values the way NCCL does, in each data type
 // (integers wrap, half/bfloat16/float round after every operation, avg is NCCL's integer
 // quotient or premultiplied sum), then counts what the bench's check (wrongAt) flags:
