@@ -10,14 +10,24 @@ import { join } from 'node:path'
 import { mock, test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { execa, execaSync } from 'execa'
+import { distIsFresh } from '../../bin/dist-fresh.js'
 import { acquireLock, LOCK_FILE } from '../../src/exec/index.ts'
 import { ROOT, tmp } from '../helpers.ts'
+
+/**
+ * The lock module a child process imports, and node's arguments for it: dist/'s compiled twin
+ * when dist/ is newer than every source (bin/gpucomm.js' rule; ~0.1 s of CPU a child), else the
+ * source through tsx (~0.4 s).
+ */
+const CHILD = distIsFresh(ROOT)
+  ? { lib: join(ROOT, 'dist', 'exec', 'index.js'), node: [] }
+  : { lib: join(ROOT, 'src', 'exec', 'index.ts'), node: ['--import', 'tsx'] }
 
 const lockOf = (dir: string): { pid: number; by?: string } =>
   JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8')) as { pid: number; by?: string }
 
 test('processes that try at the same instant: exactly one holds the lock, every other is refused (5 rounds)', async () => {
-  const lib = join(ROOT, 'src', 'exec', 'index.ts')
+  const { lib } = CHILD
   // Four processes; each round they wait for "go-R", try once, say they tried; the winner holds
   // the lock until all four have tried, so every refusal is a real collision.
   const script = `
@@ -38,7 +48,7 @@ test('processes that try at the same instant: exactly one holds the lock, every 
     }`
   const w = tmp()
   const runs = [0, 1, 2, 3].map(() =>
-    execa(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, '--', w], {
+    execa(process.execPath, [...CHILD.node, '--input-type=module', '-e', script, '--', w], {
       cwd: ROOT,
       reject: false,
     }),
@@ -89,13 +99,12 @@ test('release removes only its own lock; a sweep is not waited for, an import is
   }
   assert.equal(waits.mock.callCount(), 0, 'a sweep holding the lock is not waited for')
   // A live import in another process that lets go after about a second.
-  const lib = join(ROOT, 'src', 'exec', 'index.ts')
+  const { lib } = CHILD
   const dir2 = tmp()
   const holder = execa(
     process.execPath,
     [
-      '--import',
-      'tsx',
+      ...CHILD.node,
       '--input-type=module',
       '-e',
       `const { acquireLock } = await import(${JSON.stringify(lib)}); const r = acquireLock(process.argv.at(-1), { by: 'import' }); console.log('held'); setTimeout(r, 1000)`,
