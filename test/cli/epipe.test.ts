@@ -31,7 +31,7 @@ const bench = { sizes: [8, 64, 512, 4096, 32768], iters: 20 }
 const many = { sizes: Array.from({ length: 14 }, (_, i) => 8 * 2 ** i), iters: 3 }
 
 for (const [name, args] of [
-  ['sim', () => ['sim', '--preset', 'seed-vm', '--format', 'p2p-bench', '--iters', '50']],
+  ['sim', () => ['sim', '--preset', 'seed-vm', '--format', 'p2p-bench', '--iters', '2']],
   ['show', async () => ['show', await simSet({ preset: 'seed-vm', seed: 1, groups: [], bench })]],
   [
     'export',
