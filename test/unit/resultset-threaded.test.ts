@@ -1,12 +1,14 @@
 /**
  * ThreadedAppender (the import's writer on a worker thread): parts in order with every row,
  * the batch's arrays handed back and reused, a failed part failing flush and the next
- * append, and discard taking every part back out.
+ * append, and discard taking every part back out; an import over THREAD_MIN_BYTES (written
+ * by the thread) storing the same parts as one under it (written on the importing thread).
  */
 import assert from 'node:assert/strict'
-import { existsSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { importFiles, THREAD_MIN_BYTES } from '../../src/importer/index.ts'
 import type { Row } from '../../src/model/index.ts'
 import { makeRow } from '../../src/model/index.ts'
 import {
@@ -17,7 +19,7 @@ import {
   ThreadedAppender,
   writeManifest,
 } from '../../src/resultset/index.ts'
-import { tmp } from '../helpers.ts'
+import { FIXTURES, tmp } from '../helpers.ts'
 
 const onDisk = (dir: string): string[] =>
   existsSync(join(dir, 'samples')) ? readdirSync(join(dir, 'samples')).filter((f) => f.endsWith('.parquet')) : []
@@ -98,4 +100,22 @@ test('ThreadedAppender: a part that cannot be written fails flush and the next a
   app.discard()
   app.close()
   assert.deepEqual(onDisk(dir), [])
+})
+
+test('an import over THREAD_MIN_BYTES (parts written by the thread) stores the parts of the same rows under it, byte for byte', async () => {
+  const text = readFileSync(join(FIXTURES, 'nccl-tests', 'a100-sxm4-8gpu-single-process-g8-v2.13.txt'))
+  assert.ok(text.length < THREAD_MIN_BYTES)
+  // The same lines, then blank lines (64 KiB of spaces each) past the threshold: no row more.
+  const padded = Buffer.concat([text, Buffer.from(`${' '.repeat(1 << 16)}\n`.repeat(THREAD_MIN_BYTES >> 16))])
+  const parts = async (data: Buffer): Promise<{ rows: number; bytes: Buffer[] }> => {
+    const out = join(tmp(), 'set')
+    const s = await importFiles([{ path: 'all_reduce.txt', data }], { out, command: ['test'] })
+    return { rows: s.rows, bytes: onDisk(out).map((f) => readFileSync(join(out, 'samples', f))) }
+  }
+  const small = await parts(text)
+  const large = await parts(padded)
+  assert.ok(small.rows > 0)
+  assert.equal(large.rows, small.rows)
+  assert.equal(large.bytes.length, small.bytes.length)
+  large.bytes.forEach((b, i) => assert.ok(b.equals(small.bytes[i] as Buffer), `part ${i} differs`))
 })
