@@ -29,23 +29,26 @@ const HUBER_C = 1.345
 /** Relative noise below this (0.1 %) is treated as exact when choosing segments. */
 const REL_FLOOR = 1e-3
 
-/** Weighted least squares for y = a + b·x; x is scaled by its maximum for conditioning. */
-function wls(p: readonly XY[], w: readonly number[]): { a: number; b: number } {
-  const xmax = Math.max(...p.map((q) => Math.abs(q.x))) || 1
+/**
+ * Weighted least squares for y = a + b·x over `xs` (x already divided by `xmax`, the largest
+ * |x|, for conditioning) and `ys`.
+ */
+function wls(xs: Float64Array, ys: Float64Array, w: Float64Array, xmax: number): { a: number; b: number } {
   let sw = 0,
     sx = 0,
     sy = 0,
     sxx = 0,
     sxy = 0
-  p.forEach((q, i) => {
+  for (let i = 0; i < xs.length; i++) {
     const wi = w[i] as number
-    const x = q.x / xmax
+    const x = xs[i] as number
+    const y = ys[i] as number
     sw += wi
     sx += wi * x
-    sy += wi * q.y
+    sy += wi * y
     sxx += wi * x * x
-    sxy += wi * x * q.y
-  })
+    sxy += wi * x * y
+  }
   const det = sw * sxx - sx * sx
   if (!(Math.abs(det) > 1e-300 * Math.max(1, sw * sxx))) return { a: sy / sw, b: 0 }
   const b = (sw * sxy - sx * sy) / det
@@ -57,23 +60,53 @@ export function relResiduals(p: readonly XY[], alpha: number, slope: number): nu
   return p.map((q) => (q.y - alpha - slope * q.x) / q.y)
 }
 
+/** Whether `p` holds two distinct sizes (as a Set of its x values would count them). */
+function twoSizes(p: readonly XY[]): boolean {
+  const x0 = (p[0] as XY).x
+  for (const q of p) if (q.x !== x0 && !(Number.isNaN(q.x) && Number.isNaN(x0))) return true
+  return false
+}
+
 /**
  * Huber line through `p` on relative residuals. One distinct size gives α = median time
- * and slope 0 (β unresolved).
+ * and slope 0 (β unresolved). The loop works in typed arrays allocated once a fit: the same
+ * arithmetic in the same order as on arrays of objects, so the same numbers.
  */
 export function huberLine(p: readonly XY[], maxIter = 60): LineFit {
-  if (new Set(p.map((q) => q.x)).size < 2) {
+  if (p.length === 0 || !twoSizes(p)) {
     const alpha = medianOf(sortSample(p.map((q) => q.y)))
     return { alpha, slope: 0, rss: sumSq(relResiduals(p, alpha, 0)), n: p.length }
   }
-  const base = p.map((q) => 1 / (q.y * q.y))
-  let { a, b } = wls(p, base)
+  const n = p.length
+  let xmax = 0
+  for (const q of p) xmax = Math.max(xmax, Math.abs(q.x))
+  xmax = xmax || 1
+  const xs = new Float64Array(n)
+  const ys = new Float64Array(n)
+  const base = new Float64Array(n)
+  const r = new Float64Array(n)
+  const abs = new Float64Array(n)
+  const w = new Float64Array(n)
+  for (let i = 0; i < n; i++) {
+    const q = p[i] as XY
+    xs[i] = q.x / xmax
+    ys[i] = q.y
+    base[i] = 1 / (q.y * q.y)
+  }
+  let { a, b } = wls(xs, ys, base, xmax)
   for (let it = 0; it < maxIter; it++) {
-    const r = relResiduals(p, a, b)
-    const s = 1.4826 * medianOf(sortSample(r.map(Math.abs)))
+    for (let i = 0; i < n; i++) {
+      const q = p[i] as XY
+      r[i] = (q.y - a - b * q.x) / q.y
+      abs[i] = Math.abs(r[i] as number)
+    }
+    const s = 1.4826 * sortedMedian(abs)
     if (!(s > 1e-12)) break
-    const w = r.map((ri, i) => (base[i] as number) * (Math.abs(ri) <= HUBER_C * s ? 1 : (HUBER_C * s) / Math.abs(ri)))
-    const next = wls(p, w)
+    for (let i = 0; i < n; i++) {
+      const ai = Math.abs(r[i] as number)
+      w[i] = (base[i] as number) * (ai <= HUBER_C * s ? 1 : (HUBER_C * s) / ai)
+    }
+    const next = wls(xs, ys, w, xmax)
     const done =
       Math.abs(next.a - a) <= 1e-12 * Math.abs(a) + 1e-18 && Math.abs(next.b - b) <= 1e-12 * Math.abs(b) + 1e-24
     a = next.a
@@ -81,6 +114,20 @@ export function huberLine(p: readonly XY[], maxIter = 60): LineFit {
     if (done) break
   }
   return { alpha: a, slope: b, rss: sumSq(relResiduals(p, a, b)), n: p.length }
+}
+
+/**
+ * `medianOf(sortSample(v))` of a scratch array, sorting it in place: the same RangeError for a
+ * non-finite value, the same interpolation.
+ */
+function sortedMedian(v: Float64Array): number {
+  for (const x of v) if (!Number.isFinite(x)) throw new RangeError(`sortSample: non-finite value ${x}`)
+  v.sort()
+  const h = (v.length - 1) * 0.5
+  const lo = Math.floor(h)
+  const x = v[lo] as number
+  if (lo + 1 >= v.length) return x
+  return x + (h - lo) * ((v[lo + 1] as number) - x)
 }
 
 const sumSq = (v: readonly number[]): number => v.reduce((s, x) => s + x * x, 0)
