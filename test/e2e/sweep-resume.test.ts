@@ -28,7 +28,7 @@ const SPEC = [
   '--groupings',
   'tp4,tp2',
   '--sizes',
-  '8:1M:x4',
+  '8:1K:x4',
   '--trials',
   '2',
   '--seed',
@@ -41,7 +41,7 @@ const FLAGS: SpecInput = {
   gpus: '0-3',
   pairs: 'all',
   groupings: 'tp4,tp2',
-  sizes: '8:1M:x4',
+  sizes: '8:1K:x4',
   trials: 2,
   seed: 99,
 }
