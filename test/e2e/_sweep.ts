@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ResultPromise } from 'execa'
 import { execa } from 'execa'
-import { sweepCommand } from '../../src/cli/_sweep-flow.ts'
 import type { Manifest, Row } from '../../src/model/index.ts'
 import { loadSet } from '../../src/resultset/index.ts'
 import type { SpecInput } from '../../src/sweep/index.ts'
@@ -49,6 +48,8 @@ export async function sweepIn(
   executor: ReturnType<typeof simExecutor> = simExecutor(),
 ): Promise<{ code: number; stdout: string; stderr: string; requests: number }> {
   needSeed(flags.seed !== undefined, where.resume !== undefined)
+  // Loaded here, not at the top: a test file that only runs real sweeps starts without the CLI.
+  const { sweepCommand } = await import('../../src/cli/_sweep-flow.ts')
   let stdout = ''
   let stderr = ''
   const r = await sweepCommand(
