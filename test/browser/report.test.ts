@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { pathToFileURL } from 'node:url'
@@ -41,7 +41,20 @@ test('the report opens in headless Chromium with every chart rendered and no con
   const html = join(tmp(), 'report.html')
   await writeReport(set, { out: html, baseline: base })
   const url = pathToFileURL(html).href
-  const dom = await chromium(['--enable-logging=stderr', '--v=0', '--virtual-time-budget=15000', '--dump-dom', url])
+  // One browser run both prints the DOM and saves the screenshot (test/output/report.png, for people).
+  const outDir = join(ROOT, 'test', 'output')
+  mkdirSync(outDir, { recursive: true })
+  const shot = join(outDir, 'report.png')
+  rmSync(shot, { force: true })
+  const dom = await chromium([
+    '--enable-logging=stderr',
+    '--v=0',
+    '--window-size=1200,2400',
+    '--virtual-time-budget=15000',
+    `--screenshot=${shot}`,
+    '--dump-dom',
+    url,
+  ])
   const figures = (dom.stdout.match(/<figure class="chart"/g) ?? []).length
   assert.ok(figures >= 4, `figures: ${figures}`)
   const rendered = /data-charts-rendered="(\d+)"/.exec(dom.stdout)
@@ -78,9 +91,5 @@ test('the report opens in headless Chromium with every chart rendered and no con
   assert.ok(dom.stdout.indexOf('id="fig-diff"') < dom.stdout.indexOf('<table'), 'the diff chart before any table')
   const consoleLines = dom.stderr.split('\n').filter((l) => /:CONSOLE[:(]/.test(l))
   assert.deepEqual(consoleLines, [], 'the page must log nothing (errors or warnings)')
-  const outDir = join(ROOT, 'test', 'output')
-  mkdirSync(outDir, { recursive: true })
-  const shot = join(outDir, 'report.png')
-  await chromium(['--window-size=1200,2400', '--virtual-time-budget=15000', `--screenshot=${shot}`, url])
   assert.ok(existsSync(shot) && statSync(shot).size > 20_000, 'screenshot saved')
 })
