@@ -248,3 +248,32 @@ test('parts: a part that cannot be renamed into place leaves no temp file behind
   assert.deepEqual(readdirSync(dir), ['part.parquet'])
   assert.deepEqual(readdirSync(path), ['in-the-way'])
 })
+
+test('openDuck: reads share one engine, and closing one leaves the others open; a part rewritten in place reads afresh', async () => {
+  const dir = tmp()
+  const path = join(dir, 'part.parquet')
+  const sum = async (db: Duck): Promise<number> =>
+    Number((await db.conn.runAndReadAll(`SELECT sum(value) FROM read_parquet(${sqlString(path)})`)).getRows()[0]?.[0])
+  const part = (a: number, b: number): void => {
+    writeParquetPart(
+      encode([
+        { ...row(1), value: a },
+        { ...row(2), value: b },
+      ]),
+      path,
+    )
+  }
+  part(2, 3)
+  const a = await openDuck()
+  const b = await openDuck()
+  assert.equal(await sum(a), 5)
+  a.close()
+  assert.equal(await sum(b), 5, 'b still reads after a closed')
+  // The same path, other values, between two reads of the same engine.
+  part(4, 7)
+  assert.equal(await sum(b), 11)
+  b.close()
+  const c = await openDuck()
+  assert.equal(await sum(c), 11)
+  c.close()
+})
