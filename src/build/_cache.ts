@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
+import type { HostCompiler } from './_host.ts'
 
 /** The repository root (src/build/../..). */
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..')
@@ -23,13 +24,15 @@ export function nativeSources(dir = NATIVE_DIR): string[] {
 
 /**
  * The cache key of a build: sha256 over every source (name and bytes), the nvcc version text,
- * the arch list and the compiler flags; 16 hex digits.
+ * the arch list, the compiler flags, and the host side (each host compiler's path and version
+ * text, and the NVCC_* variables); 16 hex digits.
  */
 export function buildKey(
   sources: readonly string[],
   nvccVersionText: string,
   archs: readonly string[],
   flags: readonly string[],
+  host: HostCompiler,
 ): string {
   const h = createHash('sha256')
   for (const s of sources) {
@@ -38,6 +41,8 @@ export function buildKey(
     h.update('\n')
   }
   h.update(`nvcc ${nvccVersionText}\narch ${archs.join(',')}\nflags ${flags.join(' ')}\n`)
+  for (const t of host.tools) h.update(`host ${t.name} ${t.path ?? 'absent'}\n${t.versionText ?? 'no version'}\n`)
+  for (const [k, v] of Object.entries(host.nvccEnv).sort()) h.update(`env ${k}=${v}\n`)
   return h.digest('hex').slice(0, 16)
 }
 

@@ -3,6 +3,8 @@ import { join } from 'node:path'
 import { execa } from 'execa'
 import { badInput, failed } from '../errors/index.ts'
 import { buildKey, cacheRoot, NATIVE_DIR, nativeSources, readJson, writeAtomic } from './_cache.ts'
+import type { HostCompiler } from './_host.ts'
+import { findHostCompiler } from './_host.ts'
 import type { Nvcc } from './_nvcc.ts'
 import { detectArch, FATBIN_ARCHS, findNvcc, gencodeFlags } from './_nvcc.ts'
 import { registerInstrument } from './_registry.ts'
@@ -27,7 +29,7 @@ export interface NativeBuild {
   p2pBench: string
   /** Absolute path of coll_bench. */
   collBench: string
-  /** Cache key: sources, nvcc version, arches and flags. */
+  /** Cache key: sources, nvcc version, arches, flags and the host side (`host`). */
   hash: string
   arch: string[]
   /** True when both binaries came from the cache. */
@@ -35,6 +37,8 @@ export interface NativeBuild {
   /** Whether a PTX fallback was embedded (fatbin builds). */
   ptx: boolean
   nvcc: { path: string; version: string }
+  /** The host compilers nvcc runs (with their `--version` texts) and the NVCC_* variables. */
+  host: HostCompiler
   /** Seconds spent compiling (0 on a cache hit). */
   compileS: number
 }
@@ -64,7 +68,13 @@ async function compile(
   env: NodeJS.ProcessEnv,
 ): Promise<void> {
   const tmp = `${out}.tmp-${process.pid}`
-  const r = await execa(nvcc.path, [...flags, '-o', tmp, src, ...libs], { reject: false, env, all: true })
+  // Exactly `env`, the environment the cache key's host compiler and NVCC_* variables came from.
+  const r = await execa(nvcc.path, [...flags, '-o', tmp, src, ...libs], {
+    reject: false,
+    env,
+    extendEnv: false,
+    all: true,
+  })
   if (r.exitCode !== 0) {
     rmSync(tmp, { force: true })
     const tail = (r.all ?? '').trim().split('\n').slice(-8).join(' | ')
@@ -80,14 +90,15 @@ async function compile(
 export async function buildNative(opts: BuildNativeOptions = {}): Promise<NativeBuild> {
   const env = opts.env ?? process.env
   const nvcc = await findNvcc(env)
+  const host = await findHostCompiler(env)
   const { arch, ptx } = await chooseArch(opts, env)
   const flags = [...COMMON_FLAGS, ...gencodeFlags(arch, ptx)]
   const srcDir = opts.sourceDir ?? NATIVE_DIR
-  const hash = buildKey(nativeSources(srcDir), nvcc.versionText, arch, flags)
+  const hash = buildKey(nativeSources(srcDir), nvcc.versionText, arch, flags, host)
   const root = cacheRoot(opts.cacheDir, env)
   const dir = join(root, 'native', hash)
   const [p2pBench, collBench] = BENCHES.map((b) => join(dir, b.name)) as [string, string]
-  const base = { p2pBench, collBench, hash, arch, ptx, nvcc: { path: nvcc.path, version: nvcc.version } }
+  const base = { p2pBench, collBench, hash, arch, ptx, nvcc: { path: nvcc.path, version: nvcc.version }, host }
   const info = join(dir, 'build.json')
   if (!opts.force && existsSync(p2pBench) && existsSync(collBench) && readJson(info))
     return { ...base, cached: true, compileS: 0 }

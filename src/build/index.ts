@@ -1,10 +1,12 @@
 /**
- * Building instruments: gpucomm's native benches (nvcc, cached by source hash, nvcc version
- * and arch) and a user's own nccl-tests or cuda-samples checkout (make), registered in
- * `<cache>/instruments.json`.
+ * Building instruments: gpucomm's native benches (nvcc, cached by source hash, nvcc version,
+ * arch, and the host compiler and NVCC_* variables nvcc uses) and a user's own nccl-tests or
+ * cuda-samples checkout (make), registered in `<cache>/instruments.json`.
  */
 
 export { buildKey, cacheRoot, nativeSources } from './_cache.ts'
+export type { HostCompiler, HostTool } from './_host.ts'
+export { ccbinOf, findHostCompiler, hostToolNames, NVCC_ENV_VARS } from './_host.ts'
 export type { BuildNativeOptions, NativeBuild } from './_native.ts'
 export { buildNative } from './_native.ts'
 export type { Nvcc } from './_nvcc.ts'

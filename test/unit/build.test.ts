@@ -4,7 +4,18 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { execa } from 'execa'
-import { buildKey, buildUpstream, findNvcc, gencodeFlags, nativeSources, readRegistry } from '../../src/build/index.ts'
+import type { HostCompiler } from '../../src/build/index.ts'
+import {
+  buildKey,
+  buildNative,
+  buildUpstream,
+  ccbinOf,
+  findNvcc,
+  gencodeFlags,
+  hostToolNames,
+  nativeSources,
+  readRegistry,
+} from '../../src/build/index.ts'
 import { HarnessError } from '../../src/errors/index.ts'
 import { bin, tmp } from '../helpers.ts'
 import { systemSkip } from '../system.ts'
@@ -69,14 +80,74 @@ test('cache key: changes with any source byte, the nvcc version, the arches and 
   const d = tmp()
   const src = join(d, 'a.cu')
   writeFileSync(src, 'int main() { return 0; }\n')
-  const k = buildKey([src], 'V13.0.88', ['sm_90'], ['-O3'])
+  const h: HostCompiler = { ccbin: null, tools: [], nvccEnv: {} }
+  const k = buildKey([src], 'V13.0.88', ['sm_90'], ['-O3'], h)
   assert.match(k, /^[0-9a-f]{16}$/)
-  assert.equal(buildKey([src], 'V13.0.88', ['sm_90'], ['-O3']), k)
-  assert.notEqual(buildKey([src], 'V13.0.89', ['sm_90'], ['-O3']), k)
-  assert.notEqual(buildKey([src], 'V13.0.88', ['sm_100'], ['-O3']), k)
-  assert.notEqual(buildKey([src], 'V13.0.88', ['sm_90'], ['-O2']), k)
+  assert.equal(buildKey([src], 'V13.0.88', ['sm_90'], ['-O3'], h), k)
+  assert.notEqual(buildKey([src], 'V13.0.89', ['sm_90'], ['-O3'], h), k)
+  assert.notEqual(buildKey([src], 'V13.0.88', ['sm_100'], ['-O3'], h), k)
+  assert.notEqual(buildKey([src], 'V13.0.88', ['sm_90'], ['-O2'], h), k)
   writeFileSync(src, 'int main() { return 1; }\n')
-  assert.notEqual(buildKey([src], 'V13.0.88', ['sm_90'], ['-O3']), k)
+  assert.notEqual(buildKey([src], 'V13.0.88', ['sm_90'], ['-O3'], h), k)
+})
+
+/** Writes an executable shell script `name` into `dir`. */
+function script(dir: string, name: string, body: string): void {
+  writeFileSync(join(dir, name), `#!/bin/sh\n${body}\n`)
+  chmodSync(join(dir, name), 0o755)
+}
+
+test('buildNative: a new g++ version or NVCC_APPEND_FLAGS misses the cache; the same inputs hit it', async () => {
+  // A fake toolchain on PATH: nvcc writes each -o target; gcc and g++ only print their versions.
+  const cuda = fakeCuda('13.0.88')
+  script(
+    join(cuda, 'bin'),
+    'nvcc',
+    [
+      'if [ "$1" = --version ]; then echo "Cuda compilation tools, release 13.0, V13.0.88"; exit 0; fi',
+      'while [ $# -gt 0 ]; do if [ "$1" = -o ]; then echo built > "$2"; chmod +x "$2"; fi; shift; done',
+    ].join('\n'),
+  )
+  script(join(cuda, 'bin'), 'gcc', 'echo "gcc (Fake) 12.2.0"')
+  script(join(cuda, 'bin'), 'g++', 'echo "g++ (Fake) 12.2.0"')
+  const cacheDir = tmp()
+  const env = { PATH: `${join(cuda, 'bin')}:/usr/bin:/bin` }
+  const build = (e: NodeJS.ProcessEnv = env) => buildNative({ arch: ['sm_90'], cacheDir, env: e })
+  const first = await build()
+  assert.equal(first.cached, false)
+  assert.deepEqual(
+    first.host.tools.map((t) => [t.path, t.versionText]),
+    [
+      [join(cuda, 'bin', 'gcc'), 'gcc (Fake) 12.2.0'],
+      [join(cuda, 'bin', 'g++'), 'g++ (Fake) 12.2.0'],
+    ],
+  )
+  const record = JSON.parse(readFileSync(join(cacheDir, 'native', first.hash, 'build.json'), 'utf8'))
+  assert.deepEqual(record.host, first.host, 'build.json names the host compilers and the NVCC_* variables')
+  const same = await build()
+  assert.deepEqual([same.cached, same.hash], [true, first.hash])
+  // An upgraded g++ compiles the host code differently: a new key, compiled again.
+  script(join(cuda, 'bin'), 'g++', 'echo "g++ (Fake) 13.1.0"')
+  const upgraded = await build()
+  assert.equal(upgraded.cached, false)
+  assert.notEqual(upgraded.hash, first.hash)
+  const flagged = await build({ ...env, NVCC_APPEND_FLAGS: '-DNDEBUG' })
+  assert.equal(flagged.cached, false)
+  assert.notEqual(flagged.hash, upgraded.hash)
+  assert.equal(flagged.host.nvccEnv.NVCC_APPEND_FLAGS, '-DNDEBUG')
+})
+
+test('host compiler: -ccbin in NVCC_*_FLAGS beats NVCC_CCBIN; gcc brings its g++ (as nvcc --dryrun shows)', () => {
+  assert.equal(ccbinOf({}), null)
+  assert.equal(ccbinOf({ NVCC_CCBIN: '/opt/gcc-13/bin/gcc' }), '/opt/gcc-13/bin/gcc')
+  assert.equal(ccbinOf({ NVCC_CCBIN: 'g++', NVCC_APPEND_FLAGS: '-O2 -ccbin /usr/bin/c++' }), '/usr/bin/c++')
+  assert.equal(ccbinOf({ NVCC_PREPEND_FLAGS: '--compiler-bindir=/x/clang++' }), '/x/clang++')
+  assert.deepEqual(hostToolNames(null), ['gcc', 'g++'])
+  assert.deepEqual(hostToolNames('/opt/gcc-13/bin/gcc'), ['/opt/gcc-13/bin/gcc', '/opt/gcc-13/bin/g++'])
+  assert.deepEqual(hostToolNames('gcc'), ['gcc', 'g++'])
+  assert.deepEqual(hostToolNames('/usr/bin/c++'), ['/usr/bin/c++'])
+  const dir = tmp()
+  assert.deepEqual(hostToolNames(dir), [join(dir, 'gcc'), join(dir, 'g++')])
 })
 
 test('cache key sources: every file the benches #include from native/, transitively, is hashed', () => {

@@ -59,7 +59,8 @@ export const buildCommand = defineCommand({
       const how = b.cached ? 'cached' : `built in ${b.compileS.toFixed(1)} s`
       io.stdout(
         `p2p_bench: ${b.p2pBench}\ncoll_bench: ${b.collBench}\nkey ${b.hash}, arch ` +
-          `${b.arch.join(',')}${b.ptx ? ' + PTX' : ''}, nvcc ${b.nvcc.version} (${how})\n`,
+          `${b.arch.join(',')}${b.ptx ? ' + PTX' : ''}, nvcc ${b.nvcc.version} (${how})\n` +
+          `host compiler: ${b.host.tools.map((t) => `${t.path ?? `${t.name} (not found)`} (${t.versionText?.split('\n')[0] ?? 'no version'})`).join(', ')}\n`,
       )
     }
     return 0
