@@ -8,7 +8,7 @@ import { execa } from 'execa'
 import type { NativeBuild } from '../../src/build/index.ts'
 import { buildNative, findNvcc } from '../../src/build/index.ts'
 import { systemSkip } from '../system.ts'
-import { keyOf, sharedLib, TEST_CACHE, versionOf, withLock } from './_cache.ts'
+import { sharedLib, TEST_CACHE, versionOf, withLock } from './_cache.ts'
 
 export const nvccSkip = systemSkip(
   await findNvcc().then(
@@ -27,21 +27,8 @@ export const noGpuSkip = systemSkip(gpu && 'a GPU is present here: the no-GPU ex
 /** Tests of coll_bench loading NCCL: they need the benches and cc. */
 export const stubSkip = nvccSkip || ccSkip
 
-/**
- * The folder the benches are built into: the product's key (src/build) covers the sources, the
- * nvcc version text, the arches and the flags; this folder adds what nvcc also reads and that
- * key leaves out: the host compilers' versions and the NVCC_* variables.
- */
-export const nativeCache = async (): Promise<string> =>
-  join(
-    TEST_CACHE,
-    'native',
-    keyOf([
-      (await versionOf('gcc')) ?? 'no gcc',
-      (await versionOf('g++')) ?? 'no g++',
-      ...['NVCC_PREPEND_FLAGS', 'NVCC_APPEND_FLAGS', 'NVCC_CCBIN'].map((v) => `${v}=${process.env[v] ?? ''}`),
-    ]),
-  )
+/** The cache the benches are built into; the product's key (src/build buildKey) names each build in it. */
+export const nativeCache = join(TEST_CACHE, 'native')
 
 let building: Promise<NativeBuild> | undefined
 /**
@@ -50,7 +37,7 @@ let building: Promise<NativeBuild> | undefined
  * `cached` says which path this process took (false: it ran nvcc).
  */
 export const built = (): Promise<NativeBuild> =>
-  (building ??= nativeCache().then((cache) => withLock(cache, () => buildNative({ arch: ['sm_90'], cacheDir: cache }))))
+  (building ??= withLock(nativeCache, () => buildNative({ arch: ['sm_90'], cacheDir: nativeCache })))
 
 /** Runs a binary with exactly `env` (plus PATH and HOME), never throwing. */
 export async function run(file: string, args: string[], env: Record<string, string> = {}) {

@@ -6,16 +6,17 @@
  */
 import assert from 'node:assert/strict'
 import { statSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { test } from 'node:test'
-import { buildNative, readRegistry } from '../../src/build/index.ts'
+import { execa } from 'execa'
+import { buildNative, ccbinOf, findNvcc, hostToolNames, readRegistry } from '../../src/build/index.ts'
 import { COLD_HINT } from './_cache.ts'
 import { built, nativeCache, noGpuSkip, nvccSkip, run } from './_native.ts'
 
 for (const s of [nvccSkip, noGpuSkip]) if (s) console.log(s)
 
 test('gpucomm build compiles both benches for one arch, then hits its cache', { skip: nvccSkip }, async () => {
-  const cache = await nativeCache()
+  const cache = nativeCache
   const b = await built()
   // A fresh checkout (CI: npm ci empties node_modules) compiles; a second run finds the same key built.
   if (b.cached)
@@ -43,6 +44,39 @@ test('gpucomm build compiles both benches for one arch, then hits its cache', { 
     [{ p2p_bench: b.p2pBench, coll_bench: b.collBench }],
   )
 })
+/** The host compilers `nvcc --dryrun` would run for a .cu to an executable under `env` (each step's program). */
+async function dryrunHostTools(env: Record<string, string>): Promise<string[]> {
+  const nvcc = (await findNvcc()).path
+  const r = await execa(nvcc, ['--dryrun', '-o', 'x', 'x.cu'], { env, extendEnv: false })
+  const own = new Set(['cicc', 'cudafe++', 'fatbinary', 'nvlink', 'ptxas', 'rm'])
+  const tools = r.stderr
+    .split('\n')
+    .map((l) => /^#\$ (\S+)/.exec(l)?.[1]?.replaceAll('"', ''))
+    .filter((t): t is string => t !== undefined && !t.includes('=') && !own.has(basename(t)))
+  return [...new Set(tools)]
+}
+
+test('the cache key hashes the host compilers nvcc runs: the same ones nvcc --dryrun shows', {
+  skip: nvccSkip,
+}, async () => {
+  const b = await built()
+  const gxx = b.host.tools.find((t) => t.name === 'g++')?.path
+  assert.ok(gxx, 'g++ on PATH (nvcc links with it)')
+  const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }
+  const envs: Record<string, string>[] = [
+    base,
+    { ...base, NVCC_CCBIN: dirname(gxx) },
+    { ...base, NVCC_CCBIN: join(dirname(gxx), 'gcc') },
+    { ...base, NVCC_CCBIN: join(dirname(gxx), 'gcc'), NVCC_APPEND_FLAGS: `-ccbin ${gxx}` },
+  ]
+  for (const env of envs)
+    assert.deepEqual(
+      (await dryrunHostTools(env)).sort(),
+      hostToolNames(ccbinOf(env)).sort(),
+      `NVCC_CCBIN=${env.NVCC_CCBIN ?? ''}`,
+    )
+})
+
 test('p2p_bench without a GPU: exit 3 and one line with the CUDA error name and file:line', {
   skip: nvccSkip || noGpuSkip,
 }, async () => {
