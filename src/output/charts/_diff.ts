@@ -56,25 +56,73 @@ export function pctText(b: DiffBar): string {
 const WIDTH = 560
 
 /**
+ * The x domain (%) of the diff chart, set by its bars: their changes and 0, plus on either side
+ * room for the whiskers past them, 5 % to 25 % of the bars' span. A whisker that reaches further
+ * does not widen it: a two-launch CI that runs to +16,000 % would squeeze every bar against the
+ * axis, so it is cut at the plot edge instead (cutWhisker), and the bars fill at least 2/3 of the plot.
+ */
+function diffDomain(rows: readonly { pct: number; lo: number; hi: number }[]): [number, number] {
+  const lo = Math.min(0, ...rows.map((r) => r.pct))
+  const hi = Math.max(0, ...rows.map((r) => r.pct))
+  const span = hi > lo ? hi - lo : 1
+  const room = (over: number): number => Math.min(0.25 * span, Math.max(0.05 * span, over + 0.03 * span))
+  const under = lo - Math.min(lo, ...rows.map((r) => r.lo))
+  const over = Math.max(hi, ...rows.map((r) => r.hi)) - hi
+  return [r4(lo - room(under)), r4(hi + room(over))]
+}
+
+/** A whisker's drawn ends, kept inside `domain`, and which ends were cut there. */
+function cutWhisker(lo: number, hi: number, [d0, d1]: readonly [number, number]) {
+  const clamp = (v: number): number => Math.min(d1, Math.max(d0, v))
+  return { wlo: clamp(lo), whi: clamp(hi), cutLo: lo < d0, cutHi: hi > d1 }
+}
+
+/** What the cut marks mean, told once in the subtitle ('' when no whisker is cut). */
+function cutNote(rows: readonly { cutLo: boolean; cutHi: boolean }[]): string {
+  const marks = [rows.some((r) => r.cutLo) && '◂', rows.some((r) => r.cutHi) && '▸'].filter(Boolean)
+  return marks.length ? `${marks.join(' ')} whisker cut: it runs on past the plot edge (its ends in the tooltip)` : ''
+}
+
+/** A triangle at each cut whisker end, pointing the way the whisker goes on. */
+function cutMark(side: 'cutLo' | 'cutHi') {
+  return {
+    transform: [{ filter: `datum.${side}` }],
+    mark: { type: 'point', shape: side === 'cutHi' ? 'triangle-right' : 'triangle-left', filled: true, size: 70 },
+    encoding: {
+      x: { field: side === 'cutHi' ? 'whi' : 'wlo', type: 'quantitative' },
+      color: { value: '#333' },
+      opacity: { value: 1 },
+      tooltip: [{ field: 'cell' }, { field: 'lo', title: 'whisker from %' }, { field: 'hi', title: 'to %' }],
+    },
+  }
+}
+
+/**
  * Delta % per group of time cells with whiskers, coloured by what its cells say (faster, slower,
  * mixed, no significant change); full row labels; A, B, "N of M shown" and the whisker's meaning
- * in the subtitle.
+ * in the subtitle. The x scale fits the bars (diffDomain); a whisker past it ends at the plot
+ * edge in a triangle, its true ends in the data and the tooltip.
  */
 export function diffChart(bars: readonly DiffBar[], ctx: ChartContext, names: DiffNames): TopLevelSpec {
-  const values = bars.map((b) => ({
+  const rows = bars.map((b) => ({
     cell: b.label,
     pct: r4(b.delta * 100),
     lo: r4((b.lo ?? b.delta) * 100),
     hi: r4((b.hi ?? b.delta) * 100),
-    dir: VERDICTS[b.verdict][0],
-    txt: pctText(b),
   }))
+  const domain = diffDomain(rows)
+  const values = rows.map((r, i) => {
+    const b = bars[i] as DiffBar
+    return { ...r, ...cutWhisker(r.lo, r.hi, domain), dir: VERDICTS[b.verdict][0], txt: pctText(b) }
+  })
   const height = Math.max(120, Math.min(900, bars.length * 16))
   const title = chartTitle('Change of B vs A (delta % of the median)', ctx)
+  const cut = cutNote(values)
   const subtitle = [
     `A = ${names.a}, B = ${names.b}`,
     `${bars.length} of ${names.total} groups of equal cells shown: the largest |delta|`,
     ...(names.whisker ? [names.whisker] : []),
+    ...(cut ? [cut] : []),
     ...(names.counts ? [names.counts] : []),
   ]
   return {
@@ -90,6 +138,7 @@ export function diffChart(bars: readonly DiffBar[], ctx: ChartContext, names: Di
             field: 'pct',
             type: 'quantitative',
             title: 'change of the median time, B vs A (%)',
+            scale: { domain, nice: false },
             // Few ticks, thinned when they would touch: "1,0001,2001,400" was one run of digits.
             axis: { tickCount: 6, labelOverlap: 'greedy', labelSeparation: 8 },
           },
@@ -105,8 +154,9 @@ export function diffChart(bars: readonly DiffBar[], ctx: ChartContext, names: Di
       },
       {
         mark: { type: 'rule', color: '#333' },
-        encoding: { x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } },
+        encoding: { x: { field: 'wlo', type: 'quantitative' }, x2: { field: 'whi' } },
       },
+      ...(['cutLo', 'cutHi'] as const).filter((side) => values.some((v) => v[side])).map(cutMark),
       { mark: { type: 'rule', color: '#000' }, encoding: { x: { datum: 0 } } },
       // Each bar's change as a number right of the plot: a -13 % bar beside a +3,300 % one is a hairline.
       {
