@@ -19,18 +19,29 @@ export class JsonDocScanner {
 
   /**
    * Adds a line. Returns the index just past the closing bracket when the document ends on
-   * this line (the line is then kept only up to there), or -1 while it goes on.
+   * this line (the line is then kept only up to there), or -1 while it goes on. Inside a
+   * string it jumps to the next quote or backslash (indexOf), so a long string costs no
+   * per-character loop.
    */
   push(line: string): number {
+    let quote = -1
+    let slash = -1
     for (let i = 0; i < line.length; i++) {
-      const ch = line.charCodeAt(i)
       if (this.inStr) {
-        if (this.esc) this.esc = false
-        else if (ch === 92 /* \ */) this.esc = true
-        else if (ch === 34 /* " */) this.inStr = false
+        if (this.esc) {
+          this.esc = false
+          continue
+        }
+        if (quote < i) quote = indexOr(line, '"', i)
+        if (slash < i) slash = indexOr(line, '\\', i)
+        i = Math.min(quote, slash)
+        if (i === line.length) break
+        if (i === slash) this.esc = true
+        else this.inStr = false
         continue
       }
-      if (ch === 34) this.inStr = true
+      const ch = line.charCodeAt(i)
+      if (ch === 34 /* " */) this.inStr = true
       else if (ch === 123 /* { */ || ch === 91 /* [ */) this.depth++
       else if (ch === 125 /* } */ || ch === 93 /* ] */) {
         this.depth--
@@ -44,6 +55,12 @@ export class JsonDocScanner {
     this.chars += line.length + 1
     return -1
   }
+}
+
+/** The index of `c` in `s` from `from`, or s.length when there is none. */
+function indexOr(s: string, c: string, from: number): number {
+  const i = s.indexOf(c, from)
+  return i < 0 ? s.length : i
 }
 
 /** True when a key string `"name"` opens at column i of line s (not inside a longer string). */
