@@ -29,21 +29,15 @@ export function pngInfo(png: Buffer): PngInfo {
   }
   const raw = inflateSync(Buffer.concat(idat))
   const stride = width * channels
-  const prev = Buffer.alloc(stride)
-  const cur = Buffer.alloc(stride)
+  let prev = new Uint8Array(stride)
+  let cur = new Uint8Array(stride)
   let ink = 0
   let box: PngInfo['ink'] = null
   const colours = new Set<number>()
+  let last = -1
   for (let y = 0; y < height; y++) {
     const base = y * (stride + 1)
-    const filter = raw[base] as number
-    for (let x = 0; x < stride; x++) {
-      const v = raw[base + 1 + x] as number
-      const a = x >= channels ? (cur[x - channels] as number) : 0
-      const b = prev[x] as number
-      const c = x >= channels ? (prev[x - channels] as number) : 0
-      cur[x] = (v + unfilter(filter, a, b, c)) & 0xff
-    }
+    unfilterRow(raw[base] as number, raw.subarray(base + 1, base + 1 + stride), prev, cur, channels)
     for (let x = 0; x < width; x++) {
       const i = x * channels
       const r = cur[i] as number,
@@ -51,34 +45,54 @@ export function pngInfo(png: Buffer): PngInfo {
         bl = cur[i + 2] as number
       if (r < 240 || g < 240 || bl < 240) {
         ink++
-        box = box ?? { x1: x, y1: y, x2: x + 1, y2: y + 1 }
-        box.x1 = Math.min(box.x1, x)
-        box.x2 = Math.max(box.x2, x + 1)
+        if (box === null) box = { x1: x, y1: y, x2: x + 1, y2: y + 1 }
+        if (x < box.x1) box.x1 = x
+        if (x + 1 > box.x2) box.x2 = x + 1
         box.y2 = y + 1
       }
-      if (colours.size < 4096) colours.add((r << 16) | (g << 8) | bl)
+      const colour = (r << 16) | (g << 8) | bl
+      // A run of one colour (most of a chart is white) is one Set lookup, not one a pixel.
+      if (colour !== last && colours.size < 4096) colours.add(colour)
+      last = colour
     }
-    cur.copy(prev)
+    ;[prev, cur] = [cur, prev]
   }
   return { width, height, inkFraction: ink / (width * height), colours: colours.size, ink: box }
 }
 
-function unfilter(filter: number, a: number, b: number, c: number): number {
+/**
+ * Undoes one row's PNG filter (`filter` 0-4) from the filtered bytes `row` and the row above
+ * (`prev`) into `cur`; an unknown filter reads as none. One switch a row, not a call a byte.
+ */
+function unfilterRow(filter: number, row: Uint8Array, prev: Uint8Array, cur: Uint8Array, channels: number): void {
+  const n = row.length
   switch (filter) {
     case 1:
-      return a
+      for (let x = 0; x < n; x++)
+        cur[x] = ((row[x] as number) + (x >= channels ? (cur[x - channels] as number) : 0)) & 0xff
+      return
     case 2:
-      return b
+      for (let x = 0; x < n; x++) cur[x] = ((row[x] as number) + (prev[x] as number)) & 0xff
+      return
     case 3:
-      return (a + b) >> 1
-    case 4: {
-      const p = a + b - c
-      const pa = Math.abs(p - a),
-        pb = Math.abs(p - b),
-        pc = Math.abs(p - c)
-      return pa <= pb && pa <= pc ? a : pb <= pc ? b : c
-    }
+      for (let x = 0; x < n; x++) {
+        const a = x >= channels ? (cur[x - channels] as number) : 0
+        cur[x] = ((row[x] as number) + ((a + (prev[x] as number)) >> 1)) & 0xff
+      }
+      return
+    case 4:
+      for (let x = 0; x < n; x++) {
+        const a = x >= channels ? (cur[x - channels] as number) : 0
+        const b = prev[x] as number
+        const c = x >= channels ? (prev[x - channels] as number) : 0
+        const p = a + b - c
+        const pa = Math.abs(p - a),
+          pb = Math.abs(p - b),
+          pc = Math.abs(p - c)
+        cur[x] = ((row[x] as number) + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c)) & 0xff
+      }
+      return
     default:
-      return 0
+      cur.set(row)
   }
 }
