@@ -7,7 +7,8 @@ import type { HostCompiler } from './_host.ts'
 import { findHostCompiler } from './_host.ts'
 import type { Nvcc } from './_nvcc.ts'
 import { detectArch, FATBIN_ARCHS, findNvcc, gencodeFlags } from './_nvcc.ts'
-import { registerInstrument } from './_registry.ts'
+import type { RegisteredInstrument } from './_registry.ts'
+import { readRegistry, registerInstrument } from './_registry.ts'
 
 /** Options of buildNative. */
 export interface BuildNativeOptions {
@@ -100,15 +101,7 @@ export async function buildNative(opts: BuildNativeOptions = {}): Promise<Native
   const [p2pBench, collBench] = BENCHES.map((b) => join(dir, b.name)) as [string, string]
   const base = { p2pBench, collBench, hash, arch, ptx, nvcc: { path: nvcc.path, version: nvcc.version }, host }
   const info = join(dir, 'build.json')
-  if (!opts.force && existsSync(p2pBench) && existsSync(collBench) && readJson(info))
-    return { ...base, cached: true, compileS: 0 }
-  mkdirSync(dir, { recursive: true })
-  const t0 = performance.now()
-  await Promise.all(BENCHES.map((b) => compile(nvcc, join(srcDir, b.src), join(dir, b.name), flags, b.libs, env)))
-  const compileS = (performance.now() - t0) / 1000
-  const build: NativeBuild = { ...base, cached: false, compileS }
-  writeAtomic(info, `${JSON.stringify({ ...build, flags, built: new Date().toISOString() }, null, 2)}\n`)
-  registerInstrument(root, {
+  const entry = (built: string): RegisteredInstrument => ({
     name: 'native',
     kind: 'native',
     dir,
@@ -116,7 +109,22 @@ export async function buildNative(opts: BuildNativeOptions = {}): Promise<Native
     dirty: null,
     binaries: { p2p_bench: p2pBench, coll_bench: collBench },
     hash,
-    built: new Date().toISOString(),
+    built,
   })
+  const stored = readJson<{ built?: string }>(info)
+  if (!opts.force && existsSync(p2pBench) && existsSync(collBench) && stored) {
+    // A hit the registry does not list (removed, or lost to another writer) is listed again, so a
+    // sweep finds the binaries of exactly these sources.
+    if (!readRegistry(root).instruments.some((i) => i.name === 'native' && i.dir === dir))
+      registerInstrument(root, entry(stored.built ?? new Date().toISOString()))
+    return { ...base, cached: true, compileS: 0 }
+  }
+  mkdirSync(dir, { recursive: true })
+  const t0 = performance.now()
+  await Promise.all(BENCHES.map((b) => compile(nvcc, join(srcDir, b.src), join(dir, b.name), flags, b.libs, env)))
+  const compileS = (performance.now() - t0) / 1000
+  const build: NativeBuild = { ...base, cached: false, compileS }
+  writeAtomic(info, `${JSON.stringify({ ...build, flags, built: new Date().toISOString() }, null, 2)}\n`)
+  registerInstrument(root, entry(new Date().toISOString()))
   return build
 }

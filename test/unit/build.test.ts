@@ -1,6 +1,6 @@
 /** gpucomm build without a real GPU toolchain: finding nvcc, cache keys, upstream make builds, CLI errors. */
 import assert from 'node:assert/strict'
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { execa } from 'execa'
@@ -15,6 +15,7 @@ import {
   hostToolNames,
   nativeSources,
   readRegistry,
+  registryPath,
 } from '../../src/build/index.ts'
 import { HarnessError } from '../../src/errors/index.ts'
 import { bin, tmp } from '../helpers.ts'
@@ -126,6 +127,13 @@ test('buildNative: a new g++ version or NVCC_APPEND_FLAGS misses the cache; the 
   assert.deepEqual(record.host, first.host, 'build.json names the host compilers and the NVCC_* variables')
   const same = await build()
   assert.deepEqual([same.cached, same.hash], [true, first.hash])
+  // A hit whose build the registry lost (a concurrent writer, a removed file) is registered again.
+  rmSync(registryPath(cacheDir))
+  assert.equal((await build()).cached, true)
+  assert.deepEqual(
+    readRegistry(cacheDir).instruments.map((i) => [i.dir, i.built]),
+    [[join(cacheDir, 'native', first.hash), record.built]],
+  )
   // An upgraded g++ compiles the host code differently: a new key, compiled again.
   script(join(cuda, 'bin'), 'g++', 'echo "g++ (Fake) 13.1.0"')
   const upgraded = await build()
