@@ -44,31 +44,51 @@ const ORDER = ['faster', 'slower', 'mixed', 'same'] as const
  * significant; "+2.73 % (8/24 significant)" when some are.
  */
 export function pctText(b: DiffBar): string {
-  const pct = b.delta * 100
-  const digits = Math.abs(pct) >= 100 ? 0 : Math.abs(pct) >= 10 ? 1 : 2
-  const num = Math.abs(pct).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
-  const text = `${pct < 0 ? '−' : '+'}${num} %`
+  const text = `${signedPct(b.delta * 100)} %`
   if (b.verdict === 'same') return `~ ${text}`
   return b.verdict === 'mixed' ? `${text} (${b.significant}/${b.cells} significant)` : text
+}
+
+/** A change in % with its sign and 0-2 decimals by size: "−97.0", "+3,330", "+1.50". */
+function signedPct(pct: number): string {
+  const digits = Math.abs(pct) >= 100 ? 0 : Math.abs(pct) >= 10 ? 1 : 2
+  const num = Math.abs(pct).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+  return `${pct < 0 ? '−' : '+'}${num}`
+}
+
+/** A cut whisker's true ends, printed after its bar's change (a PNG has no tooltip): " (whisker to +6,140 %)". */
+function cutEnds(r: { lo: number; hi: number; cutLo: boolean; cutHi: boolean }): string {
+  if (r.cutLo && r.cutHi) return ` (whisker ${signedPct(r.lo)} to ${signedPct(r.hi)} %)`
+  if (r.cutHi) return ` (whisker to ${signedPct(r.hi)} %)`
+  return r.cutLo ? ` (whisker from ${signedPct(r.lo)} %)` : ''
 }
 
 /** Plot width of the diff chart; the value column is drawn just right of it. */
 const WIDTH = 560
 
+/** A whisker end further from 0 than this many times the chart's typical extent is cut. */
+const CUT_FACTOR = 3
+
 /**
- * The x domain (%) of the diff chart, set by its bars: their changes and 0, plus on either side
- * room for the whiskers past them, 5 % to 25 % of the bars' span. A whisker that reaches further
- * does not widen it: a two-launch CI that runs to +16,000 % would squeeze every bar against the
- * axis, so it is cut at the plot edge instead (cutWhisker), and the bars fill at least 2/3 of the plot.
+ * How far from 0 (%) a whisker end may lie and still be drawn whole: CUT_FACTOR times the larger
+ * of the largest bar and the typical row's extent (the lower median of each row's largest |end|).
+ * Two launches can give a CI to +16,000 % beside bars of ±30 %: drawn whole it would squeeze every
+ * bar against the axis. Where every whisker is wide (two runs of one setup: small bars, ±30 %
+ * CIs), the typical extent is wide too and none is cut.
  */
-function diffDomain(rows: readonly { pct: number; lo: number; hi: number }[]): [number, number] {
-  const lo = Math.min(0, ...rows.map((r) => r.pct))
-  const hi = Math.max(0, ...rows.map((r) => r.pct))
-  const span = hi > lo ? hi - lo : 1
-  const room = (over: number): number => Math.min(0.25 * span, Math.max(0.05 * span, over + 0.03 * span))
-  const under = lo - Math.min(lo, ...rows.map((r) => r.lo))
-  const over = Math.max(hi, ...rows.map((r) => r.hi)) - hi
-  return [r4(lo - room(under)), r4(hi + room(over))]
+function whiskerLimit(rows: readonly { pct: number; lo: number; hi: number }[]): number {
+  const ext = rows.map((r) => Math.max(Math.abs(r.pct), Math.abs(r.lo), Math.abs(r.hi))).sort((a, b) => a - b)
+  const typical = ext[Math.floor((ext.length - 1) / 2)] ?? 0
+  return CUT_FACTOR * Math.max(typical, ...rows.map((r) => Math.abs(r.pct)))
+}
+
+/** The x domain (%): 0, every bar and every whisker end within `limit`, plus 3 % of the span each side. */
+function diffDomain(rows: readonly { pct: number; lo: number; hi: number }[], limit: number): [number, number] {
+  const ends = rows.flatMap((r) => [r.pct, ...[r.lo, r.hi].filter((v) => Math.abs(v) <= limit)])
+  const lo = Math.min(0, ...ends)
+  const hi = Math.max(0, ...ends)
+  const pad = 0.03 * (hi > lo ? hi - lo : 1)
+  return [r4(lo - pad), r4(hi + pad)]
 }
 
 /** A whisker's drawn ends, kept inside `domain`, and which ends were cut there. */
@@ -80,7 +100,9 @@ function cutWhisker(lo: number, hi: number, [d0, d1]: readonly [number, number])
 /** What the cut marks mean, told once in the subtitle ('' when no whisker is cut). */
 function cutNote(rows: readonly { cutLo: boolean; cutHi: boolean }[]): string {
   const marks = [rows.some((r) => r.cutLo) && '◂', rows.some((r) => r.cutHi) && '▸'].filter(Boolean)
-  return marks.length ? `${marks.join(' ')} whisker cut: it runs on past the plot edge (its ends in the tooltip)` : ''
+  return marks.length
+    ? `${marks.join(' ')} whisker cut: it runs on past the plot edge (its ends printed beside the bar)`
+    : ''
 }
 
 /** A triangle at each cut whisker end, pointing the way the whisker goes on. */
@@ -100,8 +122,9 @@ function cutMark(side: 'cutLo' | 'cutHi') {
 /**
  * Delta % per group of time cells with whiskers, coloured by what its cells say (faster, slower,
  * mixed, no significant change); full row labels; A, B, "N of M shown" and the whisker's meaning
- * in the subtitle. The x scale fits the bars (diffDomain); a whisker past it ends at the plot
- * edge in a triangle, its true ends in the data and the tooltip.
+ * in the subtitle. The x scale fits the bars and their whiskers but for the far outliers
+ * (whiskerLimit); such a whisker ends at the plot edge in a triangle, its true ends printed
+ * beside the bar and kept in the data and the tooltip.
  */
 export function diffChart(bars: readonly DiffBar[], ctx: ChartContext, names: DiffNames): TopLevelSpec {
   const rows = bars.map((b) => ({
@@ -110,10 +133,11 @@ export function diffChart(bars: readonly DiffBar[], ctx: ChartContext, names: Di
     lo: r4((b.lo ?? b.delta) * 100),
     hi: r4((b.hi ?? b.delta) * 100),
   }))
-  const domain = diffDomain(rows)
+  const domain = diffDomain(rows, whiskerLimit(rows))
   const values = rows.map((r, i) => {
     const b = bars[i] as DiffBar
-    return { ...r, ...cutWhisker(r.lo, r.hi, domain), dir: VERDICTS[b.verdict][0], txt: pctText(b) }
+    const w = cutWhisker(r.lo, r.hi, domain)
+    return { ...r, ...w, dir: VERDICTS[b.verdict][0], txt: pctText(b) + cutEnds({ ...r, ...w }) }
   })
   const height = Math.max(120, Math.min(900, bars.length * 16))
   const title = chartTitle('Change of B vs A (delta % of the median)', ctx)

@@ -51,8 +51,17 @@ test('a whisker 100× the largest bar is cut at the plot edge with a triangle; t
   // The big bar's whisker, 5 points past it, fits in the room beside the bars: drawn whole.
   const [bigRule] = of(items, 'rule', 'big')
   assert.ok(bigRule && bigRule.box.x2 > big.box.x2 + 5 && bigRule.box.x2 < x2 - 1, JSON.stringify(bigRule?.box))
-  const row = (spec as { data: { values: { cell: string; lo: number; hi: number }[] } }).data.values[0]
-  assert.deepEqual([row?.lo, row?.hi], [-900, 3000])
+  const rows = (spec as { data: { values: { cell: string; lo: number; hi: number; txt: string }[] } }).data.values
+  assert.deepEqual([rows[0]?.lo, rows[0]?.hi], [-900, 3000])
+  // A PNG has no tooltip: the cut whisker's true ends are printed after the bar's change; whole ones are not.
+  assert.match(rows[0]?.txt ?? '', /^\S+ \+10\.0 % \(whisker −900 to \+3,000 %\)$/)
+  assert.deepEqual(
+    rows.slice(1).map((r) => r.txt.includes('whisker')),
+    [false, false],
+  )
+  const oneSided = diffChart([bar('up', 0.1, 0.05, 30), bar('big', 0.3, 0.25, 0.35)], { simulated: true }, NAMES)
+  const upTxt = (oneSided as { data: { values: { txt: string }[] } }).data.values[0]?.txt
+  assert.match(upTxt ?? '', /\(whisker to \+3,000 %\)$/)
   assert.match(subtitle(items), /▸.*runs on past the plot edge/)
 })
 
@@ -69,4 +78,18 @@ test('whiskers that fit the bars’ scale: drawn whole, no triangle, no subtitle
   assert.ok(rule && rect)
   // The whisker ends where its value lies: 31 % just past the 30 % bar's end, inside the plot.
   assert.ok(rule.box.x2 > rect.box.x2 && rule.box.x2 < rect.frame.x2 - 0.5, JSON.stringify([rule.box, rect.box]))
+})
+
+test('two runs of one setup (bars of a few %, whiskers of ±30 %): every whisker drawn whole, none cut', () => {
+  const bars = [bar('a', -0.034, -0.27, 0.21), bar('b', -0.016, -0.35, 0.32), bar('c', -0.011, -0.17, 0.17)]
+  const spec = diffChart(bars, { simulated: true }, NAMES) as {
+    data: { values: { cutLo: boolean; cutHi: boolean; txt: string }[] }
+    layer: { encoding?: { x?: { scale?: { domain?: number[] } } } }[]
+  }
+  assert.deepEqual(
+    spec.data.values.map((r) => [r.cutLo, r.cutHi, r.txt.includes('whisker')]),
+    bars.map(() => [false, false, false]),
+  )
+  const [d0, d1] = spec.layer[0]?.encoding?.x?.scale?.domain ?? []
+  assert.ok((d0 ?? 0) <= -35 && (d1 ?? 0) >= 32, `domain ${d0}..${d1}`)
 })
