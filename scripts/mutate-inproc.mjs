@@ -67,7 +67,7 @@ const mutants = all.filter((m) => !known.has(m.id))
 
 const root = resolve('.')
 const box = mkdtempSync(join(tmpdir(), 'gpucomm-inproc-'))
-for (const d of ['src', 'test', 'native', 'docs']) cpSync(join(root, d), join(box, d), { recursive: true })
+for (const d of ['src', 'test', 'native', 'docs', 'bin']) cpSync(join(root, d), join(box, d), { recursive: true })
 for (const f of ['package.json', 'tsconfig.json']) cpSync(join(root, f), join(box, f))
 symlinkSync(join(root, 'node_modules'), join(box, 'node_modules'))
 writeFileSync(join(box, file), inst.files[0].content)
