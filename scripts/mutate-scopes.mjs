@@ -154,6 +154,7 @@ export const SCOPES = {
       'test/unit/analysis-alpha-launches-edges.test.ts',
       'test/unit/analysis-fit-line.test.ts',
       'test/unit/analysis-fit-edges.test.ts',
+      'test/unit/analysis-fit-huber.test.ts',
       'test/analysis/reference.test.ts',
       'test/analysis/nccl-import.test.ts',
       'test/analysis/fleet.test.ts',
