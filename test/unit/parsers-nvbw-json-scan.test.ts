@@ -40,6 +40,14 @@ test('JsonDocScanner: a document ends at the bracket that closes it, not at brac
   const u = new JsonDocScanner(1)
   assert.equal(u.push('{"a": "x\\'), -1) // an escape at the end of a line carries over
   assert.equal(u.push('"}" }'), 5)
+  // A string open at a line's end without an escape: the next line's first character, a quote,
+  // closes it (it is not taken as escaped, and a quote at column 0 is found).
+  const v = new JsonDocScanner(1)
+  assert.equal(v.push('{"a": "x'), -1)
+  assert.equal(v.push('"}'), 2)
+  const w = new JsonDocScanner(1)
+  assert.equal(w.push('{"a": "x'), -1)
+  assert.equal(w.push('\\""}'), 4) // an escape at column 0: the quote after it stays in the string
 })
 
 test('matrixCellLines: the line of every cell of every bandwidth_matrix, in document order', () => {
