@@ -192,6 +192,32 @@ export const SCOPES = {
     ],
   },
   resume: { mutate: ['src/run/_resume.ts'], tests: ['test/unit/resume.test.ts', 'test/unit/sweep-driver.test.ts'] },
+  // The importer and the result-set store, against the unit tests that import and read sets
+  // in-process (the sim, analysis and CLI tests reach them too, but spawn the CLI or take
+  // seconds a run).
+  importer: {
+    mutate: ['src/importer/**/*.ts'],
+    tests: [
+      'test/unit/resultset-threaded.test.ts',
+      'test/unit/import-writer-thread.test.ts',
+      'test/unit/resultset-commit.test.ts',
+      'test/unit/requested-size.test.ts',
+      'test/unit/api.test.ts',
+    ],
+  },
+  resultset: {
+    mutate: ['src/resultset/**/*.ts'],
+    tests: [
+      'test/unit/resultset.test.ts',
+      'test/unit/resultset-parquet.test.ts',
+      'test/unit/resultset-duck.test.ts',
+      'test/unit/resultset-samples.test.ts',
+      'test/unit/resultset-commit.test.ts',
+      'test/unit/resultset-write.test.ts',
+      'test/unit/resultset-stream.test.ts',
+      'test/unit/resultset-threaded.test.ts',
+    ],
+  },
 }
 
 /**
