@@ -20,23 +20,21 @@ export class JsonDocScanner {
   /**
    * Adds a line. Returns the index just past the closing bracket when the document ends on
    * this line (the line is then kept only up to there), or -1 while it goes on. Inside a
-   * string it jumps to the next quote or backslash (indexOf), so a long string costs no
-   * per-character loop.
+   * string it jumps to the next quote or backslash (one regular-expression search), so a long
+   * string costs no per-character loop.
    */
   push(line: string): number {
-    let quote = -1
-    let slash = -1
     for (let i = 0; i < line.length; i++) {
       if (this.inStr) {
         if (this.esc) {
           this.esc = false
           continue
         }
-        if (quote < i) quote = indexOr(line, '"', i)
-        if (slash < i) slash = indexOr(line, '\\', i)
-        i = Math.min(quote, slash)
-        if (i === line.length) break
-        if (i === slash) this.esc = true
+        STRING_END.lastIndex = i
+        const next = STRING_END.exec(line)
+        if (!next) break
+        i = next.index
+        if (line.charCodeAt(i) === 92 /* \ */) this.esc = true
         else this.inStr = false
         continue
       }
@@ -57,11 +55,8 @@ export class JsonDocScanner {
   }
 }
 
-/** The index of `c` in `s` from `from`, or s.length when there is none. */
-function indexOr(s: string, c: string, from: number): number {
-  const i = s.indexOf(c, from)
-  return i < 0 ? s.length : i
-}
+/** What can end a run of plain characters inside a JSON string: a quote or a backslash. */
+const STRING_END = /["\\]/g
 
 /** True when a key string `"name"` opens at column i of line s (not inside a longer string). */
 const keyAt = (s: string, name: string): number => s.indexOf(`"${name}"`)
